@@ -1,0 +1,26 @@
+"""Baselines over a release: the oracle must pass every task, nop and replay controls none."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from swr.grade import grade, oracle_verdict
+from swr.release import list_tasks, load_task
+from swr.sandbox import Sandbox
+
+
+def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2) -> list[dict[str, Any]]:
+    """Per task: the oracle and nop verdicts, and the replay controls recorded by the build gates."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="swr-nop-") as nop:
+        for root in list_tasks(release):
+            task = load_task(root)
+            controls = json.loads((root / "private" / "gates.json").read_text())["gates"]["replay_controls_fail"]
+            rows.append({"task": task.id,
+                         "oracle": oracle_verdict(task, sandbox, jobs)["pass"],
+                         "nop": grade(task, Path(nop), sandbox, jobs=jobs)["pass"],
+                         **{k: c["pass"] for k, c in controls["controls"].items()}})
+    return rows

@@ -1,0 +1,237 @@
+"""`swr build`: sample scenarios, run the reference twice, hold every gate, write a sealed release."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from swr import __version__
+from swr.cache import ExecutionCache
+from swr.errors import SwrError
+from swr.gates import (GATES, GateFailure, check_deterministic, insensitive_failure, insensitive_pairs, parse_output,
+                       replay_controls, schema_outliers, strip_ignored)
+from swr.grade import oracle_verdict
+from swr.instructions import render, schema
+from swr.release import (Example, dump_json, finish_release, load_task, staging_dir, task_dir, task_meta,
+                         write_task)
+from swr.sandbox import RunResult, Sandbox, get_sandbox
+from swr.scenario import content_hash, sample_scenario
+from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
+from swr.workflow import Runner, command_exists, limits_for
+
+Progress = Callable[[int, int], None]  # (advance, add_to_total)
+MAX_DRAWS = 1000
+
+
+@dataclass
+class BuildOptions:
+    variants: int = 6
+    public: int = 5
+    hidden: int = 3
+    seed: int = 0
+    jobs: int = 2
+    sandbox: str = "bwrap"
+    max_rounds: int = 4
+    cache: ExecutionCache = field(default_factory=ExecutionCache)
+
+    def summary(self) -> dict[str, Any]:
+        return {"variants": self.variants, "public": self.public, "hidden": self.hidden, "max_rounds": self.max_rounds}
+
+
+@dataclass
+class Slot:
+    """One scenario position of one variant; replaced by a fresh draw when a gate rejects it."""
+
+    variant: int
+    scenario: dict[str, Any]
+    output: Any = None
+    failure: GateFailure | None = None
+
+
+@dataclass
+class WorkflowResult:
+    spec: WorkflowSpec
+    tasks: list[str] = field(default_factory=list)
+    failure: str | None = None
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain,
+                "workflow_hash": self.spec.content_hash, "status": "failed" if self.failure else "ok",
+                "reason": self.failure, "tasks": self.tasks}
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Workflow directories: each path is one, or a tree searched for workflow.toml files."""
+    found: list[Path] = []
+    for p in paths:
+        if (p / SPEC_FILE).is_file():
+            found.append(p)
+        elif p.is_dir():
+            found += sorted(f.parent for f in p.rglob(SPEC_FILE) if not any(s.startswith(".") for s in f.parts))
+        else:
+            raise SwrError("no such workflow directory", file=p)
+    if not found:
+        raise SwrError(f"no {SPEC_FILE} found", file=", ".join(map(str, paths)))
+    return found
+
+
+class WorkflowBuild:
+    """The gated build of one workflow into K variant tasks."""
+
+    def __init__(self, spec: WorkflowSpec, opts: BuildOptions, sandbox: Sandbox, pool: Executor, progress: Progress):
+        self.spec, self.opts, self.sandbox, self.pool, self.progress = spec, opts, sandbox, pool, progress
+        self.tol = spec.tolerances
+        self.seen: set[str] = set()
+        self.next_draw = dict.fromkeys(range(1, opts.variants + 1), 0)
+        self.runner = Runner(spec, sandbox, workers=opts.jobs)
+
+    def draw(self, variant: int) -> dict[str, Any]:
+        """The next scenario of this variant that no slot of this workflow has used (gate 1)."""
+        for _ in range(MAX_DRAWS):
+            d = self.next_draw[variant]
+            self.next_draw[variant] += 1
+            sc = sample_scenario(self.spec, self.opts.seed, variant, d)
+            h = content_hash(sc)
+            if h not in self.seen:
+                self.seen.add(h)
+                return sc
+        raise GateFailureError(GateFailure("disjoint", "the input space is too small for distinct public and "
+                                           "hidden scenarios; widen the input ranges or choices"))
+
+    def execute(self, scenario: dict[str, Any], run: int) -> RunResult:
+        cache = self.opts.cache
+        key = cache.key(self.spec, scenario, run)
+        res = cache.get(key)
+        if res is None:
+            res = self.runner.run(scenario) if run == 1 else self.runner.run_fresh(scenario)
+            cache.put(key, res)
+        self.progress(1, 0)
+        return res
+
+    def evaluate(self, slot: Slot) -> None:
+        """Gates 2 and 3 for one slot: both executions succeed and grade equal."""
+        first, second = self.execute(slot.scenario, 1), self.execute(slot.scenario, 2)
+        out1, fail = parse_output(first, slot.scenario)
+        out2, fail2 = parse_output(second, slot.scenario) if fail is None else (None, None)
+        slot.failure = fail or fail2
+        if slot.failure is None:
+            slot.output = strip_ignored(out1, self.tol)
+            slot.failure = check_deterministic(slot.output, strip_ignored(out2, self.tol), self.tol, slot.scenario)
+
+    def gated_slots(self) -> dict[int, list[Slot]]:
+        """Resample rejected scenarios for a bounded number of rounds; raise if gates never hold."""
+        n = self.opts.public + self.opts.hidden
+        slots = {v: [Slot(v, self.draw(v)) for _ in range(n)] for v in self.next_draw}
+        pending = [s for ss in slots.values() for s in ss]
+        for rnd in range(1, self.opts.max_rounds + 1):
+            self.progress(0, 2 * len(pending))
+            list(self.pool.map(self.evaluate, pending))
+            everything = [s for ss in slots.values() for s in ss]
+            self._cross_checks(slots, everything)
+            bad = [s for s in everything if s.failure]
+            if not bad:
+                return slots
+            if rnd == self.opts.max_rounds or (rnd == 1 and 2 * len(bad) > len(everything)):
+                raise GateFailureError(bad[0].failure)  # type: ignore[arg-type]
+            for s in bad:
+                s.scenario, s.output, s.failure = self.draw(s.variant), None, None
+            pending = bad
+        raise AssertionError("unreachable")
+
+    def _cross_checks(self, slots: dict[int, list[Slot]], everything: list[Slot]) -> None:
+        """Gates 4 and 5, which compare scenarios with each other."""
+        good = [s for s in everything if not s.failure]
+        if good:
+            outliers, fail = schema_outliers([s.output for s in good], self.tol)
+            for i in outliers:
+                good[i].failure = fail
+        for ss in slots.values():
+            ok = [s for s in ss if not s.failure]
+            for i, j in insensitive_pairs([s.output for s in ok], self.tol):
+                if not ok[j].failure:
+                    ok[j].failure = insensitive_failure(ok[i].scenario, ok[j].scenario)
+
+    def write(self, staging: Path) -> list[str]:
+        slots = self.gated_slots()
+        limits = limits_for(self.spec)
+        files = sorted({str(c) for i in self.spec.inputs.values() if i.type == "path" for c in i.choices or ()})
+        ids = []
+        for v, ss in slots.items():
+            public = [Example(i, s.scenario, s.output) for i, s in enumerate(ss[: self.opts.public])]
+            hidden = [Example(i, s.scenario, s.output) for i, s in enumerate(ss[self.opts.public:])]
+            tid = f"{self.spec.name}-v{v}"
+            out_schema = schema(self.spec, [ex.output for ex in public])
+            instruction = render(self.spec, out_schema["outputs"], limits, len(public))
+            write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction, out_schema,
+                       public, hidden, {}, self.spec.directory, files)
+            ids.append(tid)
+        self.progress(0, len(ids) * (self.opts.public + self.opts.hidden))
+        for tid in ids:
+            self._final_gates(task_dir(staging, tid))
+        return ids
+
+    def _final_gates(self, root: Path) -> None:
+        """Gates 6 and 7 on the written task, then its gates.json."""
+        task = load_task(root)
+        v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs)
+        self.progress(len(task.hidden) + len(task.public), 0)
+        if not v["pass"]:
+            bad = next((s for s in v["scenarios"] if not s["pass"]), {})
+            raise GateFailureError(GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
+                                               f"({v['label']}, {bad.get('stderr_tail', '')[-200:].strip()})"))
+        controls = replay_controls(self.spec, task.public, task.hidden)
+        if passing := [k for k, c in controls.items() if c["pass"]]:
+            raise GateFailureError(GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes"))
+        gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
+        gates["oracle_passes"].update(r_hid=v["r_hid"], r_pub=v["r_pub"])
+        gates["replay_controls_fail"]["controls"] = controls
+        (root / "private" / "gates.json").write_text(dump_json({"gates": gates}))
+
+    def close(self) -> None:
+        self.runner.close()
+
+
+class GateFailureError(Exception):
+    def __init__(self, failure: GateFailure):
+        self.failure = failure
+        super().__init__(str(failure))
+
+
+def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbox: Sandbox, pool: Executor,
+                   progress: Progress) -> WorkflowResult:
+    res = WorkflowResult(spec)
+    if not command_exists(spec):
+        res.failure = f"{spec.directory / SPEC_FILE}: field `command`: program `{spec.command[0]}` not found"  # type: ignore[index]
+        return res
+    wb = WorkflowBuild(spec, opts, sandbox, pool, progress)
+    try:
+        res.tasks = wb.write(staging)
+    except GateFailureError as e:
+        res.failure = f"{spec.directory / SPEC_FILE}: {e.failure}"
+        for v in range(1, opts.variants + 1):
+            shutil.rmtree(task_dir(staging, f"{spec.name}-v{v}"), ignore_errors=True)
+    finally:
+        wb.close()
+    return res
+
+
+def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None) -> list[WorkflowResult]:
+    """Build a release from workflow directories; failed workflows are reported and left out."""
+    specs = [load_spec(d) for d in discover(paths)]
+    names = [s.name for s in specs]
+    if dup := sorted({n for n in names if names.count(n) > 1}):
+        raise SwrError(f"workflow name {dup[0]!r} is used by more than one workflow", field="name")
+    sandbox = get_sandbox(opts.sandbox)
+    staging = staging_dir(out)
+    with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
+        results = list(workflows.map(lambda s: build_workflow(s, staging, opts, sandbox, runs, progress), specs))
+    summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
+               "tasks": sorted(t for r in results for t in r.tasks),
+               "workflows": sorted((r.summary() for r in results), key=lambda w: w["name"]),
+               "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results),
+                         "workflows_failed": sum(bool(r.failure) for r in results)}}
+    finish_release(staging, out, summary)
+    return results

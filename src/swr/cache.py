@@ -1,0 +1,71 @@
+"""Execution cache: finished reference runs keyed by content hash, so a killed build resumes."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from swr.sandbox import RunResult
+from swr.scenario import content_hash
+from swr.spec import WorkflowSpec
+
+
+def default_cache_dir() -> Path:
+    if env := os.environ.get("SWR_CACHE"):
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "swr"
+
+
+@lru_cache(maxsize=None)
+def environment_fingerprint(pip: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Installed versions of a workflow's pip requirements: an upgrade invalidates its cache."""
+    out = {}
+    for req in pip:
+        name = req.split(";")[0]
+        for sep in "<>=!~[ ":
+            name = name.split(sep)[0]
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "missing"
+    return tuple(sorted(out.items()))
+
+
+class ExecutionCache:
+    """One JSON file per successful execution, written atomically (tmp + rename)."""
+
+    def __init__(self, root: Path | None = None, enabled: bool = True):
+        self.root = (root or default_cache_dir()) / "executions"
+        self.enabled = enabled
+
+    def key(self, spec: WorkflowSpec, scenario: dict[str, Any], run: int) -> str:
+        return content_hash({"workflow": spec.content_hash, "env": environment_fingerprint(tuple(spec.requires.pip)),
+                             "command": spec.describe_command(), "scenario": scenario, "run": run})
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> RunResult | None:
+        if not self.enabled:
+            return None
+        try:
+            rec = json.loads(self._path(key).read_text())
+        except (OSError, ValueError):
+            return None
+        return RunResult(0, rec["stdout"].encode(), b"", None, rec.get("wall_s", 0.0))
+
+    def put(self, key: str, res: RunResult) -> None:
+        if not self.enabled or not res.ok:
+            return  # failures are re-run: they may be the machine's, not the workflow's
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w") as f:
+            json.dump({"stdout": res.stdout.decode("utf-8", errors="surrogateescape"), "wall_s": res.wall_s}, f)
+        os.replace(tmp, path)

@@ -1,0 +1,186 @@
+"""The `swr` command: parse, call the library, render. Usage errors exit 2 with one line."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from swr.errors import SwrError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="Software-in-the-loop reconstruction: verified tasks for coding agents.")
+out = Console()
+err = Console(stderr=True)
+
+JOBS = typer.Option(os.cpu_count() or 2, "-n", "--jobs", help="Parallel sandboxed runs.")
+SANDBOX = typer.Option("bwrap", "--sandbox", "-e", help="Sandbox backend: bwrap, or none (trusted code only).")
+JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
+
+
+def handled(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """One line on stderr and exit 2 for anything the user can fix; no traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SwrError as e:
+            err.print(f"swr: {e}", markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            err.print("swr: interrupted", markup=False)
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=False, disable=not err.is_terminal)
+
+
+def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
+    """Build with a progress bar, print the table and each failure's line; True if all built."""
+    from swr.build import build as do_build
+    from swr.tables import build_table
+
+    with _progress() as bar:
+        tid = bar.add_task("executions", total=0)
+        results = do_build(paths, out_dir, opts, lambda a, t: bar.update(
+            tid, advance=a, total=(bar.tasks[tid].total or 0) + t))
+    out.print(build_table([r.summary() for r in results]))
+    for r in results:
+        if r.failure:
+            err.print(f"swr: {r.failure}", markup=False, highlight=False, soft_wrap=True)
+    out.print(f"release written to {out_dir} ({sum(len(r.tasks) for r in results)} tasks)")
+    return not any(r.failure for r in results)
+
+
+@app.command()
+@handled
+def build(workflows: list[Path] = typer.Argument(..., help="Workflow directories, or trees holding them."),
+          out_dir: Path = typer.Option(..., "--out", "-o", help="Release directory to write."),
+          variants: int = typer.Option(6, min=1), public: int = typer.Option(5, min=1),
+          hidden: int = typer.Option(3, min=1), seed: int = typer.Option(0), jobs: int = JOBS,
+          sandbox: str = SANDBOX, no_cache: bool = typer.Option(False, "--no-cache")) -> None:
+    """Build a gated, reproducible release from workflows (exit 2 if any workflow was left out)."""
+    from swr.build import BuildOptions
+    from swr.cache import ExecutionCache
+
+    opts = BuildOptions(variants=variants, public=public, hidden=hidden, seed=seed, jobs=jobs, sandbox=sandbox,
+                        cache=ExecutionCache(enabled=not no_cache))
+    if not _run_build(workflows, out_dir, opts):
+        raise typer.Exit(2)
+
+
+@app.command()
+@handled
+def check(workflow: Path, jobs: int = JOBS, sandbox: str = SANDBOX, seed: int = 0) -> None:
+    """Validate a workflow, run a few scenarios, and run every release gate on it."""
+    from swr.check import check as do_check, trial_text
+
+    report = do_check(workflow, sandbox=sandbox, jobs=jobs, seed=seed)
+    for t in report.trials:
+        sc, o = trial_text(t)
+        out.print(f"scenario {sc}\n  -> {o}  ({t.wall_s * 1000:.0f} ms)", markup=False, highlight=False)
+    out.print(f"[green]all gates pass[/]: {report.spec.name} ({report.spec.family}, {report.spec.domain})")
+
+
+@app.command()
+@handled
+def tasks(release: Path, as_json: bool = JSON) -> None:
+    """List the tasks of a release."""
+    from swr.tables import task_rows, tasks_table
+
+    rows = task_rows(release)
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    else:
+        out.print(tasks_table(rows))
+
+
+def _grade(task: Path, candidate: Path, as_json: bool, jobs: int, sandbox: str, split: str) -> None:
+    from swr.grade import grade as do_grade
+    from swr.release import load_task
+    from swr.sandbox import get_sandbox
+    from swr.tables import verdict_table
+
+    v = do_grade(load_task(task), candidate, get_sandbox(sandbox), split=split, jobs=jobs)  # type: ignore[arg-type]
+    if as_json:
+        print(json.dumps(v, indent=2, allow_nan=False))
+    else:
+        out.print(verdict_table(v))
+    raise typer.Exit(0 if v["pass"] else 1)
+
+
+@app.command()
+@handled
+def grade(task: Path, candidate: Path, as_json: bool = JSON, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
+    """Grade a candidate on a task's hidden scenarios (exit 0 pass, 1 fail, 2 error)."""
+    _grade(task, candidate, as_json, jobs, sandbox, "all")
+
+
+@app.command()
+@handled
+def feedback(task: Path, candidate: Path, as_json: bool = JSON, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
+    """Grade a candidate on the public examples only: what an agent may call."""
+    _grade(task, candidate, as_json, jobs, sandbox, "public")
+
+
+@app.command()
+@handled
+def demo(catalog: Path = typer.Option(Path("catalog"), help="Workflow tree to build."),
+         out_dir: Path = typer.Option(Path("release"), "--out", "-o"), seed: int = 0, jobs: int = JOBS,
+         sandbox: str = SANDBOX) -> None:
+    """The main job: build the catalog, grade the oracle and baselines, print the report."""
+    from swr.baselines import baseline_rows
+    from swr.build import BuildOptions
+    from swr.sandbox import get_sandbox
+    from swr.tables import demo_table
+
+    if not _run_build([catalog], out_dir, BuildOptions(seed=seed, jobs=jobs, sandbox=sandbox)):
+        raise typer.Exit(2)
+    rows = baseline_rows(out_dir, get_sandbox(sandbox), jobs)
+    out.print(demo_table(rows))
+    ok = all(r["oracle"] and not r["nop"] and not (r["modal"] or r["nearest"] or r["best_public"]) for r in rows)
+    out.print(f"{sum(r['oracle'] for r in rows)}/{len(rows)} oracle passes, {sum(r['nop'] for r in rows)} nop passes")
+    raise typer.Exit(0 if ok else 1)
+
+
+catalog_app = typer.Typer(no_args_is_help=True, help="The shipped catalog of workflows.")
+app.add_typer(catalog_app, name="catalog")
+
+
+@catalog_app.command("install")
+@handled
+def catalog_install(families: list[str] = typer.Argument(None, help="Families to install."),
+                    all_: bool = typer.Option(False, "--all", help="Every family in the catalog."),
+                    root: Path = typer.Option(Path("catalog"), help="Workflow tree.")) -> None:
+    """Install the pip and apt requirements of catalog families into swr's environment."""
+    from swr.catalog import catalog_specs, install
+
+    specs = catalog_specs(root)
+    if not all_:
+        if not families:
+            raise SwrError("name one or more families, or say --all", field="FAMILY")
+        unknown = sorted(set(families) - {s.family for s in specs})
+        if unknown:
+            raise SwrError(f"unknown family {unknown[0]!r}", file=root, field="family")
+        specs = [s for s in specs if s.family in families]
+    install(specs)
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

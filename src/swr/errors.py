@@ -1,0 +1,26 @@
+"""Errors a user can act on: one line naming the file and field, exit code 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class SwrError(Exception):
+    """A usage or input error; the CLI prints `str(err)` on one line and exits 2."""
+
+    def __init__(self, message: str, *, file: str | Path | None = None, field: str | None = None):
+        self.file = str(file) if file is not None else None
+        self.field = field
+        self.message = message
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = self.file or ""
+        if self.field:
+            where = f"{where}: field `{self.field}`" if where else f"field `{self.field}`"
+        text = f"{where}: {self.message}" if where else self.message
+        return " ".join(text.split())
+
+
+class SandboxUnavailable(SwrError):
+    """The sandbox backend cannot start here (missing binary, no namespaces)."""

@@ -1,0 +1,122 @@
+"""The seven release gates, as checks over reference executions, each with a plain-words reason."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from swr.judge import Execution, Tolerances, compare, equal, structure, verdict
+from swr.release import Example
+from swr.sandbox import RunResult
+from swr.scenario import canonical_json, input_distance
+from swr.spec import WorkflowSpec
+
+GATES = ("disjoint", "reference_succeeds", "deterministic", "schema_stable", "intervention_sensitive",
+         "oracle_passes", "replay_controls_fail")
+
+
+@dataclass
+class GateFailure:
+    gate: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"gate {self.gate}: {self.reason}"
+
+
+def _short(obj: Any, n: int = 160) -> str:
+    text = canonical_json(obj)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def parse_output(res: RunResult, scenario: dict[str, Any]) -> tuple[dict[str, Any] | None, GateFailure | None]:
+    """Gate 2 for one scenario: the reference exits 0 and prints one JSON object."""
+    if not res.ok:
+        tail = res.stderr.decode(errors="replace").strip().splitlines()
+        why = f"limit {res.limit} hit" if res.limit else f"exit code {res.returncode}"
+        last = f": {tail[-1][:200]}" if tail else ""
+        return None, GateFailure("reference_succeeds", f"the reference failed on scenario {_short(scenario)} ({why}){last}")
+    try:
+        out = json.loads(res.stdout)
+    except ValueError as e:
+        return None, GateFailure("reference_succeeds", f"the reference printed invalid JSON on scenario {_short(scenario)}: {e}")
+    if not isinstance(out, dict):
+        return None, GateFailure("reference_succeeds", f"the reference printed a {type(out).__name__}, not a JSON object")
+    return out, None
+
+
+def strip_ignored(doc: Any, tol: Tolerances, path: tuple[str | int, ...] = ()) -> Any:
+    """The graded part of an output: what releases store and gates compare."""
+    if not tol.ignore:
+        return doc
+    if isinstance(doc, dict):
+        return {k: strip_ignored(v, tol, (*path, k)) for k, v in doc.items() if tol.for_path((*path, k)) is not None}
+    if isinstance(doc, list):
+        return [strip_ignored(v, tol, (*path, i)) for i, v in enumerate(doc)]
+    return doc
+
+
+def check_deterministic(first: Any, second: Any, tol: Tolerances, scenario: dict[str, Any]) -> GateFailure | None:
+    """Gate 3: a second execution in a fresh process grades equal to the first."""
+    cmp = compare(first, second, tol)
+    if cmp.ok:
+        return None
+    m = cmp.mismatches[0]
+    where = f"field `{m.path}`" if m.path else "the output"
+    return GateFailure("deterministic", f"{where} differs between two runs of the same scenario: "
+                       f"{_short(m.expected, 60)} vs {_short(m.got, 60)} — declare it in [outputs] ignore "
+                       f"if it is volatile (scenario {_short(scenario, 100)})")
+
+
+def schema_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:
+    """Gate 4: indexes whose graded structure differs from the most common one."""
+    sigs = [structure(o, tol) for o in outputs]
+    common, _ = Counter(sigs).most_common(1)[0]
+    bad = {i for i, s in enumerate(sigs) if s != common}
+    if not bad:
+        return bad, None
+    i = min(bad)
+    keys_a = sorted(outputs[i]) if isinstance(outputs[i], dict) else []
+    j = sigs.index(common)
+    keys_b = sorted(outputs[j]) if isinstance(outputs[j], dict) else []
+    return bad, GateFailure("schema_stable", f"output structure or leaf types differ between scenarios "
+                            f"(keys {keys_a[:8]} vs {keys_b[:8]}); the same fields with the same types are needed "
+                            "on every scenario")
+
+
+def insensitive_pairs(outputs: list[Any], tol: Tolerances) -> list[tuple[int, int]]:
+    """Gate 5: pairs of scenarios whose graded outputs are equal within tolerance."""
+    return [(i, j) for i, j in combinations(range(len(outputs)), 2) if equal(outputs[i], outputs[j], tol)]
+
+
+def insensitive_failure(a: dict[str, Any], b: dict[str, Any]) -> GateFailure:
+    diff = sorted(k for k in a if a.get(k) != b.get(k))
+    return GateFailure("intervention_sensitive", f"scenarios that differ in {diff[:6]} give the same graded output "
+                       "— does the program read its inputs, or are the tolerances too loose?")
+
+
+def _as_exec(output: Any) -> Execution:
+    return Execution(0, json.dumps(output).encode())
+
+
+def replay_controls(spec: WorkflowSpec, public: list[Example], hidden: list[Example]) -> dict[str, dict[str, Any]]:
+    """Gate 7: three controls built from public outputs, each graded on the hidden set; all must fail."""
+    tol = spec.tolerances
+    counts = Counter(canonical_json(ex.output) for ex in public)
+    modal = json.loads(counts.most_common(1)[0][0])
+    controls = {
+        "modal": [modal for _ in hidden],
+        "nearest": [min(public, key=lambda p: input_distance(spec, p.scenario, h.scenario)).output for h in hidden],
+        "best_public": [max(public, key=lambda p: compare(h.output, p.output, tol).field_agreement).output
+                        for h in hidden],
+    }
+    out = {}
+    for name, outputs in controls.items():
+        v = verdict(name, [(h.output, _as_exec(o)) for h, o in zip(hidden, outputs)], [], tol,
+                    public_refs=[p.output for p in public])
+        out[name] = {"pass": v["pass"], "r_hid": v["r_hid"], "field_agreement": round(v["field_agreement"], 6),
+                     "label": v["label"]}
+    return out

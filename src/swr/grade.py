@@ -1,0 +1,64 @@
+"""Grading: run a candidate on a task's scenarios in the sandbox, then let the judge decide."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Literal
+
+from swr.judge import Execution, missing_candidate, verdict
+from swr.release import Example, Task
+from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
+
+Split = Literal["all", "public"]
+
+
+def candidate_problem(candidate: Path) -> str | None:
+    """Why a directory is not a runnable candidate, or None."""
+    run_file = candidate / "run"
+    if not candidate.is_dir():
+        return f"{candidate} is not a directory"
+    if not run_file.is_file():
+        return f"{run_file} does not exist"
+    if not os.access(run_file, os.X_OK):
+        return f"{run_file} is not executable"
+    return None
+
+
+def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox) -> Execution:
+    """One fresh sandboxed run of `./run`, with the task's files beneath the candidate's own."""
+    lower = (task.files_dir,) if task.files_dir else ()
+    with tempfile.TemporaryDirectory(prefix="swr-art-") as art:
+        job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=Path(art))
+        res = run(sandbox, job, (json.dumps(scenario) + "\n").encode())
+    return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s)
+
+
+def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2) -> dict[str, Any]:
+    """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only)."""
+    if problem := candidate_problem(candidate):
+        return missing_candidate(task.id, problem)
+    hidden: list[Example] = task.hidden if split == "all" else []
+    todo = [*hidden, *task.public]
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        execs = list(pool.map(lambda ex: execute(task, candidate, ex.scenario, sandbox), todo))
+    pairs = [(ex.output, e) for ex, e in zip(todo, execs)]
+    return verdict(task.id, pairs[: len(hidden)], pairs[len(hidden):], task.tolerances,
+                   public_refs=[ex.output for ex in task.public])
+
+
+def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2) -> dict[str, Any]:
+    """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`)."""
+    from swr.workflow import write_oracle
+
+    spec = task.reference_spec()
+    d = Path(tempfile.mkdtemp(prefix="swr-oracle-"))
+    try:
+        write_oracle(spec, task.reference_dir, d / "candidate")
+        return grade(task, d / "candidate", sandbox, jobs=jobs)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)

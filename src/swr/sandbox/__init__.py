@@ -1,0 +1,41 @@
+"""Sandbox backends behind one seam: `get_sandbox(name).spawn(job)`, `run(sandbox, job, stdin)`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from swr.errors import SandboxUnavailable, SwrError
+from swr.sandbox.base import ARTIFACTS, WORKDIR, GiB, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
+
+BACKENDS = ("bwrap", "none")
+
+
+@lru_cache(maxsize=None)
+def get_sandbox(name: str = "bwrap") -> Sandbox:
+    """A ready backend, checked once by running `true` inside it."""
+    if name == "none":
+        from swr.sandbox.local import LocalSandbox
+
+        return LocalSandbox()
+    if name == "bwrap":
+        from swr.sandbox.bwrap import BwrapSandbox
+
+        sb = BwrapSandbox()
+        _self_test(sb)
+        return sb
+    raise SwrError(f"unknown sandbox backend {name!r} (choose from {', '.join(BACKENDS)})", field="sandbox")
+
+
+def _self_test(sb: Sandbox) -> None:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        res = run(sb, Job(["/bin/sh", "-c", "exit 0"], Mount(Path(d), WORKDIR), Limits(time_s=20)), b"")
+    if not res.ok:
+        msg = res.stderr.decode(errors="replace").strip().splitlines()
+        raise SandboxUnavailable(f"bubblewrap cannot start here: {msg[-1] if msg else res.returncode}")
+
+
+__all__ = ["ARTIFACTS", "BACKENDS", "GiB", "Handle", "Job", "Limits", "MiB", "Mount", "RunResult", "Sandbox",
+           "WORKDIR", "get_sandbox", "run"]

@@ -1,0 +1,205 @@
+"""The backend seam: limits, mounts, results, and the process plumbing every backend shares."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+GiB = 1 << 30
+MiB = 1 << 20
+STDERR_CAP = 1 * MiB
+WORKDIR = "/sandbox/work"
+ARTIFACTS = "/sandbox/artifacts"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Inspect-style limit names; defaults from the design."""
+
+    time_s: float = 30.0
+    memory_bytes: int = 2 * GiB
+    pids: int = 256
+    stdout_bytes: int = 16 * MiB
+    tmp_bytes: int = 512 * MiB
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A host path made visible inside the sandbox. `overlay` = writable copy-on-write view."""
+
+    src: Path
+    dst: str
+    mode: str = "ro"  # ro | rw | overlay
+    lower: tuple[Path, ...] = ()  # overlay only: read-only layers beneath src, lowest first
+
+
+@dataclass
+class RunResult:
+    returncode: int | None
+    stdout: bytes
+    stderr: bytes
+    limit: str | None = None  # timeout | memory | pids | output | None
+    wall_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and self.limit is None
+
+
+@dataclass
+class Job:
+    """Everything a backend needs to start one sandboxed process."""
+
+    argv: list[str]
+    workdir: Mount
+    limits: Limits = field(default_factory=Limits)
+    artifacts: Path | None = None
+    extra_mounts: tuple[Mount, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    network: bool = False
+
+
+class Sandbox(Protocol):
+    """A backend: start a job as a process tree it can account for and kill."""
+
+    name: str
+
+    def spawn(self, job: Job) -> Handle: ...
+
+
+class Handle:
+    """A running sandboxed process tree; backends subclass to add accounting and cleanup."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits):
+        self.proc = proc
+        self.limits = limits
+        self.started = time.monotonic()
+
+    def kill(self) -> None:
+        """Kill the whole tree: the process group we started, and the backend's extras."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def breach(self) -> str | None:
+        """Which resource limit the tree hit (memory, pids), if the backend can tell."""
+        return None
+
+    def close(self) -> None:
+        self.kill()
+        self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if f is not None:
+                f.close()
+
+
+def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
+    """Start a job, feed stdin, collect capped stdout/stderr, enforce the wall-time limit."""
+    h = sandbox.spawn(job)
+    try:
+        out, err, limit = communicate(h, stdin, job.limits)
+        rc = h.proc.wait() if limit is None else None
+        if limit is None:
+            limit = h.breach()
+        return RunResult(rc, out, err, limit, time.monotonic() - h.started)
+    finally:
+        h.close()
+
+
+def communicate(h: Handle, data: bytes, limits: Limits) -> tuple[bytes, bytes, str | None]:
+    """Like Popen.communicate with a deadline and an stdout cap; kills the tree on breach."""
+    p = h.proc
+    deadline = h.started + limits.time_s
+    out, err = bytearray(), bytearray()
+    sel = selectors.DefaultSelector()
+    if data and p.stdin:
+        os.set_blocking(p.stdin.fileno(), False)
+        sel.register(p.stdin, selectors.EVENT_WRITE)
+    elif p.stdin:
+        p.stdin.close()
+    for f in (p.stdout, p.stderr):
+        if f:
+            sel.register(f, selectors.EVENT_READ)
+    view, limit = memoryview(data), None
+    try:
+        while sel.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                limit = "timeout"
+                break
+            for key, _ in sel.select(remaining):
+                if key.fileobj is p.stdin:
+                    view = _feed(sel, p.stdin, view)
+                    continue
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                elif key.fileobj is p.stdout:
+                    out += chunk
+                    if len(out) > limits.stdout_bytes:
+                        limit = "output"
+                        break
+                elif len(err) < STDERR_CAP:
+                    err += chunk
+            if limit:
+                break
+    finally:
+        sel.close()
+    if limit:
+        h.kill()
+    return bytes(out), bytes(err), limit
+
+
+def _feed(sel: selectors.BaseSelector, stdin: object, view: memoryview) -> memoryview:
+    try:
+        n = os.write(stdin.fileno(), view[: 1 << 16])  # type: ignore[attr-defined]
+    except (BrokenPipeError, OSError):
+        n = len(view)
+    view = view[n:]
+    if not view:
+        sel.unregister(stdin)
+        stdin.close()  # type: ignore[attr-defined]
+    return view
+
+
+def popen(argv: list[str], env: dict[str, str], cwd: str | None = None) -> subprocess.Popen[bytes]:
+    """Start a process in its own session so the whole group can be killed."""
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, cwd=cwd, start_new_session=True, close_fds=True)
+
+
+def python_roots() -> list[Path]:
+    """The directories that hold swr's Python environment (venv and base installation)."""
+    roots = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent.parent}
+    return sorted(roots)
+
+
+def base_env(job: Job, workdir: str, artifacts: str, home: str) -> dict[str, str]:
+    """A cleared environment: nothing of the caller's leaks in but CPU-quirk settings."""
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TMPDIR": "/tmp",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "SWR_ARTIFACTS": artifacts,
+        "SWR_WORKDIR": workdir,
+    }
+    for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    env.update(job.env)
+    return env

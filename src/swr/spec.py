@@ -1,0 +1,203 @@
+"""The workflow spec (`workflow.toml`): parsed, validated, and turned into judge tolerances."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import tomllib
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from swr.errors import SwrError
+from swr.judge import Tolerances
+
+SPEC_FILE = "workflow.toml"
+DOMAINS = (
+    "software-formal-systems",
+    "physical-engineering-simulation",
+    "spatial-geometry-3d",
+    "life-molecular-sciences",
+    "data-document",
+    "earth-space-sciences",
+)
+Scalar = str | int | float | bool
+_IGNORED_DIRS = {"__pycache__", ".git", ".pytest_cache", ".mypy_cache"}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class InputSpec(_Strict):
+    """One typed scenario parameter."""
+
+    type: Literal["number", "integer", "boolean", "categorical", "array", "path"]
+    description: str = ""
+    units: str | None = None
+    min: float | None = None
+    max: float | None = None
+    log: bool = False
+    choices: list[Scalar] | None = None
+    items: Literal["number", "integer", "boolean", "categorical"] | None = None
+    length: tuple[int, int] | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> InputSpec:
+        numeric = self.type in ("number", "integer") or self.items in ("number", "integer")
+        if numeric:
+            if self.min is None or self.max is None:
+                raise ValueError("`min` and `max` are required for numeric parameters")
+            if self.min > self.max:
+                raise ValueError(f"min ({self.min:g}) > max ({self.max:g})")
+            if self.log and self.min <= 0:
+                raise ValueError("log sampling needs min > 0")
+        needs_choices = self.type in ("categorical", "path") or self.items == "categorical"
+        if needs_choices and not self.choices:
+            raise ValueError("`choices` must be a non-empty list")
+        if self.type == "array":
+            if self.items is None or self.length is None:
+                raise ValueError("arrays need `items` and `length = [min, max]`")
+            if not 0 <= self.length[0] <= self.length[1]:
+                raise ValueError(f"length {list(self.length)} is not [min, max] with 0 <= min <= max")
+        elif self.items is not None or self.length is not None:
+            raise ValueError("`items` and `length` apply to arrays only")
+        if self.type == "integer" and self.max is not None and int(self.max) < (self.min or 0):
+            raise ValueError("no integer lies in [min, max]")
+        return self
+
+
+class FieldSpec(_Strict):
+    """Per-field grading override and documentation."""
+
+    atol: float | None = Field(default=None, ge=0)
+    rtol: float | None = Field(default=None, ge=0)
+    description: str = ""
+    units: str | None = None
+
+
+class OutputsSpec(_Strict):
+    atol: float = Field(default=1e-6, ge=0)
+    rtol: float = Field(default=1e-4, ge=0)
+    ignore: list[str] = []
+    fields: dict[str, FieldSpec] = {}
+
+
+class Requires(_Strict):
+    pip: list[str] = []
+    apt: list[str] = []
+
+
+class LimitsSpec(_Strict):
+    """Per-workflow sandbox limits; defaults are the sandbox's."""
+
+    memory_mb: int | None = Field(default=None, gt=0)
+    pids: int | None = Field(default=None, gt=0)
+    stdout_mb: int | None = Field(default=None, gt=0)
+
+
+class WorkflowSpec(_Strict):
+    """A validated `workflow.toml`, plus the directory it came from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    family: str = Field(min_length=1)
+    domain: Literal[DOMAINS]  # type: ignore[valid-type]
+    summary: str = Field(min_length=1)
+    command: list[str] | None = None
+    entry: str | None = Field(default=None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+    timeout_s: float = Field(default=30.0, gt=0)
+    inputs: dict[str, InputSpec] = Field(min_length=1)
+    outputs: OutputsSpec = OutputsSpec()
+    requires: Requires = Requires()
+    limits: LimitsSpec = LimitsSpec()
+    directory: Path = Field(default=Path("."), exclude=True)
+
+    @field_validator("command")
+    @classmethod
+    def _nonempty(cls, v: list[str] | None) -> list[str] | None:
+        if v is not None and not v:
+            raise ValueError("`command` must not be empty")
+        return v
+
+    @model_validator(mode="after")
+    def _one_runner(self) -> WorkflowSpec:
+        if (self.command is None) == (self.entry is None):
+            raise ValueError("give exactly one of `command` or `entry`")
+        return self
+
+    @property
+    def tolerances(self) -> Tolerances:
+        o = self.outputs
+        fields = tuple((p, f.atol, f.rtol) for p, f in sorted(o.fields.items()) if f.atol is not None or f.rtol is not None)
+        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """Hash of every file in the workflow directory: the cache key of its executions."""
+        return hash_tree(self.directory)
+
+    def describe_command(self) -> str:
+        return shlex.join(self.command) if self.command else f"entry {self.entry}"
+
+
+def hash_tree(root: Path) -> str:
+    """Content hash of a directory tree (relative paths + bytes), independent of mtimes."""
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS)
+        for fn in sorted(filenames):
+            if fn.endswith(".pyc"):
+                continue
+            p = Path(dirpath, fn)
+            rel = p.relative_to(root).as_posix()
+            h.update(rel.encode() + b"\0")
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _field_of(err: dict[str, Any]) -> str:
+    return ".".join(str(x) for x in err["loc"] if not str(x).startswith("function-after"))
+
+
+def load_spec(directory: str | Path) -> WorkflowSpec:
+    """Read and validate `DIR/workflow.toml`; any problem is one SwrError naming file and field."""
+    d = Path(directory)
+    path = d / SPEC_FILE
+    if not path.is_file():
+        raise SwrError(f"no {SPEC_FILE} here", file=d)
+    try:
+        raw = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    except UnicodeDecodeError:
+        raise SwrError("not UTF-8 text", file=path) from None
+    try:
+        spec = WorkflowSpec.model_validate({**raw, "directory": d.resolve()})
+    except ValidationError as e:
+        err = e.errors()[0]
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "missing":
+            msg = "is required but missing"
+        elif err["type"] == "extra_forbidden":
+            msg = "is not a known field"
+        raise SwrError(msg, file=path, field=_field_of(err)) from None
+    _check_paths(spec, path)
+    return spec
+
+
+def _check_paths(spec: WorkflowSpec, path: Path) -> None:
+    """Path choices must be files inside the workflow directory."""
+    root = spec.directory
+    for name, inp in spec.inputs.items():
+        if inp.type != "path":
+            continue
+        for choice in inp.choices or ():
+            target = (root / str(choice)).resolve()
+            if not target.is_file() or not target.is_relative_to(root):
+                raise SwrError(f"path choice {choice!r} is not a file inside the workflow directory",
+                               file=path, field=f"inputs.{name}.choices")

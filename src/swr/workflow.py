@@ -1,0 +1,215 @@
+"""Running a workflow's reference: one sandboxed process per scenario, or warm workers for `entry`."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import select
+import shlex
+import shutil
+import stat
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from swr.sandbox import WORKDIR, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
+from swr.spec import WorkflowSpec
+
+WORKER_SCRIPT = Path(__file__).with_name("worker.py")
+WORKER_DST = "/sandbox/swr/worker.py"
+
+
+def limits_for(spec: WorkflowSpec, base: Limits | None = None) -> Limits:
+    """The task's limits: the workflow's overrides on top of the sandbox defaults."""
+    b = base or Limits()
+    lim = spec.limits
+    return Limits(
+        time_s=spec.timeout_s,
+        memory_bytes=lim.memory_mb * MiB if lim.memory_mb else b.memory_bytes,
+        pids=lim.pids or b.pids,
+        stdout_bytes=lim.stdout_mb * MiB if lim.stdout_mb else b.stdout_bytes,
+        tmp_bytes=b.tmp_bytes,
+    )
+
+
+def resolve_command(command: list[str]) -> list[str]:
+    """A bare `python3`/`python` means the interpreter swr runs in."""
+    head = command[0]
+    if head in ("python3", "python"):
+        return [sys.executable, *command[1:]]
+    return list(command)
+
+
+def command_exists(spec: WorkflowSpec) -> bool:
+    if not spec.command:
+        return True
+    head = resolve_command(spec.command)[0]
+    if "/" in head:
+        p = head if os.path.isabs(head) else str(spec.directory / head)
+        return os.access(p, os.X_OK)
+    return shutil.which(head) is not None
+
+
+def _encode(scenario: dict[str, Any]) -> bytes:
+    return (json.dumps(scenario, sort_keys=True) + "\n").encode()
+
+
+class Runner:
+    """Executes the reference of one workflow inside a sandbox backend."""
+
+    def __init__(self, spec: WorkflowSpec, sandbox: Sandbox, workers: int = 1, limits: Limits | None = None):
+        self.spec = spec
+        self.sandbox = sandbox
+        self.limits = limits or limits_for(spec)
+        self.pool = WorkerPool(self, workers) if spec.entry else None
+
+    def job(self, argv: list[str], limits: Limits | None = None) -> Job:
+        extra = (Mount(WORKER_SCRIPT, WORKER_DST),) if self.spec.entry else ()
+        return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, extra_mounts=extra)
+
+    def run(self, scenario: dict[str, Any]) -> RunResult:
+        """The fast path: a warm worker for `entry` workflows, a fresh process otherwise."""
+        if self.pool:
+            return self.pool.run(scenario)
+        return self.run_fresh(scenario)
+
+    def run_fresh(self, scenario: dict[str, Any]) -> RunResult:
+        """Always a new process (the determinism gate's second execution)."""
+        if self.spec.command:
+            return run(self.sandbox, self.job(resolve_command(self.spec.command)), _encode(scenario))
+        w = Worker(self)
+        try:
+            return w.call(scenario)
+        finally:
+            w.close()
+
+    def close(self) -> None:
+        if self.pool:
+            self.pool.close()
+
+
+class Worker:
+    """One warm process serving scenarios over a line protocol; restarted after any failure."""
+
+    def __init__(self, runner: Runner):
+        lim = runner.limits
+        # the import is part of the first call's budget; afterwards each call has its own deadline
+        self.limits = lim
+        self.h: Handle = runner.sandbox.spawn(runner.job([sys.executable, WORKER_DST, runner.spec.entry or ""],
+                                                         Limits(10**9, lim.memory_bytes, lim.pids, lim.stdout_bytes,
+                                                                lim.tmp_bytes)))
+        self.stderr: deque[bytes] = deque(maxlen=64)
+        self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._drain.start()
+        self.dead = False
+
+    def _drain_stderr(self) -> None:
+        f = self.h.proc.stderr
+        assert f is not None
+        for chunk in iter(lambda: f.read1(1 << 16), b""):
+            self.stderr.append(chunk)
+
+    def call(self, scenario: dict[str, Any]) -> RunResult:
+        t0 = time.monotonic()
+        p = self.h.proc
+        try:
+            assert p.stdin is not None
+            p.stdin.write(_encode(scenario))
+            p.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return self._failed(t0, None)
+        line, limit = self._read_line(t0)
+        if line is None:
+            return self._failed(t0, limit)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            return self._failed(t0, "output" if limit else None)
+        err = b"".join(self.stderr)
+        self.stderr.clear()
+        if reply.get("ok"):
+            return RunResult(0, reply["output"].encode(), err, None, time.monotonic() - t0)
+        return RunResult(1, b"", err + str(reply.get("error", "")).encode(), None, time.monotonic() - t0)
+
+    def _read_line(self, t0: float) -> tuple[bytes | None, str | None]:
+        f = self.h.proc.stdout
+        assert f is not None
+        fd, buf = f.fileno(), bytearray()
+        deadline = t0 + self.limits.time_s
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None, "timeout"
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None, None
+            buf += chunk
+            if buf.endswith(b"\n"):
+                return bytes(buf), None
+            if len(buf) > self.limits.stdout_bytes:
+                return None, "output"
+
+    def _failed(self, t0: float, limit: str | None) -> RunResult:
+        self.dead = True
+        self.h.kill()
+        rc = self.h.proc.wait()
+        limit = limit or self.h.breach()
+        self._drain.join(timeout=2)
+        return RunResult(None if limit else rc, b"", b"".join(self.stderr), limit, time.monotonic() - t0)
+
+    def close(self) -> None:
+        self.h.close()
+
+
+class WorkerPool:
+    """Up to `size` warm workers shared by threads; a failed worker is replaced lazily."""
+
+    def __init__(self, runner: Runner, size: int):
+        self.runner = runner
+        self.idle: queue.LifoQueue[Worker] = queue.LifoQueue()
+        self.slots = threading.Semaphore(max(1, size))
+        self.all: list[Worker] = []
+        self.lock = threading.Lock()
+
+    def run(self, scenario: dict[str, Any]) -> RunResult:
+        with self.slots:
+            try:
+                w = self.idle.get_nowait()
+            except queue.Empty:
+                w = Worker(self.runner)
+                with self.lock:
+                    self.all.append(w)
+            res = w.call(scenario)
+            if w.dead:
+                w.close()
+            else:
+                self.idle.put(w)
+            return res
+
+    def close(self) -> None:
+        with self.lock:
+            for w in self.all:
+                w.close()
+            self.all.clear()
+
+
+def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:
+    """A candidate directory that wraps the reference: the oracle of gate 6 and of `-a oracle`."""
+    shutil.copytree(reference_dir, dest, dirs_exist_ok=True)
+    run_file = dest / "run"
+    if spec.command:
+        script = f"#!/bin/sh\nexec {shlex.join(resolve_command(spec.command))}\n"
+    else:
+        module, func = (spec.entry or ":").split(":")
+        script = (f"#!{sys.executable}\nimport json, os, sys\nsys.path.insert(0, os.getcwd())\n"
+                  f"from {module} import {func}\njson.dump({func}(json.load(sys.stdin)), sys.stdout)\n")
+    run_file.write_text(script)
+    run_file.chmod(run_file.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return dest
