@@ -38,6 +38,14 @@ def handled(fn: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             err.print("swr: interrupted", markup=False)
             raise typer.Exit(130) from None
+        except (typer.Exit, SystemExit):
+            raise
+        except Exception as e:  # noqa: BLE001 - an infrastructure error is still one line and exit 2
+            if os.environ.get("SWR_DEBUG"):
+                raise
+            err.print(f"swr: internal error: {type(e).__name__}: {e} (SWR_DEBUG=1 shows the traceback)",
+                      markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(2) from None
 
     return wrapper
 

@@ -77,6 +77,12 @@ def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_pub
         kind = node.get("type", "")
         lines.append(f"| `{name}` | {_cell(str(kind))} | {_cell(f.units if f else '')} | "
                      f"{_cell(f.description if f else '')} | {tol_text} |")
+    nested = [(p, f) for p, f in sorted(spec.outputs.fields.items()) if "." in p and (f.atol or f.rtol)]
+    if nested:
+        lines += ["", "Tolerances of nested fields (`*` is any list item or key): " + "; ".join(
+            f"`{p}`: {_tolerance(spec, p)}" for p, _ in nested) + "."]
+    if ignored := [p for p in tol.ignore if "." in p]:
+        lines += ["", "Not graded: " + ", ".join(f"`{p}`" for p in ignored) + "."]
     lines += ["", "Numbers match when |yours − reference| ≤ atol + rtol·|reference|; integers, strings and booleans "
               "must match exactly; lists must have the reference's length; extra fields are ignored.", "",
               "## Examples", "",

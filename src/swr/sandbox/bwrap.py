@@ -114,7 +114,7 @@ class BwrapSandbox:
         env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
         argv = _launcher(cg, job.limits) + self.argv(job)
         try:
-            proc = popen(argv, env)
+            proc = popen(argv, env, cwd="/")  # not the grader's cwd: the launcher would export it as $PWD
         except OSError as e:
             if cg:
                 cg.remove()

@@ -36,9 +36,21 @@ def _make_parent(path: Path) -> Path | None:
         probe = path / f"probe-{os.getpid()}"
         probe.mkdir()
         probe.rmdir()
-        return path
     except OSError:
         return None
+    _sweep(path)
+    return path
+
+
+def _sweep(parent: Path) -> None:
+    """Remove run cgroups left by a killed swr process (empty ones only; busy ones stay)."""
+    for d in parent.glob("run-*"):
+        pid = d.name.split("-")[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            try:
+                d.rmdir()
+            except OSError:
+                pass
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,104 @@
+"""Leaf rules shared by the slow walk, the compiled fast path and the numpy path."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+INF = math.inf
+_MAX_INT_BITS = 13_000  # ~3900 decimal digits: below Python's int->str conversion limit
+
+
+def kind(x: Any) -> str:
+    """The JSON kind of a value: dict, list, string, number, bool, null (else other)."""
+    t = type(x)
+    if t is float or t is int:
+        return "number"
+    if t is str:
+        return "string"
+    if t is dict:
+        return "dict"
+    if t is list or t is tuple:
+        return "list"
+    if t is bool:
+        return "bool"
+    if x is None:
+        return "null"
+    return _kind_slow(x)
+
+
+def _kind_slow(x: Any) -> str:
+    """Subclasses of the JSON types (e.g. IntEnum) keep the kind of their base."""
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, (int, float)):
+        return "number"
+    if isinstance(x, str):
+        return "string"
+    if isinstance(x, dict):
+        return "dict"
+    if isinstance(x, (list, tuple)):
+        return "list"
+    return "other"
+
+
+def float_ok(r: float, c: Any, atol: float, rtol: float) -> bool:
+    """|c - r| <= atol + rtol*|r| with both finite; NaN == NaN; inf only equals the same inf."""
+    if r != r:
+        return c != c
+    if r == INF or r == -INF:
+        return c == r
+    if isinstance(c, int):
+        try:
+            c = float(c)
+        except OverflowError:
+            return False
+    if not (-INF < c < INF):
+        return False
+    d = abs(c - r)
+    lim = atol + rtol * abs(r)
+    if d <= lim < INF:
+        return True
+    if d < INF and lim < INF:
+        return False
+    # Overflow of the difference or of the limit: decide on halved magnitudes.
+    return abs(c * 0.5 - r * 0.5) <= atol * 0.5 + (rtol * 0.5) * abs(r)
+
+
+def number_ok(r: Any, c: Any, atol: float, rtol: float) -> bool:
+    """Ints compare exactly (3.0 == 3, 3.5 != 3); floats by the tolerance rule."""
+    if isinstance(r, float):
+        return float_ok(r, c, atol, rtol)
+    try:
+        return bool(c == r)
+    except Exception:  # exotic number subclasses
+        return False
+
+
+def summary(x: Any) -> Any:
+    """Containers are reported as "list[n]" / "dict[n]", leaves as themselves."""
+    k = kind(x)
+    if k == "dict" or k == "list":
+        return f"{k}[{len(x)}]"
+    return x
+
+
+def json_safe(x: Any) -> Any:
+    """A leaf value made safe for json.dumps(allow_nan=False)."""
+    t = type(x)
+    if t is float or isinstance(x, float):
+        if x != x:
+            return "NaN"
+        if x in (INF, -INF):
+            return "Infinity" if x > 0 else "-Infinity"
+        return float(x)
+    if isinstance(x, bool) or x is None:
+        return x
+    if isinstance(x, int):
+        if x.bit_length() > _MAX_INT_BITS:
+            return f"<int with {x.bit_length()} bits>"
+        return int(x)
+    if isinstance(x, str):
+        return x if len(x) <= 1000 else x[:1000] + "…"
+    if isinstance(x, (dict, list, tuple)):
+        return summary(x)
+    return repr(x)[:200]

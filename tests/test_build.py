@@ -1,0 +1,132 @@
+"""Release builds: reproducibility, seeds, disjointness, resume after kill -9, and bad workflows."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import CATALOG, FIXTURES, SWR, copy_tree, swr
+from swr.build import BuildOptions, build
+from swr.cache import ExecutionCache
+from swr.release import list_tasks, load_release, load_task, tree_hash
+from swr.scenario import content_hash
+
+
+def files_of(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_catalog_builds_byte_identically_from_a_cold_cache(catalog_release: Path, tmp_path: Path) -> None:
+    opts = BuildOptions(jobs=2, cache=ExecutionCache(tmp_path / "cold-cache"))
+    results = build([CATALOG], tmp_path / "again", opts)
+    assert all(not r.failure for r in results)
+    assert files_of(tmp_path / "again") == files_of(catalog_release)
+    rel = load_release(catalog_release)
+    assert rel["content_hash"] == tree_hash(catalog_release / "tasks")
+
+
+def test_another_seed_gives_other_scenarios(linear_release: Path, tmp_path: Path) -> None:
+    opts = BuildOptions(variants=2, public=3, hidden=3, seed=1, cache=ExecutionCache(tmp_path / "c"))
+    build([FIXTURES / "good-linear"], tmp_path / "seed1", opts)
+    a = {content_hash(ex.scenario) for r in list_tasks(linear_release) for ex in load_task(r).public + load_task(r).hidden}
+    b = {content_hash(ex.scenario) for r in list_tasks(tmp_path / "seed1") for ex in load_task(r).public + load_task(r).hidden}
+    assert len(a) == len(b) == 12 and not a & b
+    assert load_release(tmp_path / "seed1")["content_hash"] != load_release(linear_release)["content_hash"]
+
+
+def test_hidden_scenarios_are_disjoint_from_every_sibling(catalog_release: Path) -> None:
+    by_workflow: dict[str, list] = {}
+    for root in list_tasks(catalog_release):
+        t = load_task(root)
+        by_workflow.setdefault(t.meta["workflow"], []).append(t)
+    assert by_workflow
+    for tasks in by_workflow.values():
+        for t in tasks:
+            own_public = {content_hash(e.scenario) for e in t.public}
+            hidden = {content_hash(e.scenario) for e in t.hidden}
+            assert len(hidden) == len(t.hidden) and not hidden & own_public
+            for s in tasks:
+                if s is not t:
+                    assert not hidden & {content_hash(e.scenario) for e in s.public + s.hidden}
+
+
+def test_workflow_added_does_not_change_the_others(linear_release: Path, tmp_path: Path) -> None:
+    opts = BuildOptions(variants=2, public=3, hidden=3, cache=ExecutionCache(tmp_path / "c"))
+    build([FIXTURES / "good-linear", FIXTURES / "good-entry"], tmp_path / "both", opts)
+    for tid in ("good-linear-v1", "good-linear-v2"):
+        assert files_of(tmp_path / "both" / "tasks" / tid) == files_of(linear_release / "tasks" / tid)
+
+
+def _kill_build_midway(cmd: list[str], cache: Path, env: dict[str, str]) -> None:
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if len(list(cache.rglob("*.json"))) >= 30:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def test_kill_9_then_rerun_equals_uninterrupted_build(tmp_path: Path) -> None:
+    workflows = [str(CATALOG / "software-formal-systems"), str(FIXTURES / "good-linear")]
+
+    def cmd(out: str) -> list[str]:
+        return [SWR, "build", *workflows, "--out", str(tmp_path / out), "--variants", "3", "-n", "2"]
+
+    env = {**os.environ, "SWR_CACHE": str(tmp_path / "cache")}
+    _kill_build_midway(cmd("rel"), tmp_path / "cache", env)
+    assert not (tmp_path / "rel" / "release.json").exists()
+    done_before = len(list((tmp_path / "cache").rglob("*.json")))
+    assert done_before >= 30
+    subprocess.run(cmd("rel"), env=env, check=True, capture_output=True)
+    clean_env = {**os.environ, "SWR_CACHE": str(tmp_path / "cache2")}
+    subprocess.run(cmd("clean"), env=clean_env, check=True, capture_output=True)
+    assert files_of(tmp_path / "rel") == files_of(tmp_path / "clean")
+    assert not (tmp_path / "rel.partial").exists()
+
+
+@pytest.mark.parametrize(("fixture", "words"), [
+    ("bad-toml/missing-field", "field `summary`: is required but missing"),
+    ("bad-toml/unknown-type", "field `inputs."),
+    ("bad-toml/min-gt-max", "min ("),
+    ("bad-toml/empty-choices", "`choices` must be a non-empty list"),
+    ("bad-toml/syntax", "invalid TOML"),
+    ("missing-command", "field `command`: program `definitely-not-a-real-program-xyz` not found"),
+    ("crashes", "gate reference_succeeds"),
+    ("nondeterministic", "gate deterministic: field `"),
+    ("ignores-inputs", "gate intervention_sensitive"),
+])
+def test_bad_workflows_get_one_line_exit_2(fixture: str, words: str) -> None:
+    res = swr("check", str(FIXTURES / fixture), "-n", "2")
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr
+    assert words in lines[0]
+    assert str(FIXTURES / fixture / "workflow.toml") in lines[0]
+
+
+def test_build_keeps_good_workflows_when_one_fails(tmp_path: Path) -> None:
+    good = copy_tree(FIXTURES / "good-linear", tmp_path / "src" / "good-linear")
+    copy_tree(FIXTURES / "crashes", tmp_path / "src" / "crashes")
+    res = swr("build", str(tmp_path / "src"), "--out", str(tmp_path / "rel"), "--variants", "1", "-n", "2")
+    assert res.returncode == 2
+    assert "crashes" in res.stderr and "gate reference_succeeds" in res.stderr and "Traceback" not in res.stderr
+    rel = json.loads((tmp_path / "rel" / "release.json").read_text())
+    assert rel["tasks"] == ["good-linear-v1"]
+    failed = [w for w in rel["workflows"] if w["status"] == "failed"]
+    assert [w["name"] for w in failed] == ["crashes"] and "reference_succeeds" in failed[0]["reason"]
+    assert good.exists()
+
+
+def test_nondeterminism_message_names_field_and_values() -> None:
+    res = swr("check", str(FIXTURES / "nondeterministic"), "-n", "2")
+    line = res.stderr.strip()
+    assert "differs between two runs of the same scenario" in line and " vs " in line
+    assert "declare it in [outputs] ignore if it is volatile" in line

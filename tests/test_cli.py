@@ -1,0 +1,78 @@
+"""The CLI as a user runs it: grade/feedback JSON and exit codes, tasks, check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import FIXTURES, swr, write_candidate
+from swr.release import task_dir
+
+CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
+WRONG = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'] + 1, 'z': [s['a'], s['b']]}))\n"
+KEYS = {"task", "pass", "label", "labels", "r_hid", "r_pub", "field_agreement", "scenarios"}
+
+
+def test_grade_json_pass_exit_0(linear_release: Path, tmp_path: Path) -> None:
+    cand = write_candidate(tmp_path / "ok", CORRECT)
+    res = swr("grade", str(task_dir(linear_release, "good-linear-v1")), str(cand), "--json")
+    assert res.returncode == 0, res.stderr
+    v = json.loads(res.stdout)
+    assert KEYS <= set(v) and v["pass"] is True and v["label"] == "pass"
+    assert v["r_hid"] == 1.0 and v["r_pub"] == 1.0 and v["field_agreement"] == 1.0
+    assert sorted(s["split"] for s in v["scenarios"]) == ["hidden"] * 3 + ["public"] * 3
+
+
+def test_grade_wrong_candidate_exit_1_with_label(linear_release: Path, tmp_path: Path) -> None:
+    cand = write_candidate(tmp_path / "wrong", WRONG)
+    res = swr("grade", str(task_dir(linear_release, "good-linear-v1")), str(cand), "--json")
+    assert res.returncode == 1
+    v = json.loads(res.stdout)
+    assert v["pass"] is False and v["label"] == "numeric_mismatch" and v["r_hid"] == 0.0
+    assert v["field_agreement"] == 2 / 3  # y wrong, z right, on every scenario
+    first = v["scenarios"][0]["mismatches"][0]
+    assert first["path"] == "y" and first["label"] == "numeric_mismatch"
+
+
+def test_grade_table_without_json(linear_release: Path, tmp_path: Path) -> None:
+    cand = write_candidate(tmp_path / "ok", CORRECT)
+    res = swr("grade", str(task_dir(linear_release, "good-linear-v1")), str(cand))
+    assert res.returncode == 0 and "PASS" in res.stdout and "hidden" in res.stdout
+
+
+def test_missing_candidate_is_a_graded_failure(linear_release: Path, tmp_path: Path) -> None:
+    (tmp_path / "nothing").mkdir()
+    res = swr("grade", str(task_dir(linear_release, "good-linear-v1")), str(tmp_path / "nothing"), "--json")
+    assert res.returncode == 1 and json.loads(res.stdout)["label"] == "missing_candidate"
+
+
+def test_feedback_sees_only_public_scenarios(linear_release: Path, tmp_path: Path) -> None:
+    cand = write_candidate(tmp_path / "ok", CORRECT)
+    res = swr("feedback", str(task_dir(linear_release, "good-linear-v1")), str(cand), "--json")
+    assert res.returncode == 0
+    v = json.loads(res.stdout)
+    assert {s["split"] for s in v["scenarios"]} == {"public"} and v["r_pub"] == 1.0
+    hidden = (task_dir(linear_release, "good-linear-v1") / "private" / "hidden" / "0" / "output.json").read_text()
+    assert json.dumps(json.loads(hidden)["y"]) not in res.stdout
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    res = swr("grade", str(tmp_path / "no-such-task"), str(tmp_path))
+    assert res.returncode == 2 and "not a task directory" in res.stderr and "Traceback" not in res.stderr
+    res = swr("tasks", str(tmp_path))
+    assert res.returncode == 2 and "not a release" in res.stderr
+
+
+def test_tasks_lists_the_release(linear_release: Path) -> None:
+    res = swr("tasks", str(linear_release), "--json")
+    rows = json.loads(res.stdout)
+    assert [r["id"] for r in rows] == ["good-linear-v1", "good-linear-v2"]
+    assert rows[0] == {"id": "good-linear-v1", "family": "fixtures", "domain": "data-document", "public": 3,
+                       "hidden": 3, "gates": "7/7"}
+    assert "good-linear-v2" in swr("tasks", str(linear_release)).stdout
+
+
+def test_check_passes_a_good_workflow() -> None:
+    res = swr("check", str(FIXTURES / "good-entry"), "-n", "2")
+    assert res.returncode == 0, res.stderr
+    assert "all gates pass" in res.stdout
