@@ -57,6 +57,11 @@ class WorkflowResult:
     tasks: list[str] = field(default_factory=list)
     failure: str | None = None
 
+    @property
+    def message(self) -> str:
+        """The failure as one line naming the workflow's file (the release keeps it path-free)."""
+        return f"{self.spec.directory / SPEC_FILE}: {self.failure}"
+
     def summary(self) -> dict[str, Any]:
         return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain,
                 "workflow_hash": self.spec.content_hash, "status": "failed" if self.failure else "ok",
@@ -204,13 +209,13 @@ def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbo
                    progress: Progress) -> WorkflowResult:
     res = WorkflowResult(spec)
     if not command_exists(spec):
-        res.failure = f"{spec.directory / SPEC_FILE}: field `command`: program `{spec.command[0]}` not found"  # type: ignore[index]
+        res.failure = f"field `command`: program `{spec.command[0]}` not found"  # type: ignore[index]
         return res
     wb = WorkflowBuild(spec, opts, sandbox, pool, progress)
     try:
         res.tasks = wb.write(staging)
     except GateFailureError as e:
-        res.failure = f"{spec.directory / SPEC_FILE}: {e.failure}"
+        res.failure = str(e.failure)
         for v in range(1, opts.variants + 1):
             shutil.rmtree(task_dir(staging, f"{spec.name}-v{v}"), ignore_errors=True)
     finally:

@@ -62,7 +62,7 @@ def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int =
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     if res.failure:
-        raise SwrError(res.failure)
+        raise SwrError(res.message)
     return CheckReport(spec, done, res.tasks)
 
 

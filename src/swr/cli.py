@@ -67,7 +67,7 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
     out.print(build_table([r.summary() for r in results]))
     for r in results:
         if r.failure:
-            err.print(f"swr: {r.failure}", markup=False, highlight=False, soft_wrap=True)
+            err.print(f"swr: {r.message}", markup=False, highlight=False, soft_wrap=True)
     out.print(f"release written to {out_dir} ({sum(len(r.tasks) for r in results)} tasks)")
     return not any(r.failure for r in results)
 

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +100,8 @@ class Worker:
         lim = runner.limits
         # the import is part of the first call's budget; afterwards each call has its own deadline
         self.limits = lim
-        self.h: Handle = runner.sandbox.spawn(runner.job([sys.executable, WORKER_DST, runner.spec.entry or ""],
-                                                         Limits(10**9, lim.memory_bytes, lim.pids, lim.stdout_bytes,
-                                                                lim.tmp_bytes)))
+        argv = [sys.executable, WORKER_DST, runner.spec.entry or ""]
+        self.h: Handle = runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf"))))
         self.stderr: deque[bytes] = deque(maxlen=64)
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self._drain.start()

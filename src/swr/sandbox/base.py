@@ -93,12 +93,18 @@ class Handle:
         """Which resource limit the tree hit (memory, pids), if the backend can tell."""
         return None
 
+    def close_pipes(self) -> None:
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:  # BrokenPipeError: unflushed input for a process that is gone
+                    pass
+
     def close(self) -> None:
         self.kill()
         self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if f is not None:
-                f.close()
+        self.close_pipes()
 
 
 def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import shlex
 import shutil
 import subprocess
+import threading
 import warnings
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,9 +70,12 @@ def _mount_args(m: Mount) -> list[str]:
 
 
 class BwrapHandle(Handle):
-    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, cg: cgroups.RunCgroup | None):
+    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, cg: cgroups.RunCgroup | None,
+                 args_fd: int | None = None, reaper: ThreadPoolExecutor | None = None):
         super().__init__(proc, limits)
         self.cg = cg
+        self.args_fd = args_fd
+        self.reaper = reaper
 
     def kill(self) -> None:
         super().kill()
@@ -78,23 +86,140 @@ class BwrapHandle(Handle):
         return self.cg.breach() if self.cg else None
 
     def close(self) -> None:
-        super().close()
+        """Kill the tree and reap bwrap; waiting for the last of the pid namespace to vanish (its init,
+        reparented to the host's init, is often still exiting) and removing the cgroups happen off the
+        caller's path. Every process left gets SIGKILL here, and none can fork any more."""
+        Handle.kill(self)
         if self.cg:
+            self.cg.signal_all()
+        self.proc.wait()
+        self.close_pipes()
+        if self.args_fd is not None:
+            os.close(self.args_fd)
+            self.args_fd = None
+        if self.cg:
+            cg, self.cg = self.cg, None
+            _in_background(self.reaper, cg.remove)
+
+
+def _in_background(executor: ThreadPoolExecutor | None, fn: Callable[[], object]) -> None:
+    try:
+        if executor is not None:
+            executor.submit(fn)
+            return
+    except RuntimeError:  # interpreter shutting down
+        pass
+    fn()
+
+
+LAUNCHERS_READY = 2  # launchers kept waiting: one per concurrent run at grade's default of 2 jobs
+_LAUNCH = 'IFS= read -r cmd || exit 125; eval "exec $cmd"'  # dash reads a pipe byte by byte: stdin stays the job's
+
+
+class _Launcher:
+    """A /bin/sh already inside a fresh run's cgroups, waiting on stdin for the line that execs bwrap.
+
+    Joining a cgroup v1 waits for an RCU grace period (~10 ms); made ahead of time, the launcher takes
+    that and its own fork/exec off the run's path."""
+
+    def __init__(self, lay: cgroups.Layout):
+        default = Limits()
+        self.cg = cgroups.RunCgroup(lay, default.pids, default.memory_bytes)
+        joins = " && ".join(f"echo 0 > {shlex.quote(p)}" for p in self.cg.procs_files)
+        try:
+            self.proc = popen(["/bin/sh", "-c", f"{joins} || exit 125; {_LAUNCH}", "swr-launch"],
+                              {"PATH": "/usr/bin:/bin"}, cwd="/")
+        except OSError:
             self.cg.remove()
+            raise
+
+    def discard(self) -> None:
+        """An unused launcher: EOF on its stdin makes it exit; then its cgroups go."""
+        h = BwrapHandle(self.proc, Limits(), self.cg)
+        h.close_pipes()
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            pass
+        h.close()
+
+
+class _LauncherPool:
+    """Launchers made by the sandbox's one spawner thread, `ready` of them kept waiting."""
+
+    def __init__(self, lay: cgroups.Layout, spawner: ThreadPoolExecutor, ready: int):
+        self.lay, self.spawner = lay, spawner
+        self.queue: queue.SimpleQueue[_Launcher | BaseException] = queue.SimpleQueue()
+        for _ in range(ready):
+            self._order()
+        atexit.register(self.close)
+
+    def _order(self) -> None:
+        self.spawner.submit(self._make)
+
+    def _make(self) -> None:
+        try:
+            self.queue.put(_Launcher(self.lay))
+        except BaseException as e:  # noqa: BLE001 - handed to the run that waits for it
+            self.queue.put(e)
+
+    def take(self) -> _Launcher:
+        self._order()  # its replacement, made while this one runs
+        while True:
+            try:
+                item = self.queue.get(timeout=60)
+            except queue.Empty:
+                raise SandboxUnavailable("no bubblewrap launcher became ready within 60 s") from None
+            if isinstance(item, BaseException):
+                raise SandboxUnavailable(f"cannot start the bubblewrap launcher: {item}")
+            if item.proc.poll() is None:
+                return item
+            item.discard()  # died while waiting (killed from outside): take the next one
+            self._order()
+
+    def close(self) -> None:
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, _Launcher):
+                item.discard()
 
 
 class BwrapSandbox:
-    """Each job is a fresh user+pid+net+ipc+uts namespace as uid nobody, killed whole on breach."""
+    """Each job is a fresh user+pid+net+ipc+uts namespace as uid nobody, killed whole on breach.
+
+    All bwrap processes are forked by one long-lived thread: --die-with-parent (PR_SET_PDEATHSIG) fires
+    when the *thread* that forked bwrap exits, which would kill a warm worker started from a short-lived
+    thread. Where per-run cgroups exist, runs start from launchers made ahead of time (`_Launcher`), and
+    the bwrap options travel through a memfd (`--args`), so they are not in the sandbox's /proc/1/cmdline.
+    """
 
     name = "bwrap"
 
-    def __init__(self, binary: str | None = None):
+    def __init__(self, binary: str | None = None, launchers: int = LAUNCHERS_READY):
         self.binary = binary or find_bwrap()
         self._system = _system_mounts()
+        self._launchers = launchers
+        self._pid = -1
+        self._lock = threading.Lock()
+        self._spawner: ThreadPoolExecutor
+        self._pool: _LauncherPool | None = None
 
-    def argv(self, job: Job) -> list[str]:
+    def _start(self) -> None:
+        """The spawner thread and launcher pool of this process (again after a fork)."""
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._spawner = ThreadPoolExecutor(1, thread_name_prefix="swr-bwrap-spawner")
+            lay = cgroups.layout()
+            self._pool = _LauncherPool(lay, self._spawner, self._launchers) if lay and self._launchers else None
+            self._pid = os.getpid()
+
+    def options(self, job: Job) -> list[str]:
         lim = job.limits
-        args = [self.binary, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+        args = ["--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
                 "--die-with-parent", "--new-session", "--disable-userns", "--cap-drop", "ALL",
                 "--hostname", "sandbox"]
         if job.network:
@@ -106,9 +231,37 @@ class BwrapSandbox:
             args += ["--bind", str(job.artifacts), ARTIFACTS]
         for m in job.extra_mounts:
             args += _mount_args(m)
-        return args + ["--chdir", job.workdir.dst, "--", *job.argv]
+        return args + ["--chdir", job.workdir.dst]
+
+    def argv(self, job: Job) -> list[str]:
+        return [self.binary, *self.options(job), "--", *job.argv]
 
     def spawn(self, job: Job) -> BwrapHandle:
+        self._start()
+        line = shlex.join([self.binary, "--args", "3", "--", *job.argv])
+        if self._pool is None or "\n" in line or len(line) > 16384:
+            return self._spawner.submit(self._spawn_direct, job).result()
+        launcher = self._pool.take()
+        env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
+        opts = [*self.options(job), "--clearenv", *(a for k, v in env.items() for a in ("--setenv", k, v))]
+        fd = None
+        try:
+            launcher.cg.set_limits(job.limits.pids, job.limits.memory_bytes)
+            fd = os.memfd_create("swr-bwrap-args", os.MFD_CLOEXEC)
+            data = memoryview(b"".join(os.fsencode(a) + b"\0" for a in opts))
+            while data:
+                data = data[os.write(fd, data):]
+            line += f" 3</proc/{os.getpid()}/fd/{fd}\n"
+            os.write(launcher.proc.stdin.fileno(), os.fsencode(line))  # type: ignore[union-attr]
+        except OSError as e:
+            if fd is not None:
+                os.close(fd)
+            launcher.discard()
+            raise SandboxUnavailable(f"cannot start bubblewrap: {e}") from None
+        return BwrapHandle(launcher.proc, job.limits, launcher.cg, fd, self._spawner)
+
+    def _spawn_direct(self, job: Job) -> BwrapHandle:
+        """Without a launcher: a fresh cgroup joined on the way (or rlimits), bwrap's options in argv."""
         lay = cgroups.layout()
         cg = cgroups.RunCgroup(lay, job.limits.pids, job.limits.memory_bytes) if lay else None
         env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
@@ -119,7 +272,7 @@ class BwrapSandbox:
             if cg:
                 cg.remove()
             raise SandboxUnavailable(f"cannot start bubblewrap: {e}") from None
-        return BwrapHandle(proc, job.limits, cg)
+        return BwrapHandle(proc, job.limits, cg, None, self._spawner)
 
 
 def _launcher(cg: cgroups.RunCgroup | None, lim: Limits) -> list[str]:

@@ -100,6 +100,38 @@ class RunCgroup:
             (d / "memory.swap.max").write_text("0") if (d / "memory.swap.max").exists() else None
         self.name = name
 
+    def set_limits(self, pids_max: int, memory_bytes: int) -> None:
+        """Re-limit a cgroup made ahead of its job (the launcher pool); memsw must stay >= the limit."""
+        if self.lay.version == 1:
+            (self.lay.pids / self.name / "pids.max").write_text(str(pids_max))
+            mem = self.lay.memory / self.name
+            files = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+            if memory_bytes > int((mem / files[0]).read_text()):
+                files.reverse()
+            for f in files:
+                try:
+                    (mem / f).write_text(str(memory_bytes))
+                except OSError:  # memsw: no swap accounting, nothing to cap (as in __init__)
+                    if "memsw" not in f:
+                        raise
+        else:
+            d = self.lay.pids / self.name
+            (d / "pids.max").write_text(str(pids_max))
+            (d / "memory.max").write_text(str(memory_bytes))
+
+    def signal_all(self) -> None:
+        """One SIGKILL to every process in the run's cgroups, without waiting for them to go."""
+        for d in self.dirs:
+            try:
+                pids = [int(p) for p in (d / "cgroup.procs").read_text().split()]
+            except OSError:
+                continue
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+
     @property
     def procs_files(self) -> list[str]:
         return [str(d / "cgroup.procs") for d in self.dirs]

@@ -1,0 +1,228 @@
+"""Warm workers for `entry` workflows: same results as a fresh process, and a pool that survives
+entries that raise, hang, exit, blow a limit, or print to stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from swr.scenario import sample_scenario
+from swr.spec import load_spec
+from swr.workflow import Runner
+
+TIMEOUT_S = 2.0
+
+
+def host_processes_with(marker: str) -> list[int]:
+    needle, found = marker.encode(), []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                if needle in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(int(pid))
+            except OSError:
+                pass
+    return found
+
+
+def wait_until(cond, timeout: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+MODULE = '''
+import json, os, subprocess, sys, time
+
+CALLS = 0
+
+
+def main(s):
+    global CALLS
+    CALLS += 1
+    mode = s.get("mode", "ok")
+    if mode == "raise":
+        raise ValueError("refusing a = %r" % s["a"])
+    if mode == "loop":
+        while True:
+            pass
+    if mode == "exit":
+        sys.exit(0)
+    if mode == "hard-exit":
+        os._exit(3)
+    if mode == "hog":
+        return {"n": len(b"x" * (400 << 20))}
+    if mode == "huge":
+        return {"blob": "x" * (3 << 20)}
+    if mode == "print":
+        print("plain garbage on stdout")
+        sys.stdout.write('{"partial": ')  # no newline, no flush
+        sys.__stdout__.write("via sys.__stdout__\\n")
+        sys.__stdout__.flush()
+        os.write(1, b'{"ok": true, "output": "{\\\\"forged\\\\": 1}"}\\n')  # a forged protocol line on fd 1
+        subprocess.run(["/bin/echo", "from a child process"], check=True)
+    return {"y": 2.0 * s["a"] + 1.0, "calls": CALLS}
+'''
+
+
+def entry_workflow(root: Path, module_text: str = MODULE, *, extra_toml: str = "") -> tuple[Path, str]:
+    """A throwaway `entry` workflow; its module name is unique, so its workers can be found on the host."""
+    mod = f"wmod_{uuid.uuid4().hex[:12]}"
+    root.mkdir(parents=True)
+    (root / f"{mod}.py").write_text(module_text)
+    (root / "workflow.toml").write_text(textwrap.dedent(f"""\
+        name = "worker-test"
+        family = "fixtures"
+        domain = "data-document"
+        summary = "Throwaway entry workflow for the warm-worker tests."
+        entry = "{mod}:main"
+        timeout_s = {TIMEOUT_S}
+
+        [inputs.a]
+        type = "number"
+        min = -10.0
+        max = 10.0
+        """) + extra_toml)
+    return root, mod
+
+
+@pytest.fixture
+def runner_for(sandbox):
+    made: list[Runner] = []
+
+    def make(directory: Path, workers: int = 1) -> Runner:
+        r = Runner(load_spec(directory), sandbox, workers=workers)
+        made.append(r)
+        return r
+
+    yield make
+    for r in made:
+        r.close()
+
+
+def out(res) -> dict:
+    assert res.ok, (res.returncode, res.limit, res.stderr[-2000:])
+    return json.loads(res.stdout)
+
+
+# ------------------------------------------------------------------------------------- results
+
+def test_warm_results_equal_fresh_results(runner_for):
+    spec_dir = FIXTURES / "good-entry"
+    r = runner_for(spec_dir, workers=2)
+    assert r.pool is not None
+    scen = [sample_scenario(r.spec, 11, 1, i) for i in range(12)]
+    fresh = [out(r.run_fresh(s)) for s in scen[:4]]
+    warm = [out(r.run(s)) for s in scen]
+    assert warm[:4] == fresh  # byte-for-byte the same JSON values
+    for s, o in zip(scen, warm):
+        assert o == {"y": 2.0 * s["a"] + s["b"], "z": [s["a"], s["b"]]}
+    # the pool is shared by threads: each result still belongs to its own scenario
+    with ThreadPoolExecutor(4) as ex:
+        threaded = list(ex.map(lambda s: out(r.run(s)), scen))
+    assert threaded == warm
+    assert len(r.pool.all) <= 2
+
+
+def test_a_worker_really_is_reused(runner_for, tmp_path):
+    d, _ = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    calls = [out(r.run({"a": float(i)}))["calls"] for i in range(5)]
+    assert calls == [1, 2, 3, 4, 5]  # one warm process served them all
+    assert out(r.run_fresh({"a": 1.0}))["calls"] == 1  # run_fresh is always a new process
+    assert out(r.run({"a": 1.0})) == {"y": 3.0, "calls": 6}
+
+
+# ------------------------------------------------------------------------------------- failures
+
+def test_entry_that_raises_fails_that_scenario_only(runner_for, tmp_path):
+    d, mod = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    assert out(r.run({"a": 1.0}))["calls"] == 1
+    bad = r.run({"a": -2.5, "mode": "raise"})
+    assert not bad.ok and bad.returncode == 1 and bad.limit is None and bad.stdout == b""
+    assert b"ValueError: refusing a = -2.5" in bad.stderr
+    # the same worker goes on: the failed call was its second
+    assert out(r.run({"a": 2.0})) == {"y": 5.0, "calls": 3}
+    fresh_bad = r.run_fresh({"a": -2.5, "mode": "raise"})
+    assert fresh_bad.returncode == 1 and b"ValueError" in fresh_bad.stderr
+    # sys.exit inside the entry is a failure of that scenario, not the end of the worker
+    assert r.run({"a": 0.0, "mode": "exit"}).returncode == 1
+    assert out(r.run({"a": 2.0}))["calls"] == 5
+    assert len(host_processes_with(mod)) > 0
+
+
+def test_entry_that_loops_forever_times_out_and_the_pool_recovers(runner_for, tmp_path):
+    d, mod = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    assert out(r.run({"a": 1.0}))["calls"] == 1
+    t0 = time.monotonic()
+    res = r.run({"a": 1.0, "mode": "loop"})
+    took = time.monotonic() - t0
+    assert res.limit == "timeout" and not res.ok and res.returncode is None
+    assert TIMEOUT_S - 0.1 <= took < TIMEOUT_S + 3
+    # the hung worker is gone (bwrap, its init and the Python process), no copy of it is left
+    assert wait_until(lambda: not host_processes_with(mod)), host_processes_with(mod)
+    # the next call gets a new worker and a fresh deadline
+    assert out(r.run({"a": 4.0})) == {"y": 9.0, "calls": 1}
+    assert out(r.run({"a": 4.0}))["calls"] == 2
+    # a fresh run of the looping entry times out too
+    assert r.run_fresh({"a": 1.0, "mode": "loop"}).limit == "timeout"
+    r.close()
+    assert wait_until(lambda: not host_processes_with(mod)), "workers survived Runner.close()"
+
+
+def test_entry_that_kills_its_worker_is_reported_and_replaced(runner_for, tmp_path):
+    d, mod = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    out(r.run({"a": 1.0}))
+    res = r.run({"a": 1.0, "mode": "hard-exit"})
+    assert not res.ok and res.limit is None and res.returncode not in (0, None)
+    assert out(r.run({"a": 1.0}))["calls"] == 1
+
+
+def test_worker_limits_memory_and_output(runner_for, tmp_path):
+    d, mod = entry_workflow(tmp_path / "wf", extra_toml="\n[limits]\nmemory_mb = 200\nstdout_mb = 1\n")
+    r = runner_for(d)
+    out(r.run({"a": 1.0}))
+    hog = r.run({"a": 1.0, "mode": "hog"})
+    assert hog.limit == "memory" and not hog.ok
+    assert out(r.run({"a": 1.0}))["calls"] == 1
+    huge = r.run({"a": 1.0, "mode": "huge"})
+    assert huge.limit == "output" and len(huge.stdout) <= 1 << 20
+    assert out(r.run({"a": 1.0}))["calls"] == 1
+    r.close()
+    assert wait_until(lambda: not host_processes_with(mod))
+
+
+def test_entry_printing_to_stdout_does_not_corrupt_the_protocol(runner_for, tmp_path):
+    d, _ = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    seen = b""
+    for i in range(4):
+        res = r.run({"a": float(i), "mode": "print"})
+        assert out(res) == {"y": 2.0 * i + 1.0, "calls": 2 * i + 1}
+        seen += res.stderr
+        plain = r.run({"a": float(i)})
+        assert out(plain) == {"y": 2.0 * i + 1.0, "calls": 2 * i + 2}
+        seen += plain.stderr
+    # what it printed went to stderr (kept for diagnosis; the drain thread may attribute a late chunk
+    # to the next call), never into the replies
+    wait_until(lambda: False, 0.2)
+    seen += r.run({"a": 0.0}).stderr
+    for text in (b"plain garbage on stdout", b"via sys.__stdout__", b"forged", b"from a child process"):
+        assert seen.count(text) == 4, (text, seen[-2000:])
+    assert seen.count(b'{"partial": ') >= 3  # the last one still sits, unflushed, in the entry's buffer
+    fresh = r.run_fresh({"a": 3.0, "mode": "print"})
+    assert out(fresh) == {"y": 7.0, "calls": 1}
