@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from swr.sandbox import WORKDIR, Job, Mount, get_sandbox, run
-from swr.sandbox import cgroups
+from swr.sandbox import WORKDIR, Job, Mount, cgroups, get_sandbox, run
+from swr.sandbox.base import ARTIFACTS, base_env, communicate
 from swr.sandbox.bwrap import find_bwrap
 
 TARGET_MS = 12.0
@@ -50,32 +50,70 @@ def sandboxed_once(sb, job: Job) -> float:
     return dt
 
 
-def breakdown(sb, work: Path, n: int) -> list[tuple[str, list[float]]]:
-    """Time the stages of one sandboxed run separately (not interleaved: indicative only)."""
+def breakdown(sb, work: Path, n: int) -> list[tuple[str, list[float], str]]:
+    """Where a sandboxed run's time goes (separate runs, interleaved among themselves; indicative)."""
     lay = cgroups.layout()
     job = Job([sys.executable, "-c", "pass"], Mount(work, WORKDIR))
-    stages: dict[str, list[float]] = {k: [] for k in ("cgroup create", "cgroup remove", "sh launcher",
-                                                      "bwrap true", "bwrap python", "spawn..close")}
-    bwrap_true = [find_bwrap(), *sb.argv(Job(["/bin/true"], Mount(work, WORKDIR)))[1:]]
-    bwrap_py = sb.argv(job)
+    env = base_env(job, WORKDIR, ARTIFACTS, "/tmp")
+    rows: dict[str, tuple[list[float], str]] = {
+        "bare /bin/true": ([], "process floor"),
+        "sh -c exec true": ([], "the launcher shell (off the path: made ahead)"),
+        "sh joining cgroups": ([], "v1 migration = RCU grace period (off the path)"),
+        "cgroup mkdir+limits": ([], "off the path"),
+        "bwrap /bin/true": ([], "bwrap alone, swr's options"),
+        "swr run /bin/true": ([], "sandbox floor through swr"),
+        "bwrap python -c pass": ([], "bwrap alone + python"),
+        "swr run: spawn": ([], "take launcher, limits, memfd, command line"),
+        "swr run: until EOF": ([], "bwrap + python + exit"),
+        "swr run: wait+close": ([], "reap, SIGKILL sweep (cgroup removal deferred)"),
+    }
+    bw_true = sb.argv(Job(["/bin/true"], Mount(work, WORKDIR)))
+    bw_py = sb.argv(job)
     for _ in range(n):
+        rows["bare /bin/true"][0].append(bare_once(["/bin/true"]))
+        rows["sh -c exec true"][0].append(bare_once(["/bin/sh", "-c", "exec /bin/true"]))
         if lay:
             t0 = time.perf_counter()
             cg = cgroups.RunCgroup(lay, 256, 2 << 30)
-            t1 = time.perf_counter()
+            rows["cgroup mkdir+limits"][0].append(time.perf_counter() - t0)
+            joins = " && ".join(f"echo 0 > {p}" for p in cg.procs_files)
+            rows["sh joining cgroups"][0].append(bare_once(["/bin/sh", "-c", f"{joins}; exec /bin/true"]))
             cg.remove()
-            t2 = time.perf_counter()
-            stages["cgroup create"].append(t1 - t0)
-            stages["cgroup remove"].append(t2 - t1)
-        stages["sh launcher"].append(bare_once(["/bin/sh", "-c", 'exec "$@"', "swr-launch", "/bin/true"]))
-        stages["bwrap true"].append(bare_once(bwrap_true))
-        stages["bwrap python"].append(bare_once(bwrap_py))
+        t0 = time.perf_counter()
+        subprocess.run(bw_true, env=env, capture_output=True, check=True)
+        rows["bwrap /bin/true"][0].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        run(sb, Job(["/bin/true"], Mount(work, WORKDIR)), b"")
+        rows["swr run /bin/true"][0].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        subprocess.run(bw_py, env=env, capture_output=True, check=True)
+        rows["bwrap python -c pass"][0].append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         h = sb.spawn(job)
-        h.proc.communicate()
+        t1 = time.perf_counter()
+        communicate(h, b"", job.limits)
+        t2 = time.perf_counter()
+        h.proc.wait()
+        h.breach()
         h.close()
-        stages["spawn..close"].append(time.perf_counter() - t0)
-    return [(k, v) for k, v in stages.items() if v]
+        t3 = time.perf_counter()
+        rows["swr run: spawn"][0].append(t1 - t0)
+        rows["swr run: until EOF"][0].append(t2 - t1)
+        rows["swr run: wait+close"][0].append(t3 - t2)
+        time.sleep(0.01)  # let the launcher pool refill, as the bare runs do in the main loop
+    return [(k, v, note) for k, (v, note) in rows.items() if v]
+
+
+def back_to_back(sb, job: Job, argv: list[str], n: int) -> tuple[float, float]:
+    """Throughput, not latency: n runs in a row each, mean seconds per run (launchers get no idle time)."""
+    t0 = time.perf_counter()
+    for _ in range(n):
+        bare_once(argv)
+    t1 = time.perf_counter()
+    for _ in range(n):
+        sandboxed_once(sb, job)
+    t2 = time.perf_counter()
+    return (t1 - t0) / n, (t2 - t1) / n
 
 
 def main() -> None:
@@ -86,6 +124,8 @@ def main() -> None:
     sb = get_sandbox("bwrap")
     argv = [sys.executable, "-c", "pass"]
     t_start = time.time()
+    lay = cgroups.layout()
+    load0 = f"{os.getloadavg()[0]:.2f}"
     with tempfile.TemporaryDirectory(prefix="swr-bench-") as d:
         job = Job(argv, Mount(Path(d), WORKDIR))
         for _ in range(10):  # warm-up: page cache, the sandbox's lazy set-up
@@ -101,11 +141,13 @@ def main() -> None:
                 bare.append(bare_once(argv))
                 boxed.append(sandboxed_once(sb, job))
         stages = breakdown(sb, Path(d), args.breakdown) if args.breakdown else []
+        tput = back_to_back(sb, job, argv, args.breakdown) if args.breakdown else None
 
     mb, ms_ = statistics.median(bare), statistics.median(boxed)
     over = (ms_ - mb) * 1e3
     print(f"# sandbox overhead — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, {platform.platform()}")
-    print(f"# python {platform.python_version()}, bwrap {find_bwrap()}, cgroups {cgroups.layout()}")
+    print(f"# python {platform.python_version()}, bwrap {find_bwrap()}, cgroups v{lay.version if lay else '-'}, "
+          f"load average before/after {load0} / {os.getloadavg()[0]:.2f}")
     print(f"{'':22} {'runs':>5} {'median ms':>10} {'p10':>7} {'p90':>7}")
     for name, xs in (("bare python -c pass", bare), ("sandboxed (swr bwrap)", boxed)):
         print(f"{name:22} {len(xs):5d} {ms(xs):>10} {pctl(xs, .1):7.2f} {pctl(xs, .9):7.2f}")
@@ -113,10 +155,13 @@ def main() -> None:
     print(f"overhead: median difference {over:.2f} ms, median of paired differences "
           f"{statistics.median(paired) * 1e3:.2f} ms, ratio {ms_ / mb:.2f}x — target <= {TARGET_MS:.0f} ms: "
           f"{'MET' if over <= TARGET_MS else 'MISSED'}")
+    if tput:
+        print(f"back to back ({args.breakdown} each, throughput): bare {tput[0] * 1e3:.2f} ms/run, "
+              f"sandboxed {tput[1] * 1e3:.2f} ms/run, difference {(tput[1] - tput[0]) * 1e3:.2f} ms")
     if stages:
-        print("\nbreakdown (separate runs, medians):")
-        for name, xs in stages:
-            print(f"  {name:16} {ms(xs)} ms")
+        print(f"\nbreakdown ({args.breakdown} runs each, medians):")
+        for name, xs, note in stages:
+            print(f"  {name:22} {ms(xs)} ms   {note}")
     print(f"\n(total {time.time() - t_start:.0f} s)")
 
 

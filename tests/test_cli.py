@@ -51,7 +51,7 @@ def test_feedback_sees_only_public_scenarios(linear_release: Path, tmp_path: Pat
     res = swr("feedback", str(task_dir(linear_release, "good-linear-v1")), str(cand), "--json")
     assert res.returncode == 0
     v = json.loads(res.stdout)
-    assert {s["split"] for s in v["scenarios"]} == {"public"} and v["r_pub"] == 1.0
+    assert {s["split"] for s in v["scenarios"]} == {"public"} and v["r_pub"] == 1.0 and v["r_hid"] is None
     hidden = (task_dir(linear_release, "good-linear-v1") / "private" / "hidden" / "0" / "output.json").read_text()
     assert json.dumps(json.loads(hidden)["y"]) not in res.stdout
 

@@ -28,7 +28,7 @@ import pytest
 
 from conftest import write_candidate
 from swr.grade import execute, grade
-from swr.sandbox import MiB, cgroups
+from swr.sandbox import cgroups
 from swr.sandbox.base import STDERR_CAP
 
 JOBS = 2  # grade()'s default
@@ -90,10 +90,21 @@ def assert_no_process_left(marker: str, grace_s: float = 1.0) -> None:
 
 
 def own_run_cgroups() -> list[Path]:
+    """This process's per-run cgroups, except those of idle launchers (made ahead for the next runs)."""
     lay = cgroups.layout()
     if lay is None:
         return []
-    return [p for d in {lay.pids, lay.memory} for p in d.glob(f"run-{os.getpid()}-*")]
+    left = []
+    for d in {lay.pids, lay.memory}:
+        for cg in d.glob(f"run-{os.getpid()}-*"):
+            try:
+                pids = (cg / "cgroup.procs").read_text().split()
+                idle = len(pids) == 1 and Path(f"/proc/{pids[0]}/cmdline").read_bytes().endswith(b"\0swr-launch\0")
+            except OSError:
+                continue  # removed meanwhile
+            if not idle:
+                left.append(cg)
+    return left
 
 
 @pytest.fixture(autouse=True)
@@ -566,3 +577,31 @@ def test_broken_interpreter_is_an_execution_failure_not_missing(linear_task, san
     v = grade(limited(linear_task, time_s=5), cand, sandbox)
     assert v["label"] == "execution_failure"
     assert all(s["exit_code"] not in (0, None) and s["limit"] is None for s in scenarios(v))
+
+
+# ------------------------------------------------------------------------------------- plumbing
+
+def test_odd_argv_and_env_reach_the_sandbox_intact(sandbox, tmp_path):
+    """Newlines, quotes and non-ASCII in argv and env (these take the launcher-less path)."""
+    from swr.sandbox import WORKDIR, Job, Mount, run
+
+    weird = ["two\nlines", "it's \"quoted\" $HOME `x`", "ünï", ""]
+    prog = "import json, os, sys; print(json.dumps([sys.argv[1:], os.environ['SWR_X']]))"
+    for argv_extra in (weird, ["plain"]):
+        job = Job([sys.executable, "-c", prog, *argv_extra], Mount(tmp_path, WORKDIR),
+                  env={"SWR_X": "a\nb 'c' $d"})
+        res = run(sandbox, job, b"")
+        assert res.ok, res.stderr
+        assert json.loads(res.stdout) == [argv_extra, "a\nb 'c' $d"]
+
+
+def test_sandbox_init_cmdline_hides_host_paths_and_etc_is_read_only(sandbox, tmp_path):
+    from swr.sandbox import WORKDIR, Job, Mount, run
+
+    prog = ("import json, os; print(json.dumps([open('/proc/1/cmdline').read(), "
+            "os.access('/etc/passwd', os.W_OK) or os.access('/etc', os.W_OK)]))")  # one line: the launcher path
+    res = run(sandbox, Job([sys.executable, "-c", prog], Mount(tmp_path, WORKDIR, "overlay")), b"")
+    assert res.ok, res.stderr
+    cmdline, etc_writable = json.loads(res.stdout)
+    assert str(tmp_path) not in cmdline  # the mount options went through --args, not argv
+    assert etc_writable is False

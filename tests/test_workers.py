@@ -226,3 +226,14 @@ def test_entry_printing_to_stdout_does_not_corrupt_the_protocol(runner_for, tmp_
     assert seen.count(b'{"partial": ') >= 3  # the last one still sits, unflushed, in the entry's buffer
     fresh = r.run_fresh({"a": 3.0, "mode": "print"})
     assert out(fresh) == {"y": 7.0, "calls": 1}
+
+
+def test_worker_started_by_a_short_lived_thread_outlives_it(runner_for, tmp_path):
+    """bwrap's --die-with-parent is PR_SET_PDEATHSIG, which fires when the *thread* that forked it
+    exits: a warm worker first used from a thread pool must survive the pool."""
+    d, _ = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    with ThreadPoolExecutor(1) as ex:
+        assert out(ex.submit(r.run, {"a": 1.0}).result())["calls"] == 1
+    time.sleep(0.3)
+    assert out(r.run({"a": 1.0}))["calls"] == 2  # the same warm process, still alive

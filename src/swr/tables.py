@@ -50,8 +50,8 @@ def _first_mismatch(s: dict[str, Any]) -> str:
 
 
 def verdict_table(v: dict[str, Any]) -> Table:
-    r_pub = "-" if v.get("r_pub") is None else f"{v['r_pub']:.3f}"
-    title = (f"{v['task']}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({v['label']})  r_hid={v['r_hid']:.3f}  "
+    r_hid, r_pub = ("-" if v.get(k) is None else f"{v[k]:.3f}" for k in ("r_hid", "r_pub"))
+    title = (f"{v['task']}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({v['label']})  r_hid={r_hid}  "
              f"r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")
     table = Table("split", "#", "result", "label", "fields", "first difference", title=title)
     for s in v.get("scenarios", []):

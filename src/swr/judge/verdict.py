@@ -153,7 +153,7 @@ def verdict(task: str, hidden: list[tuple[Any, Execution]],
     return to_json({
         "task": task, "pass": passed,
         "label": "pass" if passed else (labels[0] if labels else None),
-        "labels": labels, "r_hid": 0.0 if r_hid is None else r_hid, "r_pub": r_pub,
+        "labels": labels, "r_hid": r_hid if mode == "public" else (r_hid or 0.0), "r_pub": r_pub,
         "field_agreement": _agreement(graded), "anti_shortcut": findings,
         "scenarios": hid + pub,
     })

@@ -8,7 +8,9 @@ import queue
 import shlex
 import shutil
 import subprocess
+import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -52,14 +54,106 @@ def _system_mounts() -> list[str]:
             args += ["--symlink", os.readlink(p), str(p)]
         elif p.is_dir():
             args += ["--ro-bind", str(p), str(p)]
-    for name in ETC_ALLOW:
-        p = Path("/etc") / name
-        if p.exists():
-            args += ["--ro-bind", str(p), str(p)]
     for root in python_roots():
         if not str(root).startswith("/usr/"):
             args += ["--ro-bind", str(root), str(root)]
     return args
+
+
+def _etc_binds() -> list[str]:
+    """One bind per allow-listed /etc entry: the fallback when the copied view cannot be made."""
+    return [a for name in ETC_ALLOW if (Path("/etc") / name).exists()
+            for a in ("--ro-bind", f"/etc/{name}", f"/etc/{name}")]
+
+
+class _EtcView:
+    """The allow-listed /etc entries copied into one directory that is bound read-only as the sandbox's
+    /etc: one bind instead of one per entry (each costs bwrap a mount, a remount and a parse of its
+    mountinfo, ~3 ms a run for the list). Entries are copied as a bind shows them: a top-level symlink
+    is followed, symlinks inside directories are kept. A view is rebuilt when a source changes (files:
+    inode, size, mtime; directories: mtime, so entries added, removed or replaced); old views stay until
+    exit, since a running sandbox may still use them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.path: Path | None = None
+        self.watch: list[Path] = []
+        self.sig: tuple[object, ...] = ()
+        self.made: list[Path] = []
+        self.failed = False
+        self.checked = 0.0  # sources are compared at most once a second
+
+    @staticmethod
+    def _signature(paths: list[Path]) -> tuple[object, ...]:
+        out: list[object] = []
+        for p in paths:
+            try:
+                st = p.stat()
+                out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+            except OSError:
+                out.append(None)
+        return tuple(out)
+
+    def get(self) -> Path | None:
+        with self.lock:
+            if self.failed:
+                return None
+            now = time.monotonic()
+            if self.path is not None and self.path.is_dir():  # (a /tmp cleaner may have removed it)
+                if now - self.checked < 1.0:
+                    return self.path
+                self.checked = now
+                if self._signature(self.watch) == self.sig:
+                    return self.path
+            self.checked = now
+            if not self.made:
+                _sweep_views()
+                atexit.register(self.remove)
+            srcs = [Path("/etc") / name for name in ETC_ALLOW]
+            watch = [*srcs, *(Path(d) for s in srcs if s.is_dir() for d, _, _ in os.walk(s))]
+            sig = self._signature(watch)  # before copying: a change during the copy shows up next time
+            try:
+                path = Path(tempfile.mkdtemp(prefix=f"swr-etc-{os.getpid()}-"))
+                self.made.append(path)
+                path.chmod(0o755)
+                for name, src in zip(ETC_ALLOW, srcs):
+                    if not src.exists():
+                        continue
+                    dst = path / name
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    if src.is_dir():
+                        shutil.copytree(src, dst, symlinks=True)
+                    else:
+                        shutil.copy2(src, dst)
+            except OSError as e:
+                warnings.warn(f"cannot copy the /etc allow-list ({e}); binding its entries one by one", stacklevel=2)
+                self.failed = True
+                return None
+            self.path, self.watch, self.sig = path, watch, sig
+            return path
+
+    def remove(self) -> None:
+        if self.made and not self.made[0].name.startswith(f"swr-etc-{os.getpid()}-"):
+            return  # a forked child exiting: the views are its parent's
+        for p in self.made:
+            shutil.rmtree(p, ignore_errors=True)
+        self.made.clear()
+        self.path = None
+
+
+def _sweep_views() -> None:
+    """Remove /etc views left by swr processes that were killed."""
+    for d in Path(tempfile.gettempdir()).glob("swr-etc-*-*"):
+        pid = d.name.split("-")[2]
+        try:
+            mine = d.lstat().st_uid == os.getuid() and d.is_dir() and not d.is_symlink()
+        except OSError:
+            continue
+        if mine and pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
+
+
+ETC_VIEW = _EtcView()
 
 
 def _mount_args(m: Mount) -> list[str]:
@@ -148,7 +242,7 @@ class _LauncherPool:
     """Launchers made by the sandbox's one spawner thread, `ready` of them kept waiting."""
 
     def __init__(self, lay: cgroups.Layout, spawner: ThreadPoolExecutor, ready: int):
-        self.lay, self.spawner = lay, spawner
+        self.lay, self.spawner, self.pid = lay, spawner, os.getpid()
         self.queue: queue.SimpleQueue[_Launcher | BaseException] = queue.SimpleQueue()
         for _ in range(ready):
             self._order()
@@ -164,7 +258,9 @@ class _LauncherPool:
             self.queue.put(e)
 
     def take(self) -> _Launcher:
-        self._order()  # its replacement, made while this one runs
+        """A ready launcher; the caller orders its replacement with `replace()` once its run has started
+        (a launcher joining its cgroup holds the kernel's cgroup mutex for a grace period, and would
+        delay the caller's own writes to cgroupfs)."""
         while True:
             try:
                 item = self.queue.get(timeout=60)
@@ -177,7 +273,12 @@ class _LauncherPool:
             item.discard()  # died while waiting (killed from outside): take the next one
             self._order()
 
+    def replace(self) -> None:
+        self._order()
+
     def close(self) -> None:
+        if os.getpid() != self.pid:
+            return  # a forked child exiting: the launchers are its parent's
         while True:
             try:
                 item = self.queue.get_nowait()
@@ -201,6 +302,7 @@ class BwrapSandbox:
     def __init__(self, binary: str | None = None, launchers: int = LAUNCHERS_READY):
         self.binary = binary or find_bwrap()
         self._system = _system_mounts()
+        self._etc = _etc_binds()
         self._launchers = launchers
         self._pid = -1
         self._lock = threading.Lock()
@@ -225,6 +327,8 @@ class BwrapSandbox:
         if job.network:
             args.append("--share-net")
         args += self._system
+        etc = ETC_VIEW.get()
+        args += ["--ro-bind", str(etc), "/etc"] if etc else self._etc
         args += ["--proc", "/proc", "--dev", "/dev", "--size", str(lim.tmp_bytes), "--tmpfs", "/tmp"]
         args += _mount_args(job.workdir)
         if job.artifacts is not None:
@@ -241,9 +345,13 @@ class BwrapSandbox:
         line = shlex.join([self.binary, "--args", "3", "--", *job.argv])
         if self._pool is None or "\n" in line or len(line) > 16384:
             return self._spawner.submit(self._spawn_direct, job).result()
-        launcher = self._pool.take()
         env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
         opts = [*self.options(job), "--clearenv", *(a for k, v in env.items() for a in ("--setenv", k, v))]
+        try:
+            launcher = self._pool.take()
+        except SandboxUnavailable:
+            self._pool.replace()  # keep the pool's size: the next run may succeed
+            raise
         fd = None
         try:
             launcher.cg.set_limits(job.limits.pids, job.limits.memory_bytes)
@@ -258,6 +366,8 @@ class BwrapSandbox:
                 os.close(fd)
             launcher.discard()
             raise SandboxUnavailable(f"cannot start bubblewrap: {e}") from None
+        finally:
+            self._pool.replace()
         return BwrapHandle(launcher.proc, job.limits, launcher.cg, fd, self._spawner)
 
     def _spawn_direct(self, job: Job) -> BwrapHandle:
