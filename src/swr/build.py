@@ -173,7 +173,7 @@ class WorkflowBuild:
             write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction, out_schema,
                        public, hidden, {}, self.spec.directory, files)
             ids.append(tid)
-        self.progress(0, len(ids) * (self.opts.public + self.opts.hidden))
+        self.progress(0, len(ids) * self.opts.hidden)
         for tid in ids:
             self._final_gates(task_dir(staging, tid))
         return ids
@@ -181,8 +181,8 @@ class WorkflowBuild:
     def _final_gates(self, root: Path) -> None:
         """Gates 6 and 7 on the written task, then its gates.json."""
         task = load_task(root)
-        v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs)
-        self.progress(len(task.hidden) + len(task.public), 0)
+        v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden")  # the gate is about r_hid
+        self.progress(len(task.hidden), 0)
         if not v["pass"]:
             bad = next((s for s in v["scenarios"] if not s["pass"]), {})
             raise GateFailureError(GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
@@ -191,7 +191,7 @@ class WorkflowBuild:
         if passing := [k for k, c in controls.items() if c["pass"]]:
             raise GateFailureError(GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes"))
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
-        gates["oracle_passes"].update(r_hid=v["r_hid"], r_pub=v["r_pub"])
+        gates["oracle_passes"]["r_hid"] = v["r_hid"]
         gates["replay_controls_fail"]["controls"] = controls
         (root / "private" / "gates.json").write_text(dump_json({"gates": gates}))
 

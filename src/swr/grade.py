@@ -14,7 +14,7 @@ from swr.judge import Execution, missing_candidate, verdict
 from swr.release import Example, Task
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
-Split = Literal["all", "public"]
+Split = Literal["all", "public", "hidden"]
 
 
 def candidate_problem(candidate: Path) -> str | None:
@@ -42,8 +42,8 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
     """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only)."""
     if problem := candidate_problem(candidate):
         return missing_candidate(task.id, problem)
-    hidden: list[Example] = task.hidden if split == "all" else []
-    todo = [*hidden, *task.public]
+    hidden: list[Example] = task.hidden if split != "public" else []
+    todo = [*hidden, *(task.public if split != "hidden" else [])]
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         execs = list(pool.map(lambda ex: execute(task, candidate, ex.scenario, sandbox), todo))
     pairs = [(ex.output, e) for ex, e in zip(todo, execs)]
@@ -51,7 +51,7 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
                    public_refs=[ex.output for ex in task.public])
 
 
-def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2) -> dict[str, Any]:
+def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all") -> dict[str, Any]:
     """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`)."""
     from swr.workflow import write_oracle
 
@@ -59,6 +59,6 @@ def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2) -> dict[str, Any
     d = Path(tempfile.mkdtemp(prefix="swr-oracle-"))
     try:
         write_oracle(spec, task.reference_dir, d / "candidate")
-        return grade(task, d / "candidate", sandbox, jobs=jobs)
+        return grade(task, d / "candidate", sandbox, split=split, jobs=jobs)
     finally:
         shutil.rmtree(d, ignore_errors=True)
