@@ -1,10 +1,18 @@
-"""The shipped catalog: find its workflows and install what they require (pip + apt)."""
+"""The shipped catalog: its families, what they require, what is missing here, and installing it."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from collections import Counter
+from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
 
 from swr.build import discover
 from swr.errors import SwrError
@@ -22,17 +30,93 @@ def requirements(specs: list[WorkflowSpec]) -> tuple[list[str], list[str]]:
     return pip, apt
 
 
-def install(specs: list[WorkflowSpec]) -> None:
-    """Install requirements into swr's own environment (and apt packages, which need root)."""
-    pip, apt = requirements(specs)
+def missing_pip(reqs: list[str]) -> list[str]:
+    """Requirements not satisfied by swr's own environment (absent, or the wrong version)."""
+    missing = []
+    for text in reqs:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            raise SwrError(f"invalid pip requirement {text!r}", field="requires.pip") from None
+        if req.marker is not None and not req.marker.evaluate():
+            continue
+        try:
+            have = metadata.version(req.name)
+        except metadata.PackageNotFoundError:
+            missing.append(text)
+            continue
+        if req.specifier and not req.specifier.contains(have, prereleases=True):
+            missing.append(text)
+    return missing
+
+
+def missing_apt(pkgs: list[str]) -> list[str]:
+    """Debian packages not installed (by dpkg's word; without dpkg, by a program of that name)."""
+    if not pkgs:
+        return []
+    if shutil.which("dpkg-query") is None:
+        return [p for p in pkgs if shutil.which(p) is None]
+    res = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *pkgs],
+                         capture_output=True, text=True)
+    installed = {ln.split()[0].split(":")[0] for ln in res.stdout.splitlines() if ln.endswith(" installed")}
+    return [p for p in pkgs if p not in installed]
+
+
+@dataclass
+class Family:
+    name: str
+    specs: list[WorkflowSpec]
+
+    @property
+    def missing(self) -> tuple[list[str], list[str]]:
+        pip, apt = requirements(self.specs)
+        return missing_pip(pip), missing_apt(apt)
+
+    def row(self, repo_root: Path) -> dict[str, Any]:
+        domain = Counter(s.domain for s in self.specs).most_common(1)[0][0]
+        pip, apt = self.missing
+        return {"family": self.name, "domain": domain, "workflows": [s.name for s in self.specs],
+                "paths": [os.path.relpath(s.directory, repo_root) for s in self.specs],
+                "runnable": not pip and not apt, "missing": {"pip": pip, "apt": apt}}
+
+
+def families(root: Path) -> list[Family]:
+    by_name: dict[str, list[WorkflowSpec]] = {}
+    for s in catalog_specs(root):
+        by_name.setdefault(s.family, []).append(s)
+    return [Family(n, sorted(ss, key=lambda s: s.name)) for n, ss in sorted(by_name.items())]
+
+
+def select(root: Path, names: list[str] | None) -> list[Family]:
+    """The named families (all of them for None), with an error naming an unknown one."""
+    fams = families(root)
+    if names is None:
+        return fams
+    unknown = sorted(set(names) - {f.name for f in fams})
+    if unknown:
+        raise SwrError(f"unknown family {unknown[0]!r} (see swr catalog list)", file=root)
+    return [f for f in fams if f.name in names]
+
+
+def install_commands(fams: list[Family]) -> list[list[str]]:
+    """The apt-get and pip commands that install what the families require."""
+    pip, apt = requirements([s for f in fams for s in f.specs])
+    cmds = []
     if apt:
-        _run(["apt-get", "install", "-y", "--no-install-recommends", *apt], "apt-get")
+        cmds.append(["apt-get", "install", "-y", "--no-install-recommends", *apt])
     if pip:
-        _run([sys.executable, "-m", "pip", "install", "--quiet", *pip], "pip")
+        cmds.append([sys.executable, "-m", "pip", "install", "--quiet", *pip])
+    return cmds
 
 
-def _run(argv: list[str], what: str) -> None:
-    try:
-        subprocess.run(argv, check=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise SwrError(f"{what} failed: {e}") from None
+def install(fams: list[Family]) -> None:
+    """Install requirements into swr's own environment (apt packages need root)."""
+    for argv in install_commands(fams):
+        if argv[0] == "apt-get" and not missing_apt(argv[4:]):
+            continue
+        try:
+            if argv[0] == "apt-get":
+                subprocess.run(["apt-get", "update", "-qq"], check=True)
+            subprocess.run(argv, check=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            raise SwrError(f"{argv[0]} failed: {e}") from None

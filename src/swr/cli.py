@@ -167,23 +167,50 @@ catalog_app = typer.Typer(no_args_is_help=True, help="The shipped catalog of wor
 app.add_typer(catalog_app, name="catalog")
 
 
+CATALOG_ROOT = typer.Option(Path("catalog"), "--root", help="Workflow tree.")
+
+
+@catalog_app.command("list")
+@handled
+def catalog_list(root: Path = CATALOG_ROOT, as_json: bool = JSON) -> None:
+    """Families with their domain, workflows, and whether they can run here."""
+    from swr.catalog import families
+    from swr.tables import catalog_table
+
+    rows = [f.row(root.resolve().parent) for f in families(root)]
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    else:
+        out.print(catalog_table(rows))
+
+
+@catalog_app.command("doctor")
+@handled
+def catalog_doctor(root: Path = CATALOG_ROOT) -> None:
+    """What is missing for each family, and the command that installs it (exit 1 if anything is)."""
+    from swr.catalog import families
+
+    broken = [(f.name, *f.missing) for f in families(root)]
+    broken = [b for b in broken if b[1] or b[2]]
+    for name, pip, apt in broken:
+        needs = ", ".join([*(f"pip {p}" for p in pip), *(f"apt {a}" for a in apt)])
+        out.print(f"{name}: missing {needs} — run: swr catalog install {name}", markup=False, highlight=False)
+    if broken:
+        raise typer.Exit(1)
+    out.print("every family's requirements are installed")
+
+
 @catalog_app.command("install")
 @handled
 def catalog_install(families: list[str] = typer.Argument(None, help="Families to install."),
                     all_: bool = typer.Option(False, "--all", help="Every family in the catalog."),
-                    root: Path = typer.Option(Path("catalog"), help="Workflow tree.")) -> None:
+                    root: Path = CATALOG_ROOT) -> None:
     """Install the pip and apt requirements of catalog families into swr's environment."""
-    from swr.catalog import catalog_specs, install
+    from swr.catalog import install, select
 
-    specs = catalog_specs(root)
-    if not all_:
-        if not families:
-            raise SwrError("name one or more families, or say --all", field="FAMILY")
-        unknown = sorted(set(families) - {s.family for s in specs})
-        if unknown:
-            raise SwrError(f"unknown family {unknown[0]!r}", file=root, field="family")
-        specs = [s for s in specs if s.family in families]
-    install(specs)
+    if not all_ and not families:
+        raise SwrError("name one or more families, or say --all", field="FAMILY")
+    install(select(root, None if all_ else families))
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -66,3 +66,10 @@ def demo_table(rows: list[dict[str, Any]]) -> Table:
         table.add_row(r["task"], *(("pass" if r[k] else "fail") for k in ("oracle", "nop", "modal", "nearest",
                                                                           "best_public")))
     return table
+
+
+def catalog_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table("family", "domain", "workflows", "runnable", title=f"{len(rows)} families")
+    for r in rows:
+        table.add_row(r["family"], r["domain"], ", ".join(r["workflows"]), "yes" if r["runnable"] else "[red]no[/]")
+    return table
