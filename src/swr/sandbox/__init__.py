@@ -27,14 +27,15 @@ def get_sandbox(name: str = "bwrap") -> Sandbox:
 
 
 def _self_test(sb: Sandbox) -> None:
+    import sys
     import tempfile
     from pathlib import Path
 
     with tempfile.TemporaryDirectory() as d:
-        res = run(sb, Job(["/bin/sh", "-c", "exit 0"], Mount(Path(d), WORKDIR), Limits(time_s=20)), b"")
+        res = run(sb, Job([sys.executable, "-c", "pass"], Mount(Path(d), WORKDIR), Limits(time_s=20)), b"")
     if not res.ok:
         msg = res.stderr.decode(errors="replace").strip().splitlines()
-        raise SandboxUnavailable(f"bubblewrap cannot start here: {msg[-1] if msg else res.returncode}")
+        raise SandboxUnavailable(f"bubblewrap cannot run swr's Python here: {msg[-1] if msg else res.returncode}")
 
 
 __all__ = ["ARTIFACTS", "BACKENDS", "GiB", "Handle", "Job", "Limits", "MiB", "Mount", "RunResult", "Sandbox",

@@ -44,10 +44,13 @@ def _system_mounts() -> list[str]:
             args += ["--symlink", os.readlink(p), str(p)]
         elif p.is_dir():
             args += ["--ro-bind", str(p), str(p)]
-    for root in python_roots():
-        if not str(root).startswith("/usr/"):
-            args += ["--ro-bind", str(root), str(root)]
     return args
+
+
+def _python_mounts() -> list[str]:
+    """swr's interpreter and environment; bound after /tmp's tmpfs, which would hide a venv under /tmp."""
+    return [a for root in python_roots() if not str(root).startswith("/usr/")
+            for a in ("--ro-bind", str(root), str(root))]
 
 
 def _mount_args(m: Mount) -> list[str]:
@@ -71,6 +74,7 @@ class BwrapSandbox:
     def __init__(self, binary: str | None = None, launchers: int = LAUNCHERS_READY):
         self.binary = binary or find_bwrap()
         self._system = _system_mounts()
+        self._python = _python_mounts()
         self._etc = etc_binds()
         self._launchers = launchers
         self._pid = -1
@@ -99,6 +103,7 @@ class BwrapSandbox:
         etc = ETC_VIEW.get()
         args += ["--ro-bind", str(etc), "/etc"] if etc else self._etc
         args += ["--proc", "/proc", "--dev", "/dev", "--size", str(lim.tmp_bytes), "--tmpfs", "/tmp"]
+        args += self._python
         args += _mount_args(job.workdir)
         if job.artifacts is not None:
             args += ["--bind", str(job.artifacts), ARTIFACTS]
