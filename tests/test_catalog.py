@@ -34,7 +34,7 @@ def test_release_holds_every_shipped_task(catalog_release: Path) -> None:
 def test_shipped_task(task_id: str, catalog_release: Path, sandbox, tmp_path: Path) -> None:
     task = load_task(task_dir(catalog_release, task_id))
     assert len(task.public) == 5 and len(task.hidden) == 3
-    gates = json.loads((task.root / "private" / "gates.json").read_text())["gates"]
+    gates = task.gates
     assert set(gates) == set(GATES) and all(g["pass"] for g in gates.values())
 
     oracle = oracle_verdict(task, sandbox)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2) -> list[dict[s
     with tempfile.TemporaryDirectory(prefix="swr-nop-") as nop:
         for root in list_tasks(release):
             task = load_task(root)
-            controls = json.loads((root / "private" / "gates.json").read_text())["gates"]["replay_controls_fail"]
+            controls = task.gates["replay_controls_fail"]
             rows.append({"task": task.id,
                          "oracle": oracle_verdict(task, sandbox, jobs)["pass"],
                          "nop": grade(task, Path(nop), sandbox, jobs=jobs)["pass"],

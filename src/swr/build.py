@@ -15,7 +15,7 @@ from swr.gates import (GATES, GateFailure, check_deterministic, insensitive_fail
                        replay_controls, schema_outliers, strip_ignored)
 from swr.grade import oracle_verdict
 from swr.instructions import render, schema
-from swr.release import (Example, dump_json, finish_release, load_task, staging_dir, task_dir, task_meta,
+from swr.release import (Example, finish_release, load_task, staging_dir, task_dir, task_meta, write_gates,
                          write_task)
 from swr.sandbox import RunResult, Sandbox, get_sandbox
 from swr.scenario import content_hash, sample_scenario
@@ -171,7 +171,7 @@ class WorkflowBuild:
             out_schema = schema(self.spec, [ex.output for ex in public])
             instruction = render(self.spec, out_schema["outputs"], limits, len(public))
             write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction, out_schema,
-                       public, hidden, {}, self.spec.directory, files)
+                       public, hidden, self.spec.directory, files)
             ids.append(tid)
         self.progress(0, len(ids) * self.opts.hidden)
         for tid in ids:
@@ -193,7 +193,7 @@ class WorkflowBuild:
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
         gates["oracle_passes"]["r_hid"] = v["r_hid"]
         gates["replay_controls_fail"]["controls"] = controls
-        (root / "private" / "gates.json").write_text(dump_json({"gates": gates}))
+        write_gates(root, gates)
 
     def close(self) -> None:
         self.runner.close()

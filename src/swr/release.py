@@ -52,6 +52,12 @@ class Task:
     def reference_dir(self) -> Path:
         return self.root / "private" / "reference"
 
+    @property
+    def gates(self) -> dict[str, Any]:
+        """Every gate's result as the build recorded it ({} in a public-only copy)."""
+        path = gates_path(self.root)
+        return _read_json(path).get("gates", {}) if path.is_file() else {}
+
     def reference_spec(self) -> WorkflowSpec:
         if not (self.reference_dir / SPEC_FILE).is_file():
             raise SwrError("this task has no private reference (a public-only copy?)", file=self.root)
@@ -72,10 +78,17 @@ def task_dir(release: Path, task_id: str) -> Path:
     return release / TASKS / task_id
 
 
+def gates_path(root: Path) -> Path:
+    return root / "private" / "gates.json"
+
+
+def write_gates(root: Path, gates: dict[str, Any]) -> None:
+    _write(gates_path(root), dump_json({"gates": gates}))
+
+
 def write_task(root: Path, meta: dict[str, Any], instruction: str, schema: dict[str, Any],
-               public: list[Example], hidden: list[Example], gates: dict[str, Any],
-               reference_src: Path, files: list[str]) -> None:
-    """Write one task directory; `files` are workflow-relative paths that travel with the task."""
+               public: list[Example], hidden: list[Example], reference_src: Path, files: list[str]) -> None:
+    """Write one task directory (gates.json comes after the final gates); `files` travel with the task."""
     _write(root / TASK_TOML, tomli_w.dumps(meta))
     _write(root / INSTRUCTION, instruction)
     _write(root / "public" / "schema.json", dump_json(schema))
@@ -88,7 +101,6 @@ def write_task(root: Path, meta: dict[str, Any], instruction: str, schema: dict[
         dst = root / "public" / "files" / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(reference_src / rel, dst)
-    _write(root / "private" / "gates.json", dump_json(gates))
     shutil.copytree(reference_src, root / "private" / "reference",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 

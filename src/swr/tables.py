@@ -15,8 +15,7 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
     rows = []
     for root in list_tasks(release):
         t = load_task(root)
-        gates_file = root / "private" / "gates.json"
-        gates = json.loads(gates_file.read_text()).get("gates", {}) if gates_file.is_file() else {}
+        gates = t.gates
         passed = sum(1 for g in gates.values() if g.get("pass"))
         rows.append({"id": t.id, "family": t.meta["family"], "domain": t.meta["domain"], "public": len(t.public),
                      "hidden": len(t.hidden), "gates": f"{passed}/{len(gates)}" if gates else "-"})
