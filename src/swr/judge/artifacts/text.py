@@ -1,0 +1,87 @@
+"""Text comparator: lines equal after normalising newlines and trailing whitespace, except
+lines the task declares volatile (timestamps, GUIDs) by regex, which must still be present."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ._common import (
+    ArtifactConfigError,
+    ArtifactResult,
+    check,
+    finish,
+    load_failure,
+    options_for,
+)
+
+DEFAULTS: dict[str, Any] = {"ignore_lines": []}
+_SHOW = 200  # characters of a differing line quoted in a check
+
+
+def read_lines(path: Path) -> list[str]:
+    """Lines with CRLF/CR as LF, trailing whitespace and trailing blank lines removed; bytes that
+    are not UTF-8 are kept (surrogate-escaped) so they still compare exactly."""
+    text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    text = text.removeprefix("\ufeff")
+    lines = [ln.rstrip() for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _patterns(raw: Any) -> list[re.Pattern[str]]:
+    """The ignore_lines option compiled; a bad regex is the task's fault and raises."""
+    if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
+        raise ArtifactConfigError(f"ignore_lines must be a list of regexes, got {raw!r}")
+    out = []
+    for pat in raw:
+        try:
+            out.append(re.compile(str(pat)))
+        except re.error as exc:
+            raise ArtifactConfigError(f"bad ignore_lines regex {pat!r}: {exc}") from exc
+    return out
+
+
+def _same(a: str, b: str, patterns: list[re.Pattern[str]]) -> bool:
+    """Equal lines, or both volatile by the same declared pattern."""
+    return a == b or any(p.search(a) and p.search(b) for p in patterns)
+
+
+def _show(line: str | None) -> str | None:
+    """A line shortened for the report, with escaped bytes made printable."""
+    if line is None:
+        return None
+    line = line.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    return line if len(line) <= _SHOW else line[:_SHOW] + "..."
+
+
+def compare_text(reference: Path, candidate: Path, atol: float, rtol: float,
+                 options: Mapping[str, Any] | None = None) -> ArtifactResult:
+    """Line by line; reports the first differing line (1-based). atol/rtol are unused: numbers
+    inside text are compared as written (a task that needs tolerance should emit a table)."""
+    opts = options_for("text", options, DEFAULTS)
+    patterns = _patterns(opts["ignore_lines"])
+    try:
+        ref = read_lines(reference)
+    except Exception as exc:
+        raise ArtifactConfigError(f"cannot read reference text {reference}: {exc}") from exc
+    try:
+        cand = read_lines(candidate)
+    except Exception as exc:  # noqa: BLE001
+        return load_failure("text", "text", exc)
+
+    first = next((i for i, (a, b) in enumerate(zip(ref, cand)) if not _same(a, b, patterns)), None)
+    if first is None and len(ref) != len(cand):
+        first = min(len(ref), len(cand))
+    if first is None:
+        content = check(True, None, None)
+    else:
+        exp = ref[first] if first < len(ref) else None
+        got = cand[first] if first < len(cand) else None
+        content = check(False, _show(exp), _show(got), None, where=f"line {first + 1}",
+                        line=first + 1)
+    # the first differing line says more than a line count, so it is reported first
+    checks = {"content": content, "lines": check(len(ref) == len(cand), len(ref), len(cand))}
+    return finish("text", checks)
