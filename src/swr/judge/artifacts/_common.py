@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
 
 
 class ArtifactConfigError(ValueError):
@@ -78,6 +80,19 @@ def load_failure(kind: str, what: str, exc: BaseException) -> ArtifactResult:
         ok=False, kind=kind, checks={},
         detail=f"cannot read candidate {what}: {type(exc).__name__}: {msg}".rstrip(": "),
     )
+
+
+def load_pair(kind: str, reference: Any, load_ref: Callable[[], T],
+              load_cand: Callable[[], T]) -> tuple[T, T] | ArtifactResult:
+    """Load both sides: an unreadable reference is the task's fault (raise), a candidate's a failure."""
+    try:
+        ref = load_ref()
+    except Exception as exc:
+        raise ArtifactConfigError(f"cannot read reference {kind} {reference}: {exc}") from exc
+    try:
+        return ref, load_cand()
+    except Exception as exc:  # noqa: BLE001 - candidate bytes must never crash the judge
+        return load_failure(kind, kind, exc)
 
 
 def tol_value(name: str, value: Any) -> float:

@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 
 from ._common import (
-    ArtifactConfigError,
     ArtifactResult,
     check,
     finish,
-    load_failure,
+    load_pair,
     options_for,
 )
 
@@ -36,14 +35,10 @@ def compare_audio(reference: Path, candidate: Path, atol: float, rtol: float,
     """Rate, channels and frames exact; max |sample difference| ≤ atol + rtol·peak(reference).
     Lossy formats (OGG Vorbis) need a looser atol/rtol from the task."""
     options_for("audio", options, DEFAULTS)
-    try:
-        ref, r_rate, r_sub = load_audio(reference)
-    except Exception as exc:
-        raise ArtifactConfigError(f"cannot read reference audio {reference}: {exc}") from exc
-    try:
-        cand, c_rate, c_sub = load_audio(candidate)
-    except Exception as exc:  # noqa: BLE001
-        return load_failure("audio", "audio", exc)
+    pair = load_pair("audio", reference, lambda: load_audio(reference), lambda: load_audio(candidate))
+    if isinstance(pair, ArtifactResult):
+        return pair
+    (ref, r_rate, r_sub), (cand, c_rate, c_sub) = pair
 
     checks = {
         "sample_rate": check(r_rate == c_rate, r_rate, c_rate),

@@ -13,7 +13,7 @@ from ._common import (
     ArtifactResult,
     check,
     finish,
-    load_failure,
+    load_pair,
     options_for,
     tol_value,
 )
@@ -67,14 +67,10 @@ def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
     max_bad = tol_value("max_bad_fraction", opts["max_bad_fraction"])
     if max_bad > 1:
         raise ArtifactConfigError(f"max_bad_fraction must be <= 1, got {max_bad}")
-    try:
-        ref = load_image(reference)
-    except Exception as exc:
-        raise ArtifactConfigError(f"cannot read reference image {reference}: {exc}") from exc
-    try:
-        cand = load_image(candidate)
-    except Exception as exc:  # noqa: BLE001
-        return load_failure("image", "image", exc)
+    pair = load_pair("image", reference, lambda: load_image(reference), lambda: load_image(candidate))
+    if isinstance(pair, ArtifactResult):
+        return pair
+    ref, cand = pair
 
     (rh, rw, rc), (ch, cw, cc) = ref.shape, cand.shape
     checks = {

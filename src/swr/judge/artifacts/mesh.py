@@ -16,7 +16,7 @@ from ._common import (
     close,
     count_option,
     finish,
-    load_failure,
+    load_pair,
     options_for,
     read_suffix,
     tol_value,
@@ -137,14 +137,11 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     samples = count_option("samples", opts["samples"], 1, 1_000_000)
     seed = count_option("seed", opts["seed"], 0, 2**32 - 1)
     max_vertices = count_option("max_vertex_points", opts["max_vertex_points"], 0, 10_000_000)
-    try:
-        ref = load_mesh(reference, reference.suffix.lower())
-    except Exception as exc:
-        raise ArtifactConfigError(f"cannot read reference mesh {reference}: {exc}") from exc
-    try:
-        cand = load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES))
-    except Exception as exc:  # noqa: BLE001
-        return load_failure("mesh", "mesh", exc)
+    pair = load_pair("mesh", reference, lambda: load_mesh(reference, reference.suffix.lower()),
+                     lambda: load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES)))
+    if isinstance(pair, ArtifactResult):
+        return pair
+    ref, cand = pair
 
     r, c = _summary(ref), _summary(cand)
     diag = float(np.linalg.norm(r["bounds"][1] - r["bounds"][0]))

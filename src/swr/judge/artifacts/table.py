@@ -12,11 +12,10 @@ from typing import Any
 import numpy as np
 
 from ._common import (
-    ArtifactConfigError,
     ArtifactResult,
     check,
     finish,
-    load_failure,
+    load_pair,
     options_for,
     read_suffix,
 )
@@ -147,14 +146,11 @@ def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
     """Columns matched by name (order reported, not graded), rows in order, kinds equal,
     numeric cells within atol + rtol·|ref|, strings and bools exact."""
     options_for("table", options, DEFAULTS)
-    try:
-        ref_cols = load_table(reference, reference.suffix.lower())
-    except Exception as exc:
-        raise ArtifactConfigError(f"cannot read reference table {reference}: {exc}") from exc
-    try:
-        cand_cols = load_table(candidate, read_suffix(candidate, reference, SUFFIXES))
-    except Exception as exc:  # noqa: BLE001
-        return load_failure("table", "table", exc)
+    pair = load_pair("table", reference, lambda: load_table(reference, reference.suffix.lower()),
+                     lambda: load_table(candidate, read_suffix(candidate, reference, SUFFIXES)))
+    if isinstance(pair, ArtifactResult):
+        return pair
+    ref_cols, cand_cols = pair
 
     ref, cand = _keyed(ref_cols), _keyed(cand_cols)
     common = [k for k in ref if k in cand]

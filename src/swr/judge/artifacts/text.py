@@ -12,7 +12,7 @@ from ._common import (
     ArtifactResult,
     check,
     finish,
-    load_failure,
+    load_pair,
     options_for,
 )
 
@@ -63,14 +63,10 @@ def compare_text(reference: Path, candidate: Path, atol: float, rtol: float,
     inside text are compared as written (a task that needs tolerance should emit a table)."""
     opts = options_for("text", options, DEFAULTS)
     patterns = _patterns(opts["ignore_lines"])
-    try:
-        ref = read_lines(reference)
-    except Exception as exc:
-        raise ArtifactConfigError(f"cannot read reference text {reference}: {exc}") from exc
-    try:
-        cand = read_lines(candidate)
-    except Exception as exc:  # noqa: BLE001
-        return load_failure("text", "text", exc)
+    pair = load_pair("text", reference, lambda: read_lines(reference), lambda: read_lines(candidate))
+    if isinstance(pair, ArtifactResult):
+        return pair
+    ref, cand = pair
 
     first = next((i for i, (a, b) in enumerate(zip(ref, cand)) if not _same(a, b, patterns)), None)
     if first is None and len(ref) != len(cand):
