@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import FIXTURES, swr, write_candidate
+from conftest import FIXTURES, copy_tree, swr, write_candidate
 from swr.release import task_dir
 
 CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
@@ -76,3 +76,13 @@ def test_check_passes_a_good_workflow() -> None:
     res = swr("check", str(FIXTURES / "good-entry"), "-n", "2")
     assert res.returncode == 0, res.stderr
     assert "all gates pass" in res.stdout
+
+
+def test_demo_builds_grades_oracle_and_baselines(tmp_path: Path) -> None:
+    tree = tmp_path / "catalog"
+    for name in ("good-linear", "good-entry"):
+        copy_tree(FIXTURES / name, tree / "data-document" / "fixtures" / name)
+    res = swr("demo", "--catalog", str(tree), "--out", str(tmp_path / "release"), "-n", "2")
+    assert res.returncode == 0, res.stderr
+    assert "12/12 oracle passes, 0 nop passes" in res.stdout
+    assert (tmp_path / "release" / "release.json").is_file()
