@@ -43,7 +43,7 @@ def _prefix_match(pat: tuple[str, ...], path: Path) -> bool:
     return True
 
 
-def _check_tol(name: str, value: Any) -> float:
+def check_tol(name: str, value: Any) -> float:
     """Tolerances are finite and non-negative: anything else would make grading meaningless."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number, got {value!r}")
@@ -67,15 +67,15 @@ class Tolerances:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "atol", _check_tol("atol", self.atol))
-        set_(self, "rtol", _check_tol("rtol", self.rtol))
+        set_(self, "atol", check_tol("atol", self.atol))
+        set_(self, "rtol", check_tol("rtol", self.rtol))
         set_(self, "ignore", tuple(str(p) for p in self.ignore))
         norm = []
         for pat, a, r in self.fields:
             norm.append((
                 str(pat),
-                None if a is None else _check_tol("atol", a),
-                None if r is None else _check_tol("rtol", r),
+                None if a is None else check_tol("atol", a),
+                None if r is None else check_tol("rtol", r),
             ))
         set_(self, "fields", tuple(norm))
         segs = [s for p in (*self.ignore, *(f[0] for f in norm)) for s in _split(p)]

@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..tolerance import check_tol
+
 T = TypeVar("T")
 
 
@@ -96,13 +98,11 @@ def load_pair(kind: str, reference: Any, load_ref: Callable[[], T],
 
 
 def tol_value(name: str, value: Any) -> float:
-    """Tolerances are finite and non-negative: anything else would make grading meaningless."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ArtifactConfigError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if not math.isfinite(value) or value < 0:
-        raise ArtifactConfigError(f"{name} must be finite and >= 0, got {value!r}")
-    return value
+    """The judge's tolerance check, failing as the task's configuration error."""
+    try:
+        return check_tol(name, value)
+    except (TypeError, ValueError) as e:
+        raise ArtifactConfigError(str(e)) from None
 
 
 def options_for(kind: str, options: Mapping[str, Any] | None,
