@@ -8,22 +8,13 @@ INF = math.inf
 _MAX_INT_BITS = 13_000  # ~3900 decimal digits: below Python's int->str conversion limit
 
 
+_KINDS = {float: "number", int: "number", str: "string", dict: "dict", list: "list", tuple: "list",
+          bool: "bool", type(None): "null"}
+
+
 def kind(x: Any) -> str:
     """The JSON kind of a value: dict, list, string, number, bool, null (else other)."""
-    t = type(x)
-    if t is float or t is int:
-        return "number"
-    if t is str:
-        return "string"
-    if t is dict:
-        return "dict"
-    if t is list or t is tuple:
-        return "list"
-    if t is bool:
-        return "bool"
-    if x is None:
-        return "null"
-    return _kind_slow(x)
+    return _KINDS.get(type(x)) or _kind_slow(x)
 
 
 def _kind_slow(x: Any) -> str:
