@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import Any
 
 from swr.judge import Execution, Tolerances, compare, equal, structure, verdict
+from swr.judge.verdict import parse_output as parse_stdout
 from swr.release import Example
 from swr.sandbox import RunResult
 from swr.scenario import canonical_json, input_distance
@@ -39,12 +40,9 @@ def parse_output(res: RunResult, scenario: dict[str, Any]) -> tuple[dict[str, An
         why = f"limit {res.limit} hit" if res.limit else f"exit code {res.returncode}"
         last = f": {tail[-1][:200]}" if tail else ""
         return None, GateFailure("reference_succeeds", f"the reference failed on scenario {_short(scenario)} ({why}){last}")
-    try:
-        out = json.loads(res.stdout)
-    except ValueError as e:
-        return None, GateFailure("reference_succeeds", f"the reference printed invalid JSON on scenario {_short(scenario)}: {e}")
-    if not isinstance(out, dict):
-        return None, GateFailure("reference_succeeds", f"the reference printed a {type(out).__name__}, not a JSON object")
+    out, why = parse_stdout(res.stdout)  # the judge's own rule for "one JSON object"
+    if out is None:
+        return None, GateFailure("reference_succeeds", f"unusable output on scenario {_short(scenario)}: {why}")
     return out, None
 
 

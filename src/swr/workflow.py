@@ -128,7 +128,7 @@ class Worker:
         try:
             reply = json.loads(line)
         except ValueError:
-            return self._failed(t0, "output" if limit else None)
+            return self._failed(t0, None)
         err = b"".join(self.stderr)
         self.stderr.clear()
         if reply.get("ok"):
