@@ -237,3 +237,21 @@ def test_worker_started_by_a_short_lived_thread_outlives_it(runner_for, tmp_path
         assert out(ex.submit(r.run, {"a": 1.0}).result())["calls"] == 1
     time.sleep(0.3)
     assert out(r.run({"a": 1.0}))["calls"] == 2  # the same warm process, still alive
+
+
+def test_build_rejects_output_that_depends_on_a_workers_call_history(tmp_path):
+    """The second execution runs on other warm processes in reverse order, so leaked state shows."""
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+
+    d, _ = entry_workflow(tmp_path / "wf")
+    results = build([d], tmp_path / "rel", BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=2,
+                                                        cache=ExecutionCache(enabled=False)))
+    assert results[0].failure and "gate deterministic" in results[0].failure and "calls" in results[0].failure
+
+
+def test_second_runs_use_other_processes(runner_for, tmp_path):
+    d, _ = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    assert [out(r.run({"a": 1.0}))["calls"] for _ in range(3)] == [1, 2, 3]
+    assert [out(r.run_second({"a": 1.0}))["calls"] for _ in range(2)] == [1, 2]

@@ -14,6 +14,11 @@ from swr.errors import SwrError
 from swr.gates import (GATES, GateFailure, check_deterministic, insensitive_failure, insensitive_pairs, parse_output,
                        replay_controls, schema_outliers, strip_ignored)
 from swr.grade import oracle_verdict
+from swr.judge import Tolerances
+from swr.judge.artifacts import ArtifactConfigError, kind_of
+from swr.judge.compare import dotted
+from swr.judge.artifacts.fields import Reference, artifact_leaves
+from swr.judge.verdict import reference_view
 from swr.instructions import render, schema
 from swr.release import (Example, finish_release, load_task, staging_dir, task_dir, task_meta, write_gates,
                          write_task)
@@ -48,7 +53,16 @@ class Slot:
     variant: int
     scenario: dict[str, Any]
     output: Any = None
+    files: Path | None = None  # the reference's artifact directory
+    view: Any = None  # the output as equality gates see it: artifact names replaced by file digests
     failure: GateFailure | None = None
+
+    def reset(self, scenario: dict[str, Any]) -> None:
+        self.scenario, self.output, self.files, self.view, self.failure = scenario, None, None, None, None
+
+    def example(self, index: int, tol: Tolerances) -> Example:
+        names = tuple(sorted({n for _, n in artifact_leaves(Reference(self.output, self.files), tol)}))
+        return Example(index, self.scenario, self.output, self.files, names)
 
 
 @dataclass
@@ -111,20 +125,31 @@ class WorkflowBuild:
         key = cache.key(self.spec, scenario, run)
         res = cache.get(key)
         if res is None:
-            res = self.runner.run(scenario) if run == 1 else self.runner.run_fresh(scenario)
+            res = self.runner.run(scenario) if run == 1 else self.runner.run_second(scenario)
             cache.put(key, res)
         self.progress(1, 0)
         return res
 
-    def evaluate(self, slot: Slot) -> None:
-        """Gates 2 and 3 for one slot: both executions succeed and grade equal."""
-        first, second = self.execute(slot.scenario, 1), self.execute(slot.scenario, 2)
+    def evaluate(self, pending: list[Slot]) -> None:
+        """Gates 2 and 3: every slot runs twice, the second pass in reverse order on other processes."""
+        firsts = list(self.pool.map(lambda s: self.execute(s.scenario, 1), pending))
+        seconds = list(self.pool.map(lambda s: self.execute(s.scenario, 2), pending[::-1]))[::-1]
+        for slot, first, second in zip(pending, firsts, seconds):
+            self.judge_twice(slot, first, second)
+
+    def judge_twice(self, slot: Slot, first: RunResult, second: RunResult) -> None:
         out1, fail = parse_output(first, slot.scenario)
         out2, fail2 = parse_output(second, slot.scenario) if fail is None else (None, None)
         slot.failure = fail or fail2
         if slot.failure is None:
-            slot.output = strip_ignored(out1, self.tol)
-            slot.failure = check_deterministic(slot.output, strip_ignored(out2, self.tol), self.tol, slot.scenario)
+            slot.output, slot.files = strip_ignored(out1, self.tol), first.artifacts
+            slot.view = reference_view(Reference(slot.output, slot.files), self.tol)
+            try:
+                slot.failure = check_deterministic(Reference(slot.output, slot.files),
+                                                   Reference(strip_ignored(out2, self.tol), second.artifacts),
+                                                   self.tol, slot.scenario)
+            except ArtifactConfigError as e:
+                slot.failure = GateFailure("deterministic", f"artifact options in [outputs.fields]: {e}")
 
     def gated_slots(self) -> dict[int, list[Slot]]:
         """Resample rejected scenarios for a bounded number of rounds; raise if gates never hold."""
@@ -133,7 +158,7 @@ class WorkflowBuild:
         pending = [s for ss in slots.values() for s in ss]
         for rnd in range(1, self.opts.max_rounds + 1):
             self.progress(0, 2 * len(pending))
-            list(self.pool.map(self.evaluate, pending))
+            self.evaluate(pending)
             everything = [s for ss in slots.values() for s in ss]
             self._cross_checks(slots, everything)
             bad = [s for s in everything if s.failure]
@@ -142,7 +167,7 @@ class WorkflowBuild:
             if rnd == self.opts.max_rounds or (rnd == 1 and 2 * len(bad) > len(everything)):
                 raise GateFailureError(bad[0].failure)  # type: ignore[arg-type]
             for s in bad:
-                s.scenario, s.output, s.failure = self.draw(s.variant), None, None
+                s.reset(self.draw(s.variant))
             pending = bad
         raise AssertionError("unreachable")
 
@@ -150,12 +175,12 @@ class WorkflowBuild:
         """Gates 4 and 5, which compare scenarios with each other."""
         good = [s for s in everything if not s.failure]
         if good:
-            outliers, fail = schema_outliers([s.output for s in good], self.tol)
+            outliers, fail = schema_outliers([s.view for s in good], self.tol)
             for i in outliers:
                 good[i].failure = fail
         for ss in slots.values():
             ok = [s for s in ss if not s.failure]
-            for i, j in insensitive_pairs([s.output for s in ok], self.tol):
+            for i, j in insensitive_pairs([s.view for s in ok], self.tol):
                 if not ok[j].failure:
                     ok[j].failure = insensitive_failure(ok[i].scenario, ok[j].scenario)
 
@@ -165,11 +190,13 @@ class WorkflowBuild:
         files = sorted({str(c) for i in self.spec.inputs.values() if i.type == "path" for c in i.choices or ()})
         ids = []
         for v, ss in slots.items():
-            public = [Example(i, s.scenario, s.output) for i, s in enumerate(ss[: self.opts.public])]
-            hidden = [Example(i, s.scenario, s.output) for i, s in enumerate(ss[self.opts.public:])]
+            public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
+            hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
             tid = f"{self.spec.name}-v{v}"
-            out_schema = schema(self.spec, [ex.output for ex in public])
-            instruction = render(self.spec, out_schema["outputs"], limits, len(public))
+            arts = {dotted(path): kind_of(Path(name)) for ex in public
+                    for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
+            out_schema = schema(self.spec, [ex.output for ex in public], arts)
+            instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)
             write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction, out_schema,
                        public, hidden, self.spec.directory, files)
             ids.append(tid)
@@ -181,7 +208,10 @@ class WorkflowBuild:
     def _final_gates(self, root: Path) -> None:
         """Gates 6 and 7 on the written task, then its gates.json."""
         task = load_task(root)
-        v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden")  # the gate is about r_hid
+        try:
+            v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden")  # the gate is about r_hid
+        except SwrError as e:  # an artifact option the comparator rejects
+            raise GateFailureError(GateFailure("oracle_passes", e.message)) from None
         self.progress(len(task.hidden), 0)
         if not v["pass"]:
             bad = next((s for s in v["scenarios"] if not s["pass"]), {})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from functools import lru_cache
 from importlib import metadata
@@ -51,6 +52,9 @@ class ExecutionCache:
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
+    def _files(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.files"
+
     def get(self, key: str) -> RunResult | None:
         if not self.enabled:
             return None
@@ -58,14 +62,31 @@ class ExecutionCache:
             rec = json.loads(self._path(key).read_text())
         except (OSError, ValueError):
             return None
-        return RunResult(0, rec["stdout"].encode(), b"", None, rec.get("wall_s", 0.0))
+        files = self._files(key) if rec.get("artifacts") else None
+        if files is not None and not files.is_dir():
+            return None
+        return RunResult(0, rec["stdout"].encode(), b"", None, rec.get("wall_s", 0.0), files)
 
     def put(self, key: str, res: RunResult) -> None:
+        """Artifacts are copied first and the record written last, so a record always has its files."""
         if not self.enabled or not res.ok:
             return  # failures are re-run: they may be the machine's, not the workflow's
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
+        has_files = res.artifacts is not None and any(res.artifacts.iterdir())
+        if has_files:
+            self._store_files(key, res.artifacts)  # type: ignore[arg-type]
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "w") as f:
-            json.dump({"stdout": res.stdout.decode("utf-8", errors="surrogateescape"), "wall_s": res.wall_s}, f)
+            json.dump({"stdout": res.stdout.decode("utf-8", errors="surrogateescape"), "wall_s": res.wall_s,
+                       "artifacts": has_files}, f)
         os.replace(tmp, path)
+
+    def _store_files(self, key: str, src: Path) -> None:
+        final = self._files(key)
+        tmp = Path(tempfile.mkdtemp(dir=final.parent, prefix=".tmp-"))
+        for f in src.iterdir():
+            if f.is_file() and not f.is_symlink():
+                shutil.copyfile(f, tmp / f.name)
+        shutil.rmtree(final, ignore_errors=True)  # a leftover of a killed run, never a live record's
+        os.replace(tmp, final)

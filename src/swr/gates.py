@@ -9,7 +9,9 @@ from itertools import combinations
 from typing import Any
 
 from swr.judge import Execution, Tolerances, compare, equal, structure, verdict
+from swr.judge.artifacts.fields import Reference, artifact_leaves, judge_files, substitute
 from swr.judge.verdict import parse_output as parse_stdout
+from swr.judge.verdict import reference_view
 from swr.release import Example
 from swr.sandbox import RunResult
 from swr.scenario import canonical_json, input_distance
@@ -57,12 +59,16 @@ def strip_ignored(doc: Any, tol: Tolerances, path: tuple[str | int, ...] = ()) -
     return doc
 
 
-def check_deterministic(first: Any, second: Any, tol: Tolerances, scenario: dict[str, Any]) -> GateFailure | None:
-    """Gate 3: a second execution in a fresh process grades equal to the first."""
-    cmp = compare(first, second, tol)
-    if cmp.ok:
+def check_deterministic(first: Reference, second: Reference, tol: Tolerances,
+                        scenario: dict[str, Any]) -> GateFailure | None:
+    """Gate 3: a second execution in a fresh process grades equal to the first, artifacts included."""
+    leaves = artifact_leaves(first, tol)
+    cmp = compare(substitute(first.output, leaves, first.files, "mask"),
+                  substitute(second.output, leaves, second.files, "mask"), tol)
+    bad = [*cmp.mismatches, *judge_files(first, leaves, second.output, second.files, tol)]
+    if not bad:
         return None
-    m = cmp.mismatches[0]
+    m = bad[0]
     where = f"field `{m.path}`" if m.path else "the output"
     return GateFailure("deterministic", f"{where} differs between two runs of the same scenario: "
                        f"{_short(m.expected, 60)} vs {_short(m.got, 60)} — declare it in [outputs] ignore "
@@ -96,25 +102,23 @@ def insensitive_failure(a: dict[str, Any], b: dict[str, Any]) -> GateFailure:
                        "— does the program read its inputs, or are the tolerances too loose?")
 
 
-def _as_exec(output: Any) -> Execution:
-    return Execution(0, json.dumps(output).encode())
-
-
 def replay_controls(spec: WorkflowSpec, public: list[Example], hidden: list[Example]) -> dict[str, dict[str, Any]]:
-    """Gate 7: three controls built from public outputs, each graded on the hidden set; all must fail."""
+    """Gate 7: three controls built from public outputs (and their files), graded on the hidden set; all must fail."""
     tol = spec.tolerances
-    counts = Counter(canonical_json(ex.output) for ex in public)
-    modal = json.loads(counts.most_common(1)[0][0])
+    views = [reference_view(Reference(p.output, p.files), tol) for p in public]
+    counts = Counter(canonical_json(v) for v in views)
+    modal = public[[canonical_json(v) for v in views].index(counts.most_common(1)[0][0])]
     controls = {
         "modal": [modal for _ in hidden],
-        "nearest": [min(public, key=lambda p: input_distance(spec, p.scenario, h.scenario)).output for h in hidden],
-        "best_public": [max(public, key=lambda p: compare(h.output, p.output, tol).field_agreement).output
-                        for h in hidden],
+        "nearest": [min(public, key=lambda p: input_distance(spec, p.scenario, h.scenario)) for h in hidden],
+        "best_public": [public[max(range(len(public)), key=lambda i: compare(hv, views[i], tol).field_agreement)]
+                        for hv in (reference_view(Reference(h.output, h.files), tol) for h in hidden)],
     }
     out = {}
-    for name, outputs in controls.items():
-        v = verdict(name, [(h.output, _as_exec(o)) for h, o in zip(hidden, outputs)], [], tol,
-                    public_refs=[p.output for p in public])
+    for name, chosen in controls.items():
+        runs = [(Reference(h.output, h.files), Execution(0, json.dumps(p.output).encode(), artifacts=p.files))
+                for h, p in zip(hidden, chosen)]
+        v = verdict(name, runs, [], tol, public_refs=[Reference(p.output, p.files) for p in public])
         out[name] = {"pass": v["pass"], "r_hid": v["r_hid"], "field_agreement": round(v["field_agreement"], 6),
                      "label": v["label"]}
     return out

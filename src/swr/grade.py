@@ -10,8 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
+from swr.errors import SwrError
 from swr.judge import Execution, missing_candidate, verdict
-from swr.release import Example, Task
+from swr.judge.artifacts import ArtifactConfigError
+from swr.judge.verdict import Reference
+from swr.release import TASK_TOML, Example, Task
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
 Split = Literal["all", "public", "hidden"]
@@ -29,13 +32,14 @@ def candidate_problem(candidate: Path) -> str | None:
     return None
 
 
-def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox) -> Execution:
-    """One fresh sandboxed run of `./run`, with the task's files beneath the candidate's own."""
+def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox, files: Path) -> Execution:
+    """One fresh sandboxed run of `./run`, with the task's files beneath the candidate's own;
+    what it writes to $SWR_ARTIFACTS lands in `files`."""
     lower = (task.files_dir,) if task.files_dir else ()
-    with tempfile.TemporaryDirectory(prefix="swr-art-") as art:
-        job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=Path(art))
-        res = run(sandbox, job, (json.dumps(scenario) + "\n").encode())
-    return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s)
+    files.mkdir()
+    job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=files)
+    res = run(sandbox, job, (json.dumps(scenario) + "\n").encode())
+    return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s, files)
 
 
 def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2) -> dict[str, Any]:
@@ -44,11 +48,15 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
         return missing_candidate(task.id, problem)
     hidden: list[Example] = task.hidden if split != "public" else []
     todo = [*hidden, *(task.public if split != "hidden" else [])]
-    with ThreadPoolExecutor(max(1, jobs)) as pool:
-        execs = list(pool.map(lambda ex: execute(task, candidate, ex.scenario, sandbox), todo))
-    pairs = [(ex.output, e) for ex, e in zip(todo, execs)]
-    return verdict(task.id, pairs[: len(hidden)], pairs[len(hidden):], task.tolerances,
-                   public_refs=[ex.output for ex in task.public])
+    with tempfile.TemporaryDirectory(prefix="swr-grade-") as tmp, ThreadPoolExecutor(max(1, jobs)) as pool:
+        execs = list(pool.map(lambda ie: execute(task, candidate, ie[1].scenario, sandbox, Path(tmp) / str(ie[0])),
+                              enumerate(todo)))
+        pairs = [(Reference(ex.output, ex.files), e) for ex, e in zip(todo, execs)]
+        try:
+            return verdict(task.id, pairs[: len(hidden)], pairs[len(hidden):], task.tolerances,
+                           public_refs=[Reference(ex.output, ex.files) for ex in task.public])
+        except ArtifactConfigError as e:
+            raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
 
 
 def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all") -> dict[str, Any]:

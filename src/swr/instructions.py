@@ -7,6 +7,14 @@ from typing import Any
 from swr.sandbox import Limits, MiB
 from swr.spec import InputSpec, WorkflowSpec
 
+ARTIFACT_RULES = {
+    "mesh": "a mesh matches on volume, area, bounds, Euler characteristic, watertightness and surface distance "
+            "(any of STL, OBJ, PLY, OFF; facet order and vertex numbering are free)",
+    "image": "an image matches on size, channels and per-pixel values within tolerance (any lossless format)",
+    "audio": "audio matches on sample rate, length and samples within tolerance",
+    "table": "a table matches on columns, row count, column types and cells within tolerance (CSV, TSV or Parquet)",
+    "text": "text matches line by line (line endings and trailing whitespace are free)",
+}
 _KIND = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
 
 
@@ -33,13 +41,21 @@ def _input_schema(inp: InputSpec) -> dict[str, Any]:
     return d
 
 
-def schema(spec: WorkflowSpec, outputs: list[Any]) -> dict[str, Any]:
+def schema(spec: WorkflowSpec, outputs: list[Any], artifacts: dict[str, str] | None = None) -> dict[str, Any]:
+    """Input and output schema; `artifacts` maps dotted output paths that name files to their kind."""
     out = infer_schema(outputs) if outputs else {}
     for path, f in spec.outputs.fields.items():
         node = out.get("properties", {}).get(path)
         if node is not None:
             node.update({k: v for k, v in (("description", f.description), ("units", f.units)) if v})
-    return {"inputs": {n: _input_schema(i) for n, i in sorted(spec.inputs.items())}, "outputs": out}
+    for path, kind in sorted((artifacts or {}).items()):
+        node = out.get("properties", {}).get(path)
+        if node is not None:
+            node["artifact"] = kind
+    result = {"inputs": {n: _input_schema(i) for n, i in sorted(spec.inputs.items())}, "outputs": out}
+    if artifacts:
+        result["artifacts"] = dict(sorted(artifacts.items()))
+    return result
 
 
 def _range(inp: InputSpec) -> str:
@@ -57,7 +73,8 @@ def _cell(text: str | None) -> str:
     return (text or "").replace("|", "\\|").replace("\n", " ")
 
 
-def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_public: int) -> str:
+def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_public: int,
+           artifacts: dict[str, str] | None = None) -> str:
     """The task statement: summary, inputs, outputs, the candidate contract, and how to check."""
     tol = spec.outputs
     lines = [f"# {spec.name}", "", spec.summary.strip(), "",
@@ -74,7 +91,7 @@ def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_pub
     for name, node in sorted(out_schema.get("properties", {}).items()):
         f = spec.outputs.fields.get(name)
         tol_text = "not graded" if name in tol.ignore else _tolerance(spec, name)
-        kind = node.get("type", "")
+        kind = f"file ({node['artifact']})" if "artifact" in node else node.get("type", "")
         lines.append(f"| `{name}` | {_cell(str(kind))} | {_cell(f.units if f else '')} | "
                      f"{_cell(f.description if f else '')} | {tol_text} |")
     nested = [(p, f) for p, f in sorted(spec.outputs.fields.items()) if "." in p and (f.atol or f.rtol)]
@@ -83,6 +100,11 @@ def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_pub
             f"`{p}`: {_tolerance(spec, p)}" for p, _ in nested) + "."]
     if ignored := [p for p in tol.ignore if "." in p]:
         lines += ["", "Not graded: " + ", ".join(f"`{p}`" for p in ignored) + "."]
+    if artifacts:
+        lines += ["", "File fields: " + ", ".join(f"`{p}` ({k})" for p, k in sorted(artifacts.items())) + ". Write "
+                  "the file into the directory named by `$SWR_ARTIFACTS` and print its bare file name. The file is "
+                  "judged by what it means, not its bytes: " + "; ".join(ARTIFACT_RULES[k] for k in
+                  sorted(set(artifacts.values()))) + ". The examples' files lie next to their `output.json`."]
     lines += ["", "Numbers match when |yours − reference| ≤ atol + rtol·|reference|; integers, strings and booleans "
               "must match exactly; lists must have the reference's length; extra fields are ignored.", "",
               "## Examples", "",

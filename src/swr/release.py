@@ -15,6 +15,7 @@ import tomli_w
 
 from swr.errors import SwrError
 from swr.judge import Tolerances
+from swr.judge.tolerance import artifact_options
 from swr.sandbox import Limits, MiB
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
 
@@ -29,6 +30,8 @@ class Example:
     index: int
     scenario: dict[str, Any]
     output: Any
+    files: Path | None = None  # where its artifact files are (the example's own directory once written)
+    artifacts: tuple[str, ...] = ()  # the names among `files` that the output refers to
 
 
 @dataclass
@@ -97,6 +100,8 @@ def write_task(root: Path, meta: dict[str, Any], instruction: str, schema: dict[
             d = root / split / str(ex.index)
             _write(d / "scenario.json", dump_json(ex.scenario))
             _write(d / "output.json", dump_json(ex.output))
+            for name in ex.artifacts:
+                shutil.copyfile(ex.files / name, d / name)  # type: ignore[operator]
     for rel in files:
         dst = root / "public" / "files" / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +115,7 @@ def _examples(d: Path) -> list[Example]:
         return []
     out = []
     for sub in sorted((p for p in d.iterdir() if p.name.isdigit()), key=lambda p: int(p.name)):
-        out.append(Example(int(sub.name), _read_json(sub / "scenario.json"), _read_json(sub / "output.json")))
+        out.append(Example(int(sub.name), _read_json(sub / "scenario.json"), _read_json(sub / "output.json"), sub))
     return out
 
 
@@ -133,8 +138,10 @@ def load_task(root: str | Path) -> Task:
         raise SwrError(f"invalid TOML: {e}", file=path) from None
     try:
         tol, lim = meta["tolerances"], meta["limits"]
+        fields = tol.get("fields", {})
         tolerances = Tolerances(atol=tol["atol"], rtol=tol["rtol"], ignore=tuple(tol.get("ignore", ())),
-                                fields=tuple((p, f.get("atol"), f.get("rtol")) for p, f in tol.get("fields", {}).items()))
+                                fields=tuple((p, f.get("atol"), f.get("rtol")) for p, f in fields.items()),
+                                artifacts=artifact_options({p: f["artifact"] for p, f in fields.items() if "artifact" in f}))
         limits = Limits(time_s=lim["time_s"], memory_bytes=lim["memory_mb"] * MiB, pids=lim["pids"],
                         stdout_bytes=lim["stdout_mb"] * MiB)
         task_id = meta["id"]
@@ -148,6 +155,8 @@ def load_task(root: str | Path) -> Task:
 def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) -> dict[str, Any]:
     tol = spec.tolerances
     fields = {p: {k: v for k, v in (("atol", a), ("rtol", r)) if v is not None} for p, a, r in tol.fields}
+    for p, opts in tol.artifacts:
+        fields.setdefault(p, {})["artifact"] = json.loads(opts)
     return {
         "id": task_id, "workflow": spec.name, "family": spec.family, "domain": spec.domain, "variant": variant,
         "workflow_hash": spec.content_hash,

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from swr.errors import SwrError
 from swr.judge import Tolerances
+from swr.judge.tolerance import artifact_options
 
 SPEC_FILE = "workflow.toml"
 DOMAINS = (
@@ -77,6 +78,7 @@ class FieldSpec(_Strict):
     rtol: float | None = Field(default=None, ge=0)
     description: str = ""
     units: str | None = None
+    artifact: dict[str, Any] = {}  # comparator options when the field names an artifact file
 
 
 class OutputsSpec(_Strict):
@@ -134,7 +136,8 @@ class WorkflowSpec(_Strict):
     def tolerances(self) -> Tolerances:
         o = self.outputs
         fields = tuple((p, f.atol, f.rtol) for p, f in sorted(o.fields.items()) if f.atol is not None or f.rtol is not None)
-        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields)
+        arts = artifact_options({p: f.artifact for p, f in o.fields.items() if f.artifact})
+        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields, artifacts=arts)
 
     @cached_property
     def content_hash(self) -> str:

@@ -1,6 +1,7 @@
 """Warm worker, run inside the sandbox: import a workflow's `entry` once, then serve scenarios.
 
-Stdlib only. Protocol: one JSON scenario per line on stdin; one JSON reply per line on the
+Stdlib only. Protocol: one request per line on stdin, {"scenario": {...}, "artifacts": "<name>"};
+the call gets $SWR_ARTIFACTS/<name> as its own $SWR_ARTIFACTS. One JSON reply per line on the
 original stdout: {"ok": true, "output": <text>} or {"ok": false, "error": <traceback>}.
 The entry's own prints go to stderr so they cannot corrupt the protocol.
 """
@@ -19,9 +20,14 @@ def main() -> None:
     sys.stdout = sys.stderr
     sys.path.insert(0, os.getcwd())
     func = getattr(importlib.import_module(module_name), func_name)
+    root = os.environ.get("SWR_ARTIFACTS", "/tmp")
     for line in sys.stdin:
         try:
-            out = func(json.loads(line))
+            request = json.loads(line)
+            files = os.path.join(root, request["artifacts"])
+            os.makedirs(files, exist_ok=True)
+            os.environ["SWR_ARTIFACTS"] = files
+            out = func(request["scenario"])
             reply = {"ok": True, "output": json.dumps(out)}
         except BaseException:  # noqa: BLE001 - every failure is reported, the worker survives
             reply = {"ok": False, "error": traceback.format_exc()[-4000:]}

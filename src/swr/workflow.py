@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -10,6 +11,7 @@ import shlex
 import shutil
 import stat
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -66,11 +68,20 @@ class Runner:
         self.spec = spec
         self.sandbox = sandbox
         self.limits = limits or limits_for(spec)
+        self.scratch = Path(tempfile.mkdtemp(prefix="swr-runs-"))  # artifact directories, removed by close()
+        self._count = itertools.count()
         self.pool = WorkerPool(self, workers) if spec.entry else None
+        self.second = WorkerPool(self, workers) if spec.entry else None
 
-    def job(self, argv: list[str], limits: Limits | None = None) -> Job:
+    def new_dir(self) -> Path:
+        d = self.scratch / str(next(self._count))
+        d.mkdir()
+        return d
+
+    def job(self, argv: list[str], limits: Limits | None = None, artifacts: Path | None = None) -> Job:
         extra = (Mount(WORKER_SCRIPT, WORKER_DST),) if self.spec.entry else ()
-        return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, extra_mounts=extra)
+        return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, artifacts=artifacts,
+                   extra_mounts=extra)
 
     def run(self, scenario: dict[str, Any]) -> RunResult:
         """The fast path: a warm worker for `entry` workflows, a fresh process otherwise."""
@@ -78,10 +89,19 @@ class Runner:
             return self.pool.run(scenario)
         return self.run_fresh(scenario)
 
+    def run_second(self, scenario: dict[str, Any]) -> RunResult:
+        """The determinism gate's second execution: other processes than run()'s, with another call
+        history (the build feeds them in reverse order), so leaked state and per-process randomness show."""
+        if self.second:
+            return self.second.run(scenario)
+        return self.run_fresh(scenario)
+
     def run_fresh(self, scenario: dict[str, Any]) -> RunResult:
         """Always a new process (the determinism gate's second execution)."""
         if self.spec.command:
-            return run(self.sandbox, self.job(resolve_command(self.spec.command)), _encode(scenario))
+            art = self.new_dir()
+            res = run(self.sandbox, self.job(resolve_command(self.spec.command), artifacts=art), _encode(scenario))
+            return replace(res, artifacts=art)
         w = Worker(self)
         try:
             return w.call(scenario)
@@ -89,8 +109,10 @@ class Runner:
             w.close()
 
     def close(self) -> None:
-        if self.pool:
-            self.pool.close()
+        for pool in (self.pool, self.second):
+            if pool:
+                pool.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 class Worker:
@@ -100,8 +122,10 @@ class Worker:
         lim = runner.limits
         # the import is part of the first call's budget; afterwards each call has its own deadline
         self.limits = lim
+        self.files = runner.new_dir()  # each call writes its artifacts into a fresh subdirectory of this
+        self.calls = itertools.count()
         argv = [sys.executable, WORKER_DST, runner.spec.entry or ""]
-        self.h: Handle = runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf"))))
+        self.h: Handle = runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf")), self.files))
         self.stderr: deque[bytes] = deque(maxlen=64)
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self._drain.start()
@@ -116,9 +140,10 @@ class Worker:
     def call(self, scenario: dict[str, Any]) -> RunResult:
         t0 = time.monotonic()
         p = self.h.proc
+        sub = str(next(self.calls))
         try:
             assert p.stdin is not None
-            p.stdin.write(_encode(scenario))
+            p.stdin.write(_encode({"scenario": scenario, "artifacts": sub}))
             p.stdin.flush()
         except (BrokenPipeError, OSError):
             return self._failed(t0, None)
@@ -132,7 +157,7 @@ class Worker:
         err = b"".join(self.stderr)
         self.stderr.clear()
         if reply.get("ok"):
-            return RunResult(0, reply["output"].encode(), err, None, time.monotonic() - t0)
+            return RunResult(0, reply["output"].encode(), err, None, time.monotonic() - t0, self.files / sub)
         return RunResult(1, b"", err + str(reply.get("error", "")).encode(), None, time.monotonic() - t0)
 
     def _read_line(self, t0: float) -> tuple[bytes | None, str | None]:

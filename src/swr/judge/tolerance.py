@@ -1,6 +1,7 @@
 """Per-field tolerances: dotted path patterns resolved to (atol, rtol) or "ignored"."""
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -43,6 +44,11 @@ def _prefix_match(pat: tuple[str, ...], path: Path) -> bool:
     return True
 
 
+def artifact_options(by_pattern: Mapping[str, Mapping[str, Any]]) -> tuple[tuple[str, str], ...]:
+    """Options as hashable (pattern, canonical JSON) pairs, sorted so equal specs compare equal."""
+    return tuple(sorted((p, json.dumps(dict(o), sort_keys=True)) for p, o in by_pattern.items()))
+
+
 def check_tol(name: str, value: Any) -> float:
     """Tolerances are finite and non-negative: anything else would make grading meaningless."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -61,6 +67,8 @@ class Tolerances:
     rtol: float = 1e-4
     ignore: tuple[str, ...] = ()
     fields: tuple[tuple[str, float | None, float | None], ...] = ()
+    # per-pattern comparator options of artifact fields, as (pattern, canonical JSON)
+    artifacts: tuple[tuple[str, str], ...] = ()
     _cache: _Cache = field(
         default_factory=_Cache, init=False, repr=False, compare=False, hash=False
     )
@@ -85,22 +93,31 @@ class Tolerances:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle/copy without the memo (compiled predicates are not picklable)."""
-        return (type(self), (self.atol, self.rtol, self.ignore, self.fields))
+        return (type(self), (self.atol, self.rtol, self.ignore, self.fields, self.artifacts))
 
     @classmethod
     def from_spec(cls, outputs: Mapping[str, Any] | None) -> "Tolerances":
         """Build from a workflow.toml `[outputs]` table (atol, rtol, ignore, fields.<pattern>)."""
         outputs = outputs or {}
-        fields = tuple(
-            (pat, spec.get("atol"), spec.get("rtol"))
-            for pat, spec in (outputs.get("fields") or {}).items()
-        )
+        specs = (outputs.get("fields") or {}).items()
+        fields = tuple((pat, spec.get("atol"), spec.get("rtol")) for pat, spec in specs)
         return cls(
             atol=outputs.get("atol", 1e-6),
             rtol=outputs.get("rtol", 1e-4),
             ignore=tuple(outputs.get("ignore") or ()),
             fields=fields,
+            artifacts=artifact_options({p: s["artifact"] for p, s in specs if s.get("artifact")}),
         )
+
+    def options_for(self, path: Path) -> dict[str, Any]:
+        """Comparator options of the artifact at `path`: the most specific matching pattern's."""
+        ap = self._abstract(tuple(path))
+        best: tuple[int, str] | None = None
+        for pat, opts in self.artifacts:
+            segs = _split(pat)
+            if _prefix_match(segs, ap) and (best is None or len(segs) >= best[0]):
+                best = (len(segs), opts)
+        return json.loads(best[1]) if best else {}
 
     def for_path(self, path: Path) -> Resolved:
         """(atol, rtol) for a concrete path, or None when the path is ignored."""

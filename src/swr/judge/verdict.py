@@ -4,8 +4,10 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from .artifacts.fields import Reference, artifact_leaves, as_reference, judge_files, substitute
 from .compare import LABEL_ORDER, compare, equal
 from .shape import count_leaves
 from .tolerance import Tolerances
@@ -30,6 +32,7 @@ class Execution:
     stderr: bytes = b""
     limit: str | None = None
     wall_s: float = 0.0
+    artifacts: Path | None = None  # the directory it wrote its artifact files to
 
 
 def stage_sorted(labels: Any) -> list[str]:
@@ -68,7 +71,8 @@ def _safe_float(x: float) -> float | str:
 
 def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str,
                    index: int) -> dict[str, Any]:
-    """Grade one run; the parsed output is kept under "_output" (stripped by to_json)."""
+    """Grade one run; "_output" keeps the parsed output with artifact digests (stripped by to_json)."""
+    ref = as_reference(reference)
     out: dict[str, Any] = {
         "split": split, "index": index, "pass": False, "label": None, "labels": [],
         "field_agreement": 0.0, "matched": 0, "total": 0, "mismatches": [],
@@ -78,20 +82,31 @@ def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str
     }
     if ex.limit is not None or ex.returncode != 0:
         why = f"limit exceeded: {ex.limit}" if ex.limit else f"exit code {ex.returncode}"
-        return _failed(out, "execution_failure", why, reference, tol)
+        return _failed(out, "execution_failure", why, ref.output, tol)
     doc, why = parse_output(ex.stdout)
     if doc is None:
-        return _failed(out, "parse_failure", why, reference, tol)
-    out["_output"] = doc
-    cmp = compare(reference, doc, tol)
+        return _failed(out, "parse_failure", why, ref.output, tol)
+    leaves = artifact_leaves(ref, tol)
+    out["_output"] = substitute(doc, leaves, ex.artifacts, "digest") if leaves else doc
+    cmp = compare(substitute(ref.output, leaves, ref.files, "mask"), substitute(doc, leaves, ex.artifacts, "mask"), tol)
+    bad = judge_files(ref, leaves, doc, ex.artifacts, tol) if leaves else []
+    labels = stage_sorted([*cmp.labels, *(m.label for m in bad)])
     out.update(
-        {"pass": cmp.ok, "label": cmp.label, "labels": list(cmp.labels),
-         "field_agreement": cmp.field_agreement, "matched": cmp.matched, "total": cmp.total,
-         "mismatches": [m.to_json() for m in cmp.mismatches],
+        {"pass": cmp.ok and not bad, "label": labels[0] if labels else None, "labels": labels,
+         "field_agreement": (cmp.matched - len(bad)) / cmp.total if cmp.total else 1.0,
+         "matched": cmp.matched - len(bad), "total": cmp.total,
+         "mismatches": [m.to_json() for m in [*cmp.mismatches, *bad]],
          "extra_keys": cmp.extra_keys[:MAX_EXTRA_KEYS]})
     if len(cmp.extra_keys) > MAX_EXTRA_KEYS:
         out["detail"] = f"{len(cmp.extra_keys)} extra keys, first {MAX_EXTRA_KEYS} listed"
     return out
+
+
+def reference_view(ref: Any, tol: Tolerances) -> Any:
+    """A reference output as equality checks see it: artifact names replaced by file digests."""
+    r = as_reference(ref)
+    leaves = artifact_leaves(r, tol)
+    return substitute(r.output, leaves, r.files, "digest") if leaves else r.output
 
 
 def _failed(out: dict[str, Any], label: str, why: str | None, reference: Any,
@@ -144,7 +159,8 @@ def verdict(task: str, hidden: list[tuple[Any, Execution]],
     findings: list[dict[str, Any]] = []
     if mode == "hidden":
         prefs = [r for r, _ in public] if public_refs is None else list(public_refs)
-        findings = anti_shortcut([r for r, _ in hidden], [s["_output"] for s in hid], prefs, tol)
+        findings = anti_shortcut([reference_view(r, tol) for r, _ in hidden], [s["_output"] for s in hid],
+                                 [reference_view(r, tol) for r in prefs], tol)
     r_hid, r_pub = _mean_j(hid), _mean_j(pub)
     score = r_hid if mode == "hidden" else r_pub
     labels = stage_sorted([lab for s in graded for lab in s["labels"]]
@@ -177,5 +193,5 @@ def to_json(obj: Any) -> Any:
     return obj
 
 
-__all__ = ["Execution", "judge_scenario", "verdict", "missing_candidate", "to_json",
+__all__ = ["Execution", "Reference", "judge_scenario", "reference_view", "verdict", "missing_candidate", "to_json",
            "parse_output", "anti_shortcut", "stage_sorted", "STAGE_ORDER", "LABEL_ORDER"]

@@ -47,6 +47,7 @@ class RunResult:
     stderr: bytes
     limit: str | None = None  # timeout | memory | pids | output | None
     wall_s: float = 0.0
+    artifacts: Path | None = None  # host directory holding the files it wrote to $SWR_ARTIFACTS
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,135 @@
+"""Artifact fields: output strings that name files the program wrote to $SWR_ARTIFACTS.
+
+The file, not its name, is what gets graded: JSON comparison sees a mask in its place, the domain
+comparator judges the file, and equality checks (gates, anti-shortcut) see its content digest."""
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..compare import Mismatch, dotted
+from ..tolerance import Tolerances
+from . import ArtifactResult, compare_artifact, kind_of
+
+RESERVED = frozenset({"scenario.json", "output.json"})  # the example files that live beside artifacts
+MASK = "<artifact>"
+Where = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference output and the directory its artifact files are in (None: it has none)."""
+
+    output: Any
+    files: Path | None = None
+
+
+def as_reference(ref: Any) -> Reference:
+    return ref if isinstance(ref, Reference) else Reference(ref)
+
+
+def safe_file(directory: Path | None, name: Any) -> Path | None:
+    """The regular file `name` directly inside `directory`; never a link, a fifo or a path elsewhere."""
+    if directory is None or not isinstance(name, str) or not name or name in (".", ".."):
+        return None
+    if "/" in name or "\\" in name or "\0" in name:
+        return None
+    path = directory / name
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return path if stat.S_ISREG(mode) else None
+
+
+def artifact_leaves(ref: Reference, tol: Tolerances) -> list[tuple[Where, str]]:
+    """Graded string leaves of the reference that name one of its artifact files, in document order."""
+    if ref.files is None or not ref.files.is_dir():
+        return []
+    names = {n for n in os.listdir(ref.files) if n not in RESERVED}
+    if not names:
+        return []
+    found: list[tuple[Where, str]] = []
+    stack: list[tuple[Any, Where]] = [(ref.output, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((v, (*path, k)) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, str) and node in names and tol.for_path(path) is not None \
+                and safe_file(ref.files, node):
+            found.append((path, node))
+    return found
+
+
+def get_at(doc: Any, path: Where) -> Any:
+    """The value at `path`, or None when the path does not exist."""
+    for seg in path:
+        if isinstance(doc, dict) and isinstance(seg, str) and seg in doc:
+            doc = doc[seg]
+        elif isinstance(doc, list) and isinstance(seg, int) and seg < len(doc):
+            doc = doc[seg]
+        else:
+            return None
+    return doc
+
+
+def _replaced(doc: Any, path: Where, value: Any) -> Any:
+    """A copy of `doc` with the leaf at `path` replaced (containers along the path copied)."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(doc, dict):
+        return {**doc, head: _replaced(doc[head], rest, value)}
+    out = list(doc)
+    out[head] = _replaced(doc[head], rest, value)  # type: ignore[index]
+    return out
+
+
+def digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return "artifact:sha256:" + h.hexdigest()
+
+
+def substitute(doc: Any, leaves: list[tuple[Where, str]], files: Path | None, how: str) -> Any:
+    """`doc` with each artifact leaf (a string naming a file in `files`) replaced by MASK or the file's digest."""
+    for path, _ in leaves:
+        name = get_at(doc, path)
+        if not isinstance(name, str):
+            continue
+        f = safe_file(files, name)
+        doc = _replaced(doc, path, MASK if how == "mask" else (digest(f) if f else f"artifact:absent:{name}"))
+    return doc
+
+
+def judge_files(ref: Reference, leaves: list[tuple[Where, str]], doc: Any, files: Path | None,
+                tol: Tolerances) -> list[Mismatch]:
+    """One artifact_mismatch per artifact field whose candidate file the domain comparator rejects."""
+    bad: list[Mismatch] = []
+    for path, name in leaves:
+        got = get_at(doc, path)
+        if not isinstance(got, str):
+            continue  # the JSON comparison already reports a missing key or a wrong type
+        res = compare_file(ref.files / name, safe_file(files, got), got, path, tol)  # type: ignore[operator]
+        if not res.ok:
+            bad.append(Mismatch(dotted(path), "artifact_mismatch", name, res.detail))
+    return bad
+
+
+def compare_file(reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances) -> ArtifactResult:
+    if candidate is None:
+        return ArtifactResult(False, kind_of(reference), {}, f"no regular file {name!r} in $SWR_ARTIFACTS")
+    atol, rtol = tol.for_path(path) or (tol.atol, tol.rtol)
+    return compare_artifact(reference, candidate, atol=atol, rtol=rtol, options=tol.options_for(path))
+
+
+__all__ = ["MASK", "RESERVED", "Reference", "artifact_leaves", "as_reference", "digest", "get_at",
+           "judge_files", "safe_file", "substitute"]
