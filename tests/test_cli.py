@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import FIXTURES, copy_tree, swr, write_candidate
+from conftest import FIXTURES, ROOT, copy_tree, swr, write_candidate
 from swr.release import task_dir
 
 CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
@@ -86,3 +86,18 @@ def test_demo_builds_grades_oracle_and_baselines(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert "12/12 oracle passes, 0 nop passes" in res.stdout
     assert (tmp_path / "release" / "release.json").is_file()
+
+
+def test_readme_wrap_your_own_walkthrough_passes_check(tmp_path: Path) -> None:
+    """The README's "wrap your own software" files, copied as a newcomer would, pass `swr check`."""
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    for body in re.findall(r"```(?:python|toml)\n(# (my-workflows/\S+)\n.*?)```", readme, re.S):
+        dest = tmp_path / body[1]
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(body[0])
+    assert sorted(p.name for p in (tmp_path / "my-workflows" / "oscillator").iterdir()) == ["run.py", "workflow.toml"]
+    res = swr("check", str(tmp_path / "my-workflows" / "oscillator"), cwd=tmp_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "all gates pass: damped-oscillator" in res.stdout
