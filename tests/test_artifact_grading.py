@@ -158,3 +158,14 @@ def test_warm_cache_rebuild_is_byte_identical_and_keeps_files(box_release: Path,
     cache = ExecutionCache(box_release.parent / "cache")
     build([BOX], tmp_path / "again", BuildOptions(variants=2, public=3, hidden=3, jobs=2, cache=cache))
     assert tree_hash(tmp_path / "again") == tree_hash(box_release)
+
+
+def test_an_unknown_comparator_option_is_named(tmp_path: Path) -> None:
+    wf = tmp_path / "wf"
+    wf.mkdir()
+    (wf / "run.py").write_text((BOX / "run.py").read_text())
+    (wf / "workflow.toml").write_text((BOX / "workflow.toml").read_text().replace(
+        "artifact = { samples = 500 }", "artifact = { volatile = ['^solid'] }"))
+    r = swr("build", str(wf), "--variants", "1", "--out", str(tmp_path / "r"), "--no-cache")
+    text = r.stdout + r.stderr
+    assert r.returncode != 0 and "unknown mesh option 'volatile'" in text

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ._common import ArtifactConfigError, ArtifactResult, load_failure, tol_value
+from ._common import ArtifactConfigError, ArtifactResult, load_failure, options_for, tol_value
 
 KINDS: dict[str, str] = {
     **dict.fromkeys((".stl", ".obj", ".ply", ".off", ".glb"), "mesh"),
@@ -38,6 +38,14 @@ def _comparator(kind: str) -> Comparator:
     return fn
 
 
+def check_options(kind: str, options: Mapping[str, Any] | None) -> None:
+    """Raise ArtifactConfigError for an option the kind's comparator does not know."""
+    import importlib
+
+    defaults = importlib.import_module(f"{__name__}.{kind}").DEFAULTS
+    options_for(kind, options, defaults)
+
+
 def compare_artifact(reference: Path, candidate: Path, *, atol: float = 1e-6, rtol: float = 1e-4,
                      options: dict | None = None) -> ArtifactResult:
     """Compare a candidate artifact with the reference, choosing the comparator by the
@@ -61,4 +69,4 @@ def compare_artifact(reference: Path, candidate: Path, *, atol: float = 1e-6, rt
         return load_failure(kind, kind, exc)
 
 
-__all__ = ["KINDS", "ArtifactConfigError", "ArtifactResult", "compare_artifact", "kind_of"]
+__all__ = ["KINDS", "ArtifactConfigError", "ArtifactResult", "check_options", "compare_artifact", "kind_of"]
