@@ -255,3 +255,26 @@ def test_second_runs_use_other_processes(runner_for, tmp_path):
     r = runner_for(d)
     assert [out(r.run({"a": 1.0}))["calls"] for _ in range(3)] == [1, 2, 3]
     assert [out(r.run_second({"a": 1.0}))["calls"] for _ in range(2)] == [1, 2]
+
+
+SET_ORDER = '''
+def main(s):
+    names = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}
+    return {"y": 2.0 * s["a"], "order": list(names)}
+'''
+
+
+@pytest.mark.parametrize("mode", ["entry", "command"])
+def test_build_rejects_output_that_depends_on_the_hash_seed(tmp_path, mode):
+    """Set order leaks into the output: the second execution runs under another PYTHONHASHSEED."""
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+
+    d, mod = entry_workflow(tmp_path / "wf", SET_ORDER)
+    if mode == "command":
+        (d / f"{mod}.py").write_text(SET_ORDER + "\nimport json, sys\nprint(json.dumps(main(json.load(sys.stdin))))\n")
+        toml = (d / "workflow.toml").read_text().replace(f'entry = "{mod}:main"', f'command = ["python3", "{mod}.py"]')
+        (d / "workflow.toml").write_text(toml)
+    results = build([d], tmp_path / "rel", BuildOptions(variants=1, public=2, hidden=1, jobs=1, max_rounds=1,
+                                                        cache=ExecutionCache(enabled=False)))
+    assert results[0].failure and "gate deterministic: field `order" in results[0].failure

@@ -24,6 +24,9 @@ from swr.spec import WorkflowSpec
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 WORKER_DST = "/sandbox/swr/worker.py"
+# The determinism gate's second execution runs under another hash seed: set and dict-of-set order
+# that leaks into an output shows up as a difference instead of hiding behind PYTHONHASHSEED=0.
+SECOND_ENV = {"PYTHONHASHSEED": "1"}
 
 
 def limits_for(spec: WorkflowSpec, base: Limits | None = None) -> Limits:
@@ -71,17 +74,18 @@ class Runner:
         self.scratch = Path(tempfile.mkdtemp(prefix="swr-runs-"))  # artifact directories, removed by close()
         self._count = itertools.count()
         self.pool = WorkerPool(self, workers) if spec.entry else None
-        self.second = WorkerPool(self, workers) if spec.entry else None
+        self.second = WorkerPool(self, workers, SECOND_ENV) if spec.entry else None
 
     def new_dir(self) -> Path:
         d = self.scratch / str(next(self._count))
         d.mkdir()
         return d
 
-    def job(self, argv: list[str], limits: Limits | None = None, artifacts: Path | None = None) -> Job:
+    def job(self, argv: list[str], limits: Limits | None = None, artifacts: Path | None = None,
+            env: dict[str, str] | None = None) -> Job:
         extra = (Mount(WORKER_SCRIPT, WORKER_DST),) if self.spec.entry else ()
         return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, artifacts=artifacts,
-                   extra_mounts=extra)
+                   extra_mounts=extra, env=dict(env or {}))
 
     def run(self, scenario: dict[str, Any]) -> RunResult:
         """The fast path: a warm worker for `entry` workflows, a fresh process otherwise."""
@@ -94,15 +98,15 @@ class Runner:
         history (the build feeds them in reverse order), so leaked state and per-process randomness show."""
         if self.second:
             return self.second.run(scenario)
-        return self.run_fresh(scenario)
+        return self.run_fresh(scenario, SECOND_ENV)
 
-    def run_fresh(self, scenario: dict[str, Any]) -> RunResult:
-        """Always a new process (the determinism gate's second execution)."""
+    def run_fresh(self, scenario: dict[str, Any], env: dict[str, str] | None = None) -> RunResult:
+        """Always a new process."""
         if self.spec.command:
             art = self.new_dir()
-            res = run(self.sandbox, self.job(resolve_command(self.spec.command), artifacts=art), _encode(scenario))
-            return replace(res, artifacts=art)
-        w = Worker(self)
+            job = self.job(resolve_command(self.spec.command), artifacts=art, env=env)
+            return replace(run(self.sandbox, job, _encode(scenario)), artifacts=art)
+        w = Worker(self, env)
         try:
             return w.call(scenario)
         finally:
@@ -118,14 +122,14 @@ class Runner:
 class Worker:
     """One warm process serving scenarios over a line protocol; restarted after any failure."""
 
-    def __init__(self, runner: Runner):
+    def __init__(self, runner: Runner, env: dict[str, str] | None = None):
         lim = runner.limits
         # the import is part of the first call's budget; afterwards each call has its own deadline
         self.limits = lim
         self.files = runner.new_dir()  # each call writes its artifacts into a fresh subdirectory of this
         self.calls = itertools.count()
         argv = [sys.executable, WORKER_DST, runner.spec.entry or ""]
-        self.h: Handle = runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf")), self.files))
+        self.h: Handle = runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf")), self.files, env))
         self.stderr: deque[bytes] = deque(maxlen=64)
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self._drain.start()
@@ -196,8 +200,8 @@ class Worker:
 class WorkerPool:
     """Up to `size` warm workers shared by threads; a failed worker is replaced lazily."""
 
-    def __init__(self, runner: Runner, size: int):
-        self.runner = runner
+    def __init__(self, runner: Runner, size: int, env: dict[str, str] | None = None):
+        self.runner, self.env = runner, env
         self.idle: queue.LifoQueue[Worker] = queue.LifoQueue()
         self.slots = threading.Semaphore(max(1, size))
         self.all: list[Worker] = []
@@ -208,7 +212,7 @@ class WorkerPool:
             try:
                 w = self.idle.get_nowait()
             except queue.Empty:
-                w = Worker(self.runner)
+                w = Worker(self.runner, self.env)
                 with self.lock:
                     self.all.append(w)
             res = w.call(scenario)

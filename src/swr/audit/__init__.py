@@ -1,0 +1,1 @@
+"""Auditing verifiers: how far a release's verdicts can be trusted."""

@@ -1,0 +1,75 @@
+"""`swr audit consensus`: independent candidates that agree with each other and not with the
+reference point at the reference, not at them."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from swr.grade import candidate_problem, execute
+from swr.judge.artifacts.fields import Reference
+from swr.judge.verdict import parse_output, reference_view
+from swr.release import Task, list_tasks, load_task
+from swr.sandbox import get_sandbox
+
+from .oracle import leaf_within, leaves
+
+ADVICE = ("re-run the reference on this scenario and recompute the field by hand from its definition; check units, "
+          "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
+          "compute the same quantity")
+
+
+def candidate_for(root: Path, task: Task) -> Path | None:
+    """A candidate directory for this task: ROOT itself if it has a `run`, else ROOT/<task-id>."""
+    for d in (root, root / task.id):
+        if candidate_problem(d) is None:
+            return d
+    return None
+
+
+def _outputs(task: Task, cand: Path, sandbox: Any, scratch: Path) -> list[Any]:
+    """The candidate's hidden outputs as equality checks see them (None where it failed)."""
+    scratch.mkdir()
+    outs: list[Any] = []
+    for i, h in enumerate(task.hidden):
+        ex = execute(task, cand, h.scenario, sandbox, scratch / str(i))
+        doc, _ = parse_output(ex.stdout) if ex.returncode == 0 and ex.limit is None else (None, None)
+        outs.append(None if doc is None else reference_view(Reference(doc, ex.artifacts), task.tolerances))
+    return outs
+
+
+def task_consensus(task: Task, candidates: list[Path], sandbox: Any, scratch: Path, quorum: int) -> list[dict[str, Any]]:
+    tol = task.tolerances
+    runs = [_outputs(task, c, sandbox, scratch / str(k)) for k, c in enumerate(candidates)]
+    flags = []
+    for i, h in enumerate(task.hidden):
+        ref = dict(leaves(reference_view(Reference(h.output, h.files), tol), tol))
+        cand = [dict(leaves(r[i], tol)) if r[i] is not None else {} for r in runs]
+        for path, rv in ref.items():
+            off = [k for k, c in enumerate(cand) if path in c and not leaf_within(rv, c[path], tol, path)]
+            best = max(({k} | {m for m in off if leaf_within(cand[k][path], cand[m][path], tol, path)}
+                        for k in off), key=len, default=set())
+            if len(best) >= quorum:
+                k = min(best)
+                flags.append({"task": task.id, "hidden": i, "field": ".".join(map(str, path)),
+                              "reference": rv, "consensus": cand[k][path],
+                              "candidates": sorted(candidates[m].as_posix() for m in best), "advice": ADVICE})
+    return flags
+
+
+def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, sandbox: str = "bwrap") -> dict[str, Any]:
+    sb = get_sandbox(sandbox)
+    flags: list[dict[str, Any]] = []
+    seen = 0
+    with tempfile.TemporaryDirectory(prefix="swr-consensus-") as tmp:
+        for n, root in enumerate(list_tasks(release)):
+            task = load_task(root)
+            found = [c for c in (candidate_for(p, task) for p in candidates) if c is not None]
+            if len(found) < quorum:
+                continue
+            seen += 1
+            scratch = Path(tmp) / str(n)
+            scratch.mkdir()
+            flags += task_consensus(task, found, sb, scratch, quorum)
+    return {"release": str(release), "tasks_compared": seen, "quorum": quorum, "flags": flags}
+

@@ -1,0 +1,110 @@
+"""`swr audit lint`: verifier configurations that cannot be trusted, found without running anything
+(and, with `rerun`, tolerances tighter than the reference's own run-to-run variation)."""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from swr.judge.artifacts.fields import Reference, artifact_leaves
+from swr.judge.compare import dotted
+from swr.judge.verdict import parse_output, reference_view
+from swr.release import Task, list_tasks, load_task
+from swr.sandbox import get_sandbox
+from swr.workflow import Runner
+
+from .oracle import leaf_within, leaves, limit
+
+SELF_REPORTED = re.compile(r"(^|_)(residual|error|err|converged|success|status|message|iterations?|n_?iter|"
+                           r"nfev|njev|runtime|elapsed|wall|wall_time|cpu_time|timing)(_|$)", re.I)
+RECOMPUTABLE_FROM_MESH = re.compile(r"(^|_)(volume|area|surface_area|bounds|centroid|euler|watertight)(_|$)", re.I)
+VOLATILE = {
+    "timestamp": re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?"),
+    "uuid": re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I),
+    "path": re.compile(r"(^|\s)/(tmp|home|root|sandbox|var|proc)/"),
+}
+RERUN_MARGIN = 0.5  # flag a float whose run-to-run drift uses more than half of its tolerance band
+
+
+def _finding(task: Task, severity: str, check: str, field: str, message: str) -> dict[str, Any]:
+    return {"task": task.id, "severity": severity, "check": check, "field": field, "message": message}
+
+
+def lint_task(task: Task) -> list[dict[str, Any]]:
+    tol = task.tolerances
+    refs = [Reference(e.output, e.files) for e in [*task.public, *task.hidden]]
+    views = [reference_view(r, tol) for r in refs]
+    graded = [dict(leaves(v, tol)) for v in views]
+    found: list[dict[str, Any]] = []
+    if not any(graded):
+        return [_finding(task, "error", "nothing_graded", "", "every output field is ignored: any output passes")]
+    found += _loose_fields(task, graded)
+    arts = {dotted(p) for r in refs for p, _ in artifact_leaves(r, tol)}
+    for path in sorted({p for g in graded for p in g}, key=str):
+        name, key = dotted(path), str(path[-1]) if path else ""
+        if SELF_REPORTED.search(key):
+            found.append(_finding(task, "warning", "self_reported", name, "a diagnostic the program reports about "
+                                  "itself is graded; recompute it from the output, or ignore it"))
+        elif arts and RECOMPUTABLE_FROM_MESH.search(key):
+            found.append(_finding(task, "warning", "self_reported", name, "a number recomputable from an artifact "
+                                  "is graded as reported; grade the artifact instead"))
+    for kind, rx in VOLATILE.items():
+        hits = sorted({dotted(p) for g in graded for p, v in g.items() if isinstance(v, str) and rx.search(v)})
+        found += [_finding(task, "warning", "volatile_value", h, f"a graded value looks like a {kind}") for h in hits]
+    return found
+
+
+def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
+    """Fields that vary across scenarios but never beyond their tolerance: they cannot tell answers apart."""
+    tol = task.tolerances
+    loose, varied = [], 0
+    for path in sorted({p for g in graded for p in g}, key=str):
+        vals = [g[path] for g in graded if path in g]
+        if not all(type(v) is float and math.isfinite(v) for v in vals) or len(set(vals)) < 2:
+            continue
+        varied += 1
+        if all(leaf_within(a, b, tol, path) for a in vals for b in vals):
+            loose.append(dotted(path))
+    sev = "error" if loose and len(loose) == varied else "warning"
+    return [_finding(task, sev, "tolerance_too_loose", p, "every scenario's value lies within the tolerance of "
+                     "every other's: the field cannot discriminate") for p in loose]
+
+
+def rerun_drift(task: Task, runner: Runner) -> list[dict[str, Any]]:
+    """Re-run the hidden scenarios in other processes; flag floats whose drift eats the tolerance band."""
+    tol, found = task.tolerances, []
+    for h in task.hidden:
+        res = runner.run_second(h.scenario)
+        out, _ = parse_output(res.stdout) if res.ok else (None, None)
+        if out is None:
+            found.append(_finding(task, "error", "rerun_failed", "", "the reference failed when re-run"))
+            continue
+        again = dict(leaves(out, tol))
+        for path, r in leaves(h.output, tol):
+            g = again.get(path)
+            if type(r) is float and isinstance(g, float) and math.isfinite(r) and math.isfinite(g):
+                band = limit(r, tol, path)
+                if abs(g - r) > RERUN_MARGIN * band:
+                    found.append(_finding(task, "error" if abs(g - r) > band else "warning", "tolerance_below_drift",
+                                          dotted(path), f"run-to-run drift {abs(g - r):.3g} against a band of {band:.3g}"))
+    return found
+
+
+def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap") -> dict[str, Any]:
+    tasks = [load_task(r) for r in list_tasks(release)]
+    findings = [f for t in tasks for f in lint_task(t)]
+    if rerun:
+        sb = get_sandbox(sandbox)
+        runners: dict[str, Runner] = {}
+        try:
+            for t in tasks:
+                wf = t.meta["workflow"]
+                runner = runners.setdefault(wf, Runner(t.reference_spec(), sb))
+                findings += rerun_drift(t, runner)
+        finally:
+            for r in runners.values():
+                r.close()
+    return {"release": str(release), "tasks": len(tasks), "findings": findings,
+            "errors": sum(f["severity"] == "error" for f in findings),
+            "warnings": sum(f["severity"] == "warning" for f in findings)}

@@ -1,0 +1,156 @@
+"""`swr audit mutation`: the verifier's stress test. Every mutant of every hidden reference is graded
+by the judge; a decision is correct when it accepts the valid and rejects the invalid."""
+from __future__ import annotations
+
+import math
+import random
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from swr.judge import Execution, judge_scenario
+from swr.judge.artifacts.fields import Reference
+from swr.judge.verdict import parse_output, reference_view
+from swr.release import Task, list_tasks, load_task
+from swr.sandbox import get_sandbox
+from swr.workflow import Runner
+
+from .mesh_mutants import mesh_mutants
+from .mutants import Mutant, other_scenarios, perturbations, reserialised, structural
+from .oracle import within
+
+Z95 = 1.959963984540054
+MAX_EXAMPLES = 20
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion k/n (n = 0 gives the whole [0, 1])."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if k == 0 else lo), (1.0 if k == n else hi)  # exact at the ends, not 1 - 1e-16
+
+
+def task_mutants(task: Task, per_class: int, scratch: Path) -> Iterator[tuple[int, Mutant]]:
+    """(hidden index, mutant) for every mutation class that applies to the task's outputs."""
+    refs = [Reference(h.output, h.files) for h in task.hidden]
+    tol = task.tolerances
+    for i, ref in enumerate(refs):
+        rng = random.Random(f"{task.id}:{i}")
+        for gen in (perturbations(ref, tol, rng, per_class), structural(ref, tol), reserialised(ref, tol),
+                    other_scenarios(ref, refs[:i] + refs[i + 1:], tol), mesh_mutants(ref, tol, rng, scratch)):
+            for m in gen:
+                yield i, m
+
+
+def _klass(m: Mutant, designed_valid: bool | None) -> str:
+    """Mutants that land on the other side of the tolerance than their class intends get their own row."""
+    if designed_valid is None or designed_valid == m.valid:
+        return m.klass
+    return f"{m.klass} ({'inside' if m.valid else 'outside'} tolerance)"
+
+
+DESIGNED_VALID = {"reserialise_key_order": True, "reserialise_float_format": True, "reserialise_int_as_float": True,
+                  "mesh_facet_reorder": True, "mesh_reencode": True, "perturb_0.5x_tolerance": True,
+                  "perturb_0.9x_tolerance": True, "perturb_0.99x_tolerance": True}
+
+
+def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str, Any]:
+    """Counts per class and the first wrong decisions of one task."""
+    counts: dict[str, dict[str, Any]] = {}
+    wrong: list[dict[str, Any]] = []
+    for i, m in mutants:
+        h = task.hidden[i]
+        res = judge_scenario(Reference(h.output, h.files), Execution(0, m.stdout, artifacts=m.files),
+                             task.tolerances, split="hidden", index=i)
+        name = _klass(m, DESIGNED_VALID.get(m.klass, False))
+        c = counts.setdefault(name, {"valid": m.valid, "trials": 0, "accepted": 0, "rejected": 0})
+        c["trials"] += 1
+        c["accepted" if res["pass"] else "rejected"] += 1
+        if res["pass"] != m.valid and len(wrong) < MAX_EXAMPLES:
+            wrong.append({"task": task.id, "hidden": i, "class": name, "valid": m.valid, "accepted": res["pass"],
+                          "mismatches": res["mismatches"][:3]})
+    return {"counts": counts, "wrong": wrong}
+
+
+def audit_task(root: Path, per_class: int) -> dict[str, Any]:
+    task = load_task(root)
+    with tempfile.TemporaryDirectory(prefix="swr-mutants-") as scratch:
+        return grade_mutants(task, task_mutants(task, per_class, Path(scratch)))
+
+
+def ignored_axis_mutants(tasks: list[Task], sandbox_name: str) -> Iterator[tuple[Task, int, Mutant]]:
+    """One hidden input axis set to a public value and the reference re-executed: what a reconstruction
+    that ignores that axis would print. Valid only when the output does not change beyond tolerance."""
+    by_workflow: dict[str, list[Task]] = defaultdict(list)
+    for t in tasks:
+        by_workflow[t.meta["workflow"]].append(t)
+    sandbox = get_sandbox(sandbox_name)
+    for group in by_workflow.values():
+        runner = Runner(group[0].reference_spec(), sandbox)
+        try:
+            for t in group:
+                yield from _axis_mutants(t, runner)
+        finally:
+            runner.close()
+
+
+def _axis_mutants(task: Task, runner: Runner) -> Iterator[tuple[Task, int, Mutant]]:
+    names = sorted(task.hidden[0].scenario) if task.hidden else []
+    for i, h in enumerate(task.hidden):
+        for k in range(len(names)):
+            axis = names[(i + k) % len(names)]
+            swap = next((p.scenario[axis] for p in task.public if p.scenario.get(axis) != h.scenario[axis]), None)
+            if swap is None:
+                continue
+            res = runner.run({**h.scenario, axis: swap})
+            if not res.ok:
+                break
+            out, _ = parse_output(res.stdout)
+            ref = Reference(h.output, h.files)
+            valid = out is not None and within(reference_view(ref, task.tolerances),
+                                               reference_view(Reference(out, res.artifacts), task.tolerances),
+                                               task.tolerances)
+            yield task, i, Mutant("ignored_axis_reexecuted", valid, res.stdout, res.artifacts, axis)
+            break
+
+
+def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    total: dict[str, dict[str, Any]] = {}
+    wrong: list[dict[str, Any]] = []
+    for part in parts:
+        for name, c in part["counts"].items():
+            t = total.setdefault(name, {"valid": c["valid"], "trials": 0, "accepted": 0, "rejected": 0})
+            for k in ("trials", "accepted", "rejected"):
+                t[k] += c[k]
+        wrong += part["wrong"]
+    classes = []
+    for name, c in sorted(total.items()):
+        correct = c["accepted"] if c["valid"] else c["rejected"]
+        lo, hi = wilson(correct, c["trials"])
+        classes.append({"name": name, **c, "correct": correct,
+                        "correct_rate": correct / c["trials"] if c["trials"] else 1.0, "wilson95": [lo, hi]})
+    return {"trials": sum(c["trials"] for c in classes), "classes": classes,
+            "false_accepts": sum(c["accepted"] for c in classes if not c["valid"]),
+            "false_rejects": sum(c["rejected"] for c in classes if c["valid"]),
+            "wrong_decisions": wrong[:MAX_EXAMPLES]}
+
+
+def mutation_audit(release: Path, *, per_class: int = 3, jobs: int = 2, reexecute: bool = True,
+                   sandbox: str = "bwrap") -> dict[str, Any]:
+    """Stress-test every task of a release; `reexecute` adds the ignored-axis class (runs the reference)."""
+    roots = list_tasks(release)
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        parts = list(pool.map(audit_task, roots, [per_class] * len(roots), chunksize=4))
+    if reexecute:
+        tasks = [load_task(r) for r in roots]
+        for task, i, m in ignored_axis_mutants(tasks, sandbox):
+            parts.append(grade_mutants(task, iter([(i, m)])))
+    return {"release": str(release), "tasks": len(roots), **summarise(parts)}

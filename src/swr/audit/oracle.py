@@ -1,0 +1,83 @@
+"""The audit's own, independent notion of "within tolerance": it decides whether a mutant is valid
+(should be accepted) without asking the judge whose decisions are being audited."""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from swr.judge import Tolerances
+
+Where = tuple[str | int, ...]
+
+
+def leaves(doc: Any, tol: Tolerances, path: Where = ()) -> Iterator[tuple[Where, Any]]:
+    """Graded leaves in document order (ignored subtrees skipped)."""
+    if tol.for_path(path) is None:
+        return
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from leaves(v, tol, (*path, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from leaves(v, tol, (*path, i))
+    else:
+        yield path, doc
+
+
+def limit(ref: float, tol: Tolerances, path: Where) -> float:
+    """The tolerance band half-width at a float leaf: atol + rtol·|ref|."""
+    atol, rtol = tol.for_path(path) or (0.0, 0.0)
+    return atol + rtol * abs(ref)
+
+
+def leaf_within(ref: Any, got: Any, tol: Tolerances, path: Where) -> bool:
+    """The DESIGN.md leaf rule, written out again on purpose."""
+    if isinstance(ref, bool) or ref is None or isinstance(ref, str):
+        return type(got) is type(ref) and got == ref
+    if isinstance(ref, int):
+        return not isinstance(got, bool) and isinstance(got, (int, float)) and got == ref
+    if isinstance(ref, float):
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            return False
+        if math.isnan(ref) or math.isinf(ref):
+            return (math.isnan(ref) and math.isnan(got)) or got == ref
+        if not math.isfinite(got):
+            return False
+        return abs(float(got) - ref) <= limit(ref, tol, path)
+    return False
+
+
+def within(ref: Any, got: Any, tol: Tolerances, path: Where = ()) -> bool:
+    """Whole-document tolerance equality: every graded reference leaf present and within its band."""
+    if tol.for_path(path) is None:
+        return True
+    if isinstance(ref, dict):
+        return isinstance(got, dict) and all(k in got and within(v, got[k], tol, (*path, k)) for k, v in ref.items())
+    if isinstance(ref, list):
+        return isinstance(got, list) and len(got) == len(ref) and all(
+            within(r, g, tol, (*path, i)) for i, (r, g) in enumerate(zip(ref, got)))
+    return leaf_within(ref, got, tol, path)
+
+
+def set_leaf(doc: Any, path: Where, value: Any) -> Any:
+    """A copy of doc with one leaf replaced."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(doc, dict):
+        return {**doc, head: set_leaf(doc[head], rest, value)}
+    out = list(doc)
+    out[head] = set_leaf(doc[head], rest, value)  # type: ignore[index]
+    return out
+
+
+def map_leaves(doc: Any, fn: Any, tol: Tolerances, path: Where = ()) -> Any:
+    """A copy of doc with fn(path, value) applied to every graded leaf."""
+    if tol.for_path(path) is None:
+        return doc
+    if isinstance(doc, dict):
+        return {k: map_leaves(v, fn, tol, (*path, k)) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [map_leaves(v, fn, tol, (*path, i)) for i, v in enumerate(doc)]
+    return fn(path, doc)

@@ -1,0 +1,125 @@
+"""`swr audit`: the verifier's stress test, sensitivity, replay, achievability, consensus and lint,
+on the shipped catalog and on deliberately broken verifier configurations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from conftest import FIXTURES, swr, write_candidate
+from swr.audit.consensus import consensus_audit
+from swr.audit.lint import lint_audit
+from swr.audit.mutation import mutation_audit, wilson
+from swr.audit.replay import replay_audit
+from swr.audit.sensitivity import sensitivity_audit
+from swr.build import BuildOptions, build
+from swr.cache import ExecutionCache
+
+
+# ------------------------------------------------------------------ the whole catalog meets the bar
+
+def test_catalog_mutation_audit_makes_no_wrong_decision(catalog_release: Path) -> None:
+    r = mutation_audit(catalog_release, per_class=3, jobs=2, reexecute=True)
+    assert r["false_accepts"] == 0 and r["false_rejects"] == 0, r["wrong_decisions"]
+    names = {c["name"] for c in r["classes"]}
+    assert {"perturb_1.01x_tolerance", "perturb_0.99x_tolerance", "deepest_leaf_changed",
+            "coherent_shift_10x_tolerance", "other_scenario_output", "reserialise_int_as_float",
+            "ignored_axis_reexecuted"} <= names
+    assert r["trials"] > 20 * r["tasks"]
+
+
+def test_catalog_replay_controls_pass_no_task(catalog_release: Path) -> None:
+    r = replay_audit(catalog_release)
+    assert r["controls_passing"] == 0
+    assert r["controls"]["oracle"]["pass_rate"] == 1.0
+
+
+def test_catalog_every_task_changes_between_scenarios(catalog_release: Path) -> None:
+    r = sensitivity_audit(catalog_release, reexecute=False)
+    assert r["tasks_without_change"] == 0 and all(t["pairs_changed"] > 0 for t in r["tasks"])
+
+
+# ------------------------------------------------------------------ small releases, broken on purpose
+
+@pytest.fixture(scope="module")
+def linear(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("audit")
+    build([FIXTURES / "good-linear"], base / "release",
+          BuildOptions(variants=1, public=4, hidden=3, cache=ExecutionCache(base / "cache")))
+    return base / "release"
+
+
+def broken_copy(release: Path, dest: Path, edit) -> Path:  # noqa: ANN001
+    """A copy of the release whose task.toml tolerances were edited."""
+    shutil.copytree(release, dest)
+    for toml in dest.glob("tasks/*/task.toml"):
+        meta = tomllib.loads(toml.read_text())
+        edit(meta["tolerances"])
+        toml.write_text(tomli_w.dumps(meta))
+    return dest
+
+
+def test_mutation_json_shape_and_a_clean_pass(linear: Path) -> None:
+    res = swr("audit", "mutation", str(linear), "--json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    r = json.loads(res.stdout)
+    assert {"classes", "false_accepts", "false_rejects", "trials"} <= set(r)
+    for c in r["classes"]:
+        assert {"name", "valid", "trials", "accepted", "rejected"} <= set(c)
+        assert c["accepted"] + c["rejected"] == c["trials"] > 0
+
+
+def test_a_tolerance_of_1e9_is_caught(linear: Path, tmp_path: Path) -> None:
+    loose = broken_copy(linear, tmp_path / "loose", lambda t: t.update(atol=1e9))
+    lint = lint_audit(loose)
+    assert lint["errors"] and {f["check"] for f in lint["findings"]} == {"tolerance_too_loose"}
+    mut = mutation_audit(loose, reexecute=False, jobs=1)
+    assert mut["false_accepts"] > 0
+    res = swr("audit", "mutation", str(loose), "--no-rerun")
+    assert res.returncode == 1
+
+
+def test_an_ignore_list_holding_every_field_is_caught(linear: Path, tmp_path: Path) -> None:
+    blind = broken_copy(linear, tmp_path / "blind", lambda t: t.update(ignore=["y", "z"]))
+    assert [f["check"] for f in lint_audit(blind)["findings"]] == ["nothing_graded"]
+    assert swr("audit", "lint", str(blind)).returncode == 1
+    assert mutation_audit(blind, reexecute=False, jobs=1)["false_accepts"] > 0
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(10, 10)
+    assert 0.69 < lo < 0.73 and hi == 1.0
+    lo, hi = wilson(0, 0)
+    assert (lo, hi) == (0.0, 1.0)
+    lo, hi = wilson(50, 100)
+    assert abs((lo + hi) / 2 - 0.5) < 1e-9 and 0.40 < lo < 0.41
+
+
+def test_sensitivity_names_an_inert_parameter(tmp_path: Path) -> None:
+    wf = tmp_path / "wf"
+    shutil.copytree(FIXTURES / "good-linear", wf)
+    toml = (wf / "workflow.toml").read_text().replace('name = "good-linear"', 'name = "inert-c"')
+    (wf / "workflow.toml").write_text(toml + '\n[inputs.c]\ntype = "number"\nmin = 0.0\nmax = 1.0\n'
+                                      'description = "Read by nobody."\n')
+    build([wf], tmp_path / "rel", BuildOptions(variants=1, cache=ExecutionCache(enabled=False)))
+    r = sensitivity_audit(tmp_path / "rel")
+    assert r["inert_parameters"] == {"inert-c": ["c"]}
+    assert r["tasks"][0]["parameters_moving_output"] == ["a", "b"]
+
+
+def test_consensus_flags_a_field_two_candidates_agree_on(linear: Path, tmp_path: Path) -> None:
+    """Two independent candidates that both compute y = 2a + b + 1 point at the reference's y."""
+    script = ("import json, sys\ns = json.load(sys.stdin)\n"
+              "print(json.dumps({'y': 2 * s['a'] + s['b'] + %s, 'z': [s['a'], s['b']]}))\n")
+    a = write_candidate(tmp_path / "a", script % "1.0")
+    b = write_candidate(tmp_path / "b", script % "1.0")
+    right = write_candidate(tmp_path / "right", script % "0.0")
+    r = consensus_audit(linear, [a, b, right])
+    assert r["tasks_compared"] == 1
+    assert {f["field"] for f in r["flags"]} == {"y"} and len(r["flags"]) == 3
+    assert consensus_audit(linear, [a, right])["flags"] == []
