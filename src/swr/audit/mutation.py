@@ -38,12 +38,12 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (0.0 if k == 0 else lo), (1.0 if k == n else hi)  # exact at the ends, not 1 - 1e-16
 
 
-def task_mutants(task: Task, per_class: int, scratch: Path) -> Iterator[tuple[int, Mutant]]:
+def task_mutants(task: Task, per_class: int, scratch: Path, seed: int = 0) -> Iterator[tuple[int, Mutant]]:
     """(hidden index, mutant) for every mutation class that applies to the task's outputs."""
     refs = [Reference(h.output, h.files) for h in task.hidden]
     tol = task.tolerances
     for i, ref in enumerate(refs):
-        rng = random.Random(f"{task.id}:{i}")
+        rng = random.Random(f"{seed}:{task.id}:{i}")
         for gen in (perturbations(ref, tol, rng, per_class), structural(ref, tol), reserialised(ref, tol),
                     other_scenarios(ref, refs[:i] + refs[i + 1:], tol), mesh_mutants(ref, tol, rng, scratch)):
             for m in gen:
@@ -80,10 +80,10 @@ def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str
     return {"counts": counts, "wrong": wrong}
 
 
-def audit_task(root: Path, per_class: int) -> dict[str, Any]:
+def audit_task(root: Path, per_class: int, seed: int = 0) -> dict[str, Any]:
     task = load_task(root)
     with tempfile.TemporaryDirectory(prefix="swr-mutants-") as scratch:
-        return grade_mutants(task, task_mutants(task, per_class, Path(scratch)))
+        return grade_mutants(task, task_mutants(task, per_class, Path(scratch), seed))
 
 
 def ignored_axis_mutants(tasks: list[Task], sandbox_name: str) -> Iterator[tuple[Task, int, Mutant]]:
@@ -144,11 +144,11 @@ def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def mutation_audit(release: Path, *, per_class: int = 3, jobs: int = 2, reexecute: bool = True,
-                   sandbox: str = "bwrap") -> dict[str, Any]:
+                   sandbox: str = "bwrap", seed: int = 0) -> dict[str, Any]:
     """Stress-test every task of a release; `reexecute` adds the ignored-axis class (runs the reference)."""
     roots = list_tasks(release)
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        parts = list(pool.map(audit_task, roots, [per_class] * len(roots), chunksize=4))
+        parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=4))
     if reexecute:
         tasks = [load_task(r) for r in roots]
         for task, i, m in ignored_axis_mutants(tasks, sandbox):
