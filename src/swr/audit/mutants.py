@@ -54,7 +54,7 @@ def float_leaves(doc: Any, tol: Tolerances) -> list[tuple[tuple, float]]:
 
 def perturbations(ref: Reference, tol: Tolerances, rng: random.Random, per_class: int) -> Iterator[Mutant]:
     """One float leaf moved by k × its tolerance band; valid iff the audit's oracle says it is inside."""
-    floats = float_leaves(ref.output, tol)
+    floats = [(p, v) for p, v in float_leaves(ref.output, tol) if limit(v, tol, p) > 0]  # k × 0 moves nothing
     for k in (*VALID_SCALES, *INVALID_SCALES):
         for path, r in rng.sample(floats, min(per_class, len(floats))):
             new = r + rng.choice((-1.0, 1.0)) * k * limit(r, tol, path)
