@@ -54,12 +54,12 @@ def linear(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "release"
 
 
-def broken_copy(release: Path, dest: Path, edit) -> Path:  # noqa: ANN001
-    """A copy of the release whose task.toml tolerances were edited."""
+def broken_copy(release: Path, dest: Path, edit, table: str = "tolerances") -> Path:  # noqa: ANN001
+    """A copy of the release with one table of each task.toml edited."""
     shutil.copytree(release, dest)
     for toml in dest.glob("tasks/*/task.toml"):
         meta = tomllib.loads(toml.read_text())
-        edit(meta["tolerances"])
+        edit(meta.setdefault(table, {}))
         toml.write_text(tomli_w.dumps(meta))
     return dest
 
@@ -89,6 +89,28 @@ def test_an_ignore_list_holding_every_field_is_caught(linear: Path, tmp_path: Pa
     assert [f["check"] for f in lint_audit(blind)["findings"]] == ["nothing_graded"]
     assert swr("audit", "lint", str(blind)).returncode == 1
     assert mutation_audit(blind, reexecute=False, jobs=1)["false_accepts"] > 0
+
+
+def test_a_percentage_pass_criterion_is_caught(linear: Path, tmp_path: Path, sandbox) -> None:
+    """A pass on 60 % of hidden scenarios: lint flags it, and the grader does honour it (so it matters)."""
+    lax = broken_copy(linear, tmp_path / "lax", lambda g: g.update(pass_threshold=0.6), table="grading")
+    assert [f["check"] for f in lint_audit(lax)["findings"]] == ["percentage_pass"]
+    from swr.grade import grade
+    from swr.release import list_tasks, load_task
+
+    task = load_task(list_tasks(lax)[0])
+    script = ("import json, sys\ns = json.load(sys.stdin)\nok = s == %r\n"
+              "print(json.dumps({'y': 2 * s['a'] + s['b'] + (0 if ok else 1), 'z': [s['a'], s['b']]}))\n")
+    wrong_once = write_candidate(tmp_path / "c", script % task.hidden[0].scenario)
+    assert not grade(task, wrong_once, sandbox)["pass"]  # right on 1 of 3 hidden scenarios
+    right_twice = write_candidate(tmp_path / "d", script.replace("0 if ok else 1", "1 if ok else 0")
+                                  % task.hidden[0].scenario)
+    assert grade(task, right_twice, sandbox)["pass"]  # wrong on one, and still passes: the defect
+
+
+def test_a_pattern_that_matches_nothing_is_named(linear: Path, tmp_path: Path) -> None:
+    typo = broken_copy(linear, tmp_path / "typo", lambda t: t.update(fields={"yy": {"rtol": 0.1}}))
+    assert [(f["check"], f["field"]) for f in lint_audit(typo)["findings"]] == [("pattern_matches_nothing", "yy")]
 
 
 def test_wilson_interval() -> None:

@@ -54,7 +54,8 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
         pairs = [(Reference(ex.output, ex.files), e) for ex, e in zip(todo, execs)]
         try:
             return verdict(task.id, pairs[: len(hidden)], pairs[len(hidden):], task.tolerances,
-                           public_refs=[Reference(ex.output, ex.files) for ex in task.public])
+                           public_refs=[Reference(ex.output, ex.files) for ex in task.public],
+                           threshold=task.pass_threshold)
         except ArtifactConfigError as e:
             raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
 

@@ -47,6 +47,12 @@ class Task:
     hidden: list[Example] = field(default_factory=list)
 
     @property
+    def pass_threshold(self) -> float:
+        """Share of hidden scenarios a pass needs: 1 unless a task.toml `[grading]` table lowers it
+        (imported verifiers sometimes do; `swr audit lint` flags it)."""
+        return float(self.meta.get("grading", {}).get("pass_threshold", 1.0))
+
+    @property
     def files_dir(self) -> Path | None:
         d = self.root / "public" / "files"
         return d if d.is_dir() else None

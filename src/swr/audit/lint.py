@@ -39,7 +39,7 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     if not any(graded):
         return [_finding(task, "error", "nothing_graded", "", "every output field is ignored: any output passes")]
-    found += _loose_fields(task, graded)
+    found += _loose_fields(task, graded) + _threshold(task, graded) + _dead_patterns(task, graded)
     arts = {dotted(p) for r in refs for p, _ in artifact_leaves(r, tol)}
     for path in sorted({p for g in graded for p in g}, key=str):
         name, key = dotted(path), str(path[-1]) if path else ""
@@ -53,6 +53,28 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
         hits = sorted({dotted(p) for g in graded for p, v in g.items() if isinstance(v, str) and rx.search(v)})
         found += [_finding(task, "warning", "volatile_value", h, f"a graded value looks like a {kind}") for h in hits]
     return found
+
+
+def _threshold(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
+    """A pass on a share of scenarios: wrong answers pass, and on exact checks there is no 'nearly right'."""
+    t = task.pass_threshold
+    if t >= 1.0:
+        return []
+    exact = any(isinstance(v, (bool, int, str)) for g in graded for v in g.values())
+    return [_finding(task, "error" if exact else "warning", "percentage_pass", "",
+                     f"a pass needs only {t:.0%} of hidden scenarios" + (" on exact checks" if exact else ""))]
+
+
+def _dead_patterns(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
+    """Tolerance and ignore patterns that match no output path: a typo that silently grades otherwise."""
+    paths = {p for g in graded for p in g}
+    tol, dead = task.tolerances, []
+    for pat in sorted({f[0] for f in tol.fields} | {a[0] for a in tol.artifacts}):
+        segs = pat.split(".")
+        if not any(len(p) >= len(segs) and all(s in ("*", str(x)) for s, x in zip(segs, p)) for p in paths):
+            dead.append(pat)
+    return [_finding(task, "warning", "pattern_matches_nothing", p, "this [outputs] pattern matches no output field")
+            for p in dead]
 
 
 def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:

@@ -148,7 +148,7 @@ def _agreement(scen: list[dict[str, Any]]) -> float:
 def verdict(task: str, hidden: list[tuple[Any, Execution]],
             public: list[tuple[Any, Execution]], tol: Tolerances, *,
             public_refs: list[Any] | None = None,
-            split_for_pass: str | None = None) -> dict[str, Any]:
+            split_for_pass: str | None = None, threshold: float = 1.0) -> dict[str, Any]:
     """Task verdict; with no hidden runs (or split_for_pass="public") it is `swr feedback`."""
     hid = [judge_scenario(r, ex, tol, split="hidden", index=i) for i, (r, ex) in enumerate(hidden)]
     pub = [judge_scenario(r, ex, tol, split="public", index=i) for i, (r, ex) in enumerate(public)]
@@ -165,7 +165,7 @@ def verdict(task: str, hidden: list[tuple[Any, Execution]],
     score = r_hid if mode == "hidden" else r_pub
     labels = stage_sorted([lab for s in graded for lab in s["labels"]]
                           + [f["label"] for f in findings])
-    passed = bool(graded) and score == 1.0 and not findings
+    passed = bool(graded) and score is not None and score >= threshold and not findings
     return to_json({
         "task": task, "pass": passed,
         "label": "pass" if passed else (labels[0] if labels else None),
