@@ -213,6 +213,7 @@ def catalog_install(families: list[str] = typer.Argument(None, help="Families to
     install(select(root, None if all_ else families))
 
 
+from swr import cli_run  # noqa: E402,F401 - registers `run` and `results` on this app
 from swr.cli_audit import audit_app  # noqa: E402 - it imports this module's options
 
 app.add_typer(audit_app, name="audit")

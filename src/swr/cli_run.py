@@ -1,0 +1,71 @@
+"""`swr run` and `swr results`: agents on a release's tasks, recorded in a resumable store."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from swr.cli import JSON, SANDBOX, app, err, handled, out
+
+JOBS_DIR = typer.Option(Path("jobs"), "--jobs-dir", help="Where the store and run records live.")
+
+
+@app.command("run")
+@handled
+def run(release: Path,
+        agent: str = typer.Option(..., "-a", "--agent", help="nop, oracle, openai, or a command-agent preset."),
+        model: str = typer.Option(None, "-m", "--model"),
+        attempts: int = typer.Option(1, "-k", "--n-attempts", min=1),
+        concurrent: int = typer.Option(2, "-n", "--n-concurrent", min=1),
+        include: list[str] = typer.Option([], "-i", "--include", help="Task-id glob (repeatable)."),
+        exclude: list[str] = typer.Option([], "-x", "--exclude", help="Task-id glob to leave out (repeatable)."),
+        job: str = typer.Option(None, "--job", help="Job name (default: from agent, model and settings)."),
+        jobs_dir: Path = JOBS_DIR,
+        max_turns: int = typer.Option(50, "--max-turns", min=1),
+        time_limit: float = typer.Option(1800.0, "--time-limit", help="Seconds of wall time per run."),
+        token_limit: int = typer.Option(None, "--token-limit", help="Input + output tokens per run."),
+        max_output_tokens: int = typer.Option(4096, "--max-output-tokens", help="Cap on each model call's output."),
+        base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (openai agent)."),
+        executor: str = typer.Option("local", "--executor", help="local or dask."),
+        scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a LocalCluster)."),
+        retries: int = typer.Option(1, "--retries", min=0, help="Extra tries for an infrastructure failure."),
+        sandbox: str = SANDBOX, as_json: bool = JSON) -> None:
+    """Run an agent on every task (k attempts each); the same command again resumes the job."""
+    from swr.harness.agents import Budget
+    from swr.harness.results import job_results
+    from swr.harness.run import JobConfig, run_job
+
+    options = {"base_url": base_url} if base_url else {}
+    cfg = JobConfig(release, agent, model, attempts, tuple(include), tuple(exclude),
+                    Budget(max_turns, time_limit, token_limit, max_output_tokens), job, jobs_dir, concurrent,
+                    executor, scheduler, sandbox, retries, agent_options=options)
+
+    def show(r) -> None:  # noqa: ANN001
+        mark = "pass" if r.passed else (r.label or r.status)
+        err.print(f"{r.task} #{r.attempt}: {mark}", markup=False, highlight=False)
+
+    run_job(cfg, show)
+    res = job_results(jobs_dir, cfg.name)
+    if as_json:
+        print(json.dumps(res, indent=2))
+    else:
+        out.print(f"job {cfg.name}: {res['passed']}/{res['runs']} runs passed, pass@1 {res['pass_at_1']:.3f}, "
+                  f"{res['infra_failures']} infrastructure failures")
+
+
+@app.command("results")
+@handled
+def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k"), as_json: bool = JSON) -> None:
+    """pass@1, pass@k, per-domain and per-family rates and the failure taxonomy of a job."""
+    from swr.harness.results import job_results
+
+    res = job_results(jobs_dir, job, k)
+    if as_json:
+        print(json.dumps(res, indent=2))
+        return
+    out.print(f"job {job} ({res['agent']}, {res['model']}): {res['passed']}/{res['runs']} runs passed, "
+              f"pass@1 {res['pass_at_1']:.3f}, pass@{res['k']} {res['pass_at_k']}")
+    for name, g in res["by_domain"].items():
+        out.print(f"  {name}: {g['tasks']} tasks, pass@1 {g['pass_at_1']:.3f}")
+    out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}")

@@ -1,0 +1,1 @@
+"""The agent harness: workspaces, agents, budgets, records, the store, executors, results."""

@@ -1,0 +1,77 @@
+"""Where runs execute: a local thread pool (runs mostly wait on sandboxed processes and endpoints), or
+a Dask cluster. Either way results come back to this process, the only writer of the store."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from swr.errors import SwrError
+
+if TYPE_CHECKING:
+    from .run import JobConfig, Planned
+    from .store import RunRecord
+
+
+class LocalExecutor:
+    def __init__(self, concurrency: int):
+        self.pool = ThreadPoolExecutor(max(1, concurrency))
+
+    def map(self, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
+        """(planned, record) as each run finishes."""
+        from .run import execute
+
+        futures = {self.pool.submit(execute, cfg, p): p for p in todo}
+        for f in as_completed(futures):
+            yield futures[f], f.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor:
+    """Runs go to Dask workers (an existing scheduler, or a LocalCluster); a run whose worker dies is
+    rescheduled by Dask on another worker."""
+
+    def __init__(self, concurrency: int, scheduler: str | None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise SwrError("--executor dask needs `pip install 'dask[distributed]'`", field="--executor") from None
+        self.cluster: Any = None
+        if scheduler:
+            self.client = Client(scheduler)
+        else:
+            self.cluster = LocalCluster(n_workers=max(1, concurrency), threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+
+    def map(self, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
+        from dask.distributed import as_completed as dask_completed
+
+        from .run import execute
+
+        futures = {self.client.submit(execute, cfg, p, retries=2, pure=False): p
+                   for p in todo}
+        for f in dask_completed(list(futures)):
+            yield futures[f], f.result()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+@contextmanager
+def executor_for(cfg: JobConfig) -> Iterator[LocalExecutor | DaskExecutor]:
+    if cfg.executor == "local":
+        ex: LocalExecutor | DaskExecutor = LocalExecutor(cfg.concurrency)
+    elif cfg.executor == "dask":
+        ex = DaskExecutor(cfg.concurrency, cfg.scheduler)
+    else:
+        raise SwrError(f"unknown executor {cfg.executor!r}: local or dask", field="--executor")
+    try:
+        yield ex
+    finally:
+        ex.close()

@@ -1,0 +1,89 @@
+"""`swr results`: pass@1, unbiased pass@k over attempts, per domain and family, the failure taxonomy,
+infrastructure failures apart, and what passes cost against failures. A planned run with no record is
+a failure in the denominator."""
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from itertools import combinations
+from math import comb
+from pathlib import Path
+from typing import Any
+
+from swr.errors import SwrError
+
+from .store import RunRecord, Store
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased estimator (Chen et al. 2021): 1 - C(n-c, k) / C(n, k)."""
+    if k > n:
+        raise ValueError("k must not exceed the number of attempts")
+    return 1.0 if n - c < k else 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def _mean_pass_at(groups: dict[str, list[bool]], k: int) -> float:
+    return statistics.fmean(pass_at_k(len(g), sum(g), k) for g in groups.values()) if groups else 0.0
+
+
+def _median(xs: list[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: int | None = None) -> dict[str, Any]:
+    by_key = {r.key: r for r in records}
+    outcomes: dict[str, list[bool]] = defaultdict(list)
+    meta: dict[str, tuple[str, str]] = {}
+    labels: Counter[str] = Counter()
+    pairs: Counter[str] = Counter()
+    missing = infra = 0
+    for task, _attempt, key in planned:
+        r = by_key.get(key)
+        ok = r is not None and r.status == "done" and bool(r.passed)
+        outcomes[task].append(ok)
+        if r is None:
+            missing += 1
+            labels["no_record"] += 1
+            continue
+        meta[task] = (r.domain, r.family)
+        if r.status != "done":
+            infra += 1
+            labels["infra_failure"] += 1
+            continue
+        labels[r.label or "unknown"] += 1
+        pairs.update(" + ".join(p) for p in combinations(sorted(set(r.labels)), 2))
+    attempts = min((len(v) for v in outcomes.values()), default=0)
+    k = k or attempts
+    done = [r for r in records if r.status == "done"]
+
+    def group(idx: int) -> dict[str, Any]:
+        g: dict[str, dict[str, list[bool]]] = defaultdict(dict)
+        for task, oks in outcomes.items():
+            g[meta.get(task, ("unknown", "unknown"))[idx]][task] = oks
+        return {name: {"tasks": len(ts), "pass_at_1": _mean_pass_at(ts, 1)} for name, ts in sorted(g.items())}
+
+    return {
+        "runs": len(planned), "passed": sum(sum(v) for v in outcomes.values()), "tasks": len(outcomes),
+        "attempts": attempts, "k": k,
+        "pass_at_1": _mean_pass_at(outcomes, 1) if attempts else 0.0,
+        "pass_at_k": _mean_pass_at(outcomes, k) if attempts and k <= attempts else None,
+        "infra_failures": infra, "missing_records": missing,
+        "labels": dict(sorted(labels.items())), "co_occurring_labels": dict(pairs.most_common(20)),
+        "by_domain": group(0), "by_family": group(1),
+        "median_turns": {"passed": _median([r.turns for r in done if r.passed]),
+                         "failed": _median([r.turns for r in done if not r.passed])},
+        "median_tokens": {"passed": _median([r.input_tokens + r.output_tokens for r in done if r.passed]),
+                          "failed": _median([r.input_tokens + r.output_tokens for r in done if not r.passed])},
+    }
+
+
+def job_results(jobs_dir: Path, job: str, k: int | None = None) -> dict[str, Any]:
+    store = Store(jobs_dir)
+    try:
+        cfg = store.job(job)
+        if cfg is None:
+            raise SwrError(f"no job named {job!r}", file=store.path)
+        out = summarise(store.runs(job), [tuple(p) for p in cfg["planned"]], k)  # type: ignore[misc]
+        return {"job": job, "agent": cfg["agent"], "model": cfg["model"], **out}
+    finally:
+        store.close()

@@ -1,0 +1,164 @@
+"""`swr run`: (task, agent, attempt) runs in fresh workspaces, graded, recorded once each; running the
+same command again resumes (only runs with no record or an infrastructure failure run again)."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import shutil
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from swr.errors import SwrError
+from swr.grade import grade
+from swr.release import list_tasks, load_release, load_task, tree_hash
+from swr.sandbox import get_sandbox
+from swr.scenario import content_hash
+
+from . import workspace
+from .agents import Budget, Context, InfraError, make_agent
+from .store import RunRecord, Store
+
+TRAJECTORY = "trajectory.json"
+DIFF = "diff.patch"
+
+
+@dataclass
+class JobConfig:
+    release: Path
+    agent: str
+    model: str | None = None
+    attempts: int = 1
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    budget: Budget = field(default_factory=Budget)
+    job: str | None = None
+    jobs_dir: Path = Path("jobs")
+    concurrency: int = 2  # how, not what: may change between a run and its resume
+    executor: str = "local"
+    scheduler: str | None = None
+    sandbox: str = "bwrap"
+    retries: int = 1  # extra tries for an infrastructure failure within one invocation
+    cheat_policy: str = "fail"  # fail | record
+    agent_options: dict[str, Any] = field(default_factory=dict)
+
+    def what(self) -> dict[str, Any]:
+        """The settings that change results: they, and the task's content, key every run."""
+        return {"agent": self.agent, "model": self.model, "budget": self.budget.as_dict(),
+                "options": self.agent_options, "cheat_policy": self.cheat_policy}
+
+    @property
+    def name(self) -> str:
+        if self.job:
+            return self.job
+        return f"{self.agent}-{self.model or 'none'}-{content_hash(self.what())[:8]}"
+
+
+@dataclass(frozen=True)
+class Planned:
+    task_root: Path
+    task: str
+    task_hash: str
+    attempt: int
+    key: str
+
+
+def plan(cfg: JobConfig) -> list[Planned]:
+    """Every (task, attempt) the job is made of, after the include and exclude globs."""
+    load_release(cfg.release)  # a usable release, or a one-line error
+    out = []
+    for root in list_tasks(cfg.release):
+        tid = root.name
+        if cfg.include and not any(fnmatch.fnmatch(tid, g) for g in cfg.include):
+            continue
+        if any(fnmatch.fnmatch(tid, g) for g in cfg.exclude):
+            continue
+        th = tree_hash(root)
+        for a in range(1, cfg.attempts + 1):
+            out.append(Planned(root, tid, th, a, content_hash({"task": th, **cfg.what(), "attempt": a})))
+    if not out:
+        raise SwrError("no task matches the --include/--exclude globs", file=cfg.release)
+    return out
+
+
+def run_dir(cfg: JobConfig, key: str) -> Path:
+    return cfg.jobs_dir / cfg.name / "runs" / key
+
+
+def execute(cfg: JobConfig, p: Planned) -> RunRecord:
+    """One run, start to verdict; never raises (an infrastructure failure is a record too)."""
+    task = load_task(p.task_root)
+    base = RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "infra_failure",
+                     task.meta.get("family", ""), task.meta.get("domain", ""))
+    d = run_dir(cfg, p.key)
+    shutil.rmtree(d, ignore_errors=True)  # a half-finished run of a killed job
+    t0 = time.monotonic()
+    try:
+        sandbox = get_sandbox(cfg.sandbox)
+        ws = workspace.create(task, d / "workspace")
+        out = make_agent(cfg.agent, cfg.agent_options).solve(
+            Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
+        cheats = [{"kind": "protected_file", "path": f} for f in workspace.protected_changes(ws)]
+        (d / DIFF).write_text(workspace.diff(ws))
+        v = grade(task, ws.solution, sandbox, split="all")
+    except (InfraError, SwrError, OSError) as e:
+        base.error, base.wall_s = f"{type(e).__name__}: {e}", time.monotonic() - t0
+        return base
+    except Exception:  # noqa: BLE001 - a harness bug must not lose the job
+        base.error, base.wall_s = traceback.format_exc()[-2000:], time.monotonic() - t0
+        return base
+    _keep_solution(d)
+    if out.trajectory is not None:
+        (d / TRAJECTORY).write_text(json.dumps(out.trajectory, indent=1))
+    labels = list(v["labels"]) + ([out.limit] if out.limit else []) + (["anti_cheat"] if cheats else [])
+    passed = bool(v["pass"]) and not (cheats and cfg.cheat_policy == "fail")
+    label = "pass" if passed else ("anti_cheat" if cheats and v["pass"] else (out.limit or v["label"]))
+    return RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "done",
+                     base.family, base.domain, passed, label, labels, v, out.turns, out.input_tokens,
+                     out.output_tokens, out.cost, time.monotonic() - t0, cheats + out.notes)
+
+
+def _keep_solution(d: Path) -> None:
+    """Keep solution/ next to the records; the rest of the workspace is reproducible from the task."""
+    ws = d / "workspace"
+    if (ws / workspace.SOLUTION).is_dir():
+        shutil.copytree(ws / workspace.SOLUTION, d / workspace.SOLUTION, symlinks=True)
+    shutil.rmtree(ws, ignore_errors=True)
+
+
+Progress = Callable[[RunRecord], None]
+
+
+def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunRecord]:
+    """Run what is missing, retrying infrastructure failures; returns every record of the job."""
+    from .executor import executor_for
+
+    planned = plan(cfg)
+    store = Store(cfg.jobs_dir)
+    try:
+        store.put_job(cfg.name, {**cfg.what(), "release": str(cfg.release), "attempts": cfg.attempts,
+                                 "planned": [[p.task, p.attempt, p.key] for p in planned]})
+        done = store.finished(cfg.name)
+        todo = [p for p in planned if p.key not in done]
+        tries = {p.key: 0 for p in todo}
+        with executor_for(cfg) as pool:
+            while todo:
+                retry = []
+                for p, rec in pool.map(cfg, todo):
+                    tries[p.key] += 1
+                    rec.tries = tries[p.key]
+                    store.put_run(rec)
+                    progress(rec)
+                    if rec.status == "infra_failure" and tries[p.key] <= cfg.retries:
+                        retry.append(p)
+                todo = retry
+        return store.runs(cfg.name)
+    finally:
+        store.close()
+
+
+def config_dict(cfg: JobConfig) -> dict[str, Any]:
+    d = asdict(cfg)
+    return {k: str(v) if isinstance(v, Path) else v for k, v in d.items()}

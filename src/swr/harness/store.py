@@ -1,0 +1,106 @@
+"""The results store: SQLite in WAL mode; jobs, and runs keyed by a content hash of what they are."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+  name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  key TEXT PRIMARY KEY, job TEXT NOT NULL REFERENCES jobs(name), task TEXT NOT NULL, task_hash TEXT NOT NULL,
+  family TEXT, domain TEXT, agent TEXT NOT NULL, model TEXT, attempt INTEGER NOT NULL,
+  status TEXT NOT NULL,              -- done | infra_failure
+  passed INTEGER, label TEXT, labels TEXT, verdict TEXT, turns INTEGER, input_tokens INTEGER,
+  output_tokens INTEGER, cost REAL, wall_s REAL, cheats TEXT, error TEXT, tries INTEGER NOT NULL DEFAULT 1,
+  finished REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS runs_job ON runs(job);
+"""
+DB_FILE = "swr.db"
+
+
+@dataclass
+class RunRecord:
+    key: str
+    job: str
+    task: str
+    task_hash: str
+    agent: str
+    model: str | None
+    attempt: int
+    status: str
+    family: str = ""
+    domain: str = ""
+    passed: bool | None = None
+    label: str | None = None
+    labels: list[str] = field(default_factory=list)
+    verdict: dict[str, Any] | None = None
+    turns: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float = 0.0
+    wall_s: float = 0.0
+    cheats: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    tries: int = 1
+
+
+class Store:
+    """One database per jobs directory; safe to share between threads of one process."""
+
+    def __init__(self, root: Path):
+        root.mkdir(parents=True, exist_ok=True)
+        self.path = root / DB_FILE
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def put_job(self, name: str, config: dict[str, Any]) -> None:
+        now = time.time()
+        with self.lock:
+            self.db.execute("INSERT INTO jobs VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET config=excluded.config,"
+                            " updated=excluded.updated", (name, json.dumps(config, sort_keys=True), now, now))
+
+    def job(self, name: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT config FROM jobs WHERE name = ?", (name,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def finished(self, job: str) -> dict[str, RunRecord]:
+        """Runs that need no rerun: done (pass or model failure). Infrastructure failures run again."""
+        return {r.key: r for r in self.runs(job) if r.status == "done"}
+
+    def put_run(self, r: RunRecord) -> None:
+        """Insert or replace one run atomically; a retried infrastructure failure keeps its try count."""
+        row = (r.key, r.job, r.task, r.task_hash, r.family, r.domain, r.agent, r.model, r.attempt, r.status,
+               None if r.passed is None else int(r.passed), r.label, json.dumps(r.labels),
+               json.dumps(r.verdict, allow_nan=False) if r.verdict is not None else None, r.turns, r.input_tokens,
+               r.output_tokens, r.cost, r.wall_s, json.dumps(r.cheats), r.error, r.tries, time.time())
+        with self.lock:
+            self.db.execute(f"INSERT OR REPLACE INTO runs ({COLUMNS}) VALUES ({', '.join('?' * len(row))})", row)
+
+    def runs(self, job: str) -> list[RunRecord]:
+        cur = self.db.execute(f"SELECT {COLUMNS} FROM runs WHERE job = ? ORDER BY task, agent, attempt", (job,))
+        return [_record(row) for row in cur.fetchall()]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+COLUMNS = ("key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, "
+           "verdict, turns, input_tokens, output_tokens, cost, wall_s, cheats, error, tries, finished")
+
+
+def _record(row: tuple[Any, ...]) -> RunRecord:
+    (key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, verdict,
+     turns, tin, tout, cost, wall, cheats, error, tries, _) = row
+    return RunRecord(key, job, task, task_hash, agent, model, attempt, status, family or "", domain or "",
+                     None if passed is None else bool(passed), label, json.loads(labels or "[]"),
+                     json.loads(verdict) if verdict else None, turns or 0, tin or 0, tout or 0, cost or 0.0,
+                     wall or 0.0, json.loads(cheats or "[]"), error, tries)
