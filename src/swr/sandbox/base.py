@@ -184,8 +184,12 @@ def popen(argv: list[str], env: dict[str, str], cwd: str | None = None) -> subpr
 
 
 def python_roots() -> list[Path]:
-    """The directories that hold swr's Python environment (venv and base installation)."""
+    """The directories that hold swr's Python environment (venv and base installation), and swr's own
+    package when it lives outside them (an editable install), so `./feedback` works inside a sandbox."""
     roots = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent.parent}
+    package = Path(__file__).resolve().parent.parent
+    if not any(package.is_relative_to(r) for r in roots):
+        roots.add(package)
     return sorted(roots)
 
 

@@ -1,0 +1,171 @@
+"""`swr run` / `swr results`: baselines over the catalog, workspaces that hold nothing hidden, resume,
+kill -9, a Dask cluster losing a worker, anti-cheat, and the results' arithmetic."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import SWR, swr
+from swr.harness import agents as agents_mod
+from swr.harness import workspace
+from swr.harness.agents import Budget, Context, OracleAgent, Outcome
+from swr.harness.results import job_results, pass_at_k
+from swr.harness.run import JobConfig, run_job
+from swr.harness.store import DB_FILE, Store
+from swr.release import load_task, task_dir
+from swr.sandbox import WORKDIR, Job, Limits, Mount, run
+
+
+def records(jobs: Path, job: str):
+    s = Store(jobs)
+    try:
+        return s.runs(job)
+    finally:
+        s.close()
+
+
+# --------------------------------------------------------------------- baselines over the whole catalog
+
+def test_nop_passes_nothing_and_oracle_everything_on_the_catalog(catalog_release: Path, tmp_path: Path) -> None:
+    """nop over every task; the oracle over variant 1 of every workflow (the build's gate 6 already graded
+    the oracle on every task's hidden split)."""
+    nop = run_job(JobConfig(catalog_release, "nop", jobs_dir=tmp_path, concurrency=2))
+    assert nop and not any(r.passed for r in nop) and {r.label for r in nop} == {"missing_candidate"}
+    oracle = run_job(JobConfig(catalog_release, "oracle", include=("*-v1",), jobs_dir=tmp_path, concurrency=2))
+    failed = [(r.task, r.label) for r in oracle if not r.passed]
+    assert oracle and not failed, failed
+
+
+# --------------------------------------------------------------------- the workspace
+
+def test_workspace_holds_nothing_hidden_and_feedback_works_inside_the_sandbox(linear_release, sandbox,
+                                                                               tmp_path: Path) -> None:
+    task = load_task(task_dir(linear_release, "good-linear-v1"))
+    ws = workspace.create(task, tmp_path / "ws")
+    names = set(ws.start)
+    assert {"instruction.md", "task.toml", "feedback"} <= names
+    assert not any(n.startswith(("private", "solution/")) for n in names)
+    hidden = {json.dumps(h.scenario, sort_keys=True) for h in task.hidden}
+    assert not any(h.encode() in data for data in ws.start.values() for h in hidden)
+    OracleAgent().solve(Context(task, ws, sandbox, Budget(), None, 1))
+    res = run(sandbox, Job(["./feedback", "--json"], Mount(ws.root, WORKDIR, "rw"), Limits(time_s=120)), b"")
+    assert res.returncode == 0, res.stderr.decode()[-2000:]
+    v = json.loads(res.stdout)
+    assert v["pass"] and v["r_pub"] == 1.0 and not [s for s in v["scenarios"] if s["split"] == "hidden"]
+    assert "solution/run" in workspace.diff(ws)
+
+
+# --------------------------------------------------------------------- resume and kill -9
+
+def test_the_same_command_again_runs_nothing(linear_release: Path, tmp_path: Path) -> None:
+    cfg = JobConfig(linear_release, "oracle", attempts=2, jobs_dir=tmp_path, job="twice")
+    first = {r.key: r for r in run_job(cfg)}
+    assert len(first) == 2 * 2 and all(r.passed for r in first.values())
+    stamps = sqlite3.connect(tmp_path / DB_FILE).execute("SELECT key, finished FROM runs").fetchall()
+    again = run_job(JobConfig(linear_release, "oracle", attempts=2, jobs_dir=tmp_path, job="twice", concurrency=1))
+    assert {r.key for r in again} == set(first)
+    assert sqlite3.connect(tmp_path / DB_FILE).execute("SELECT key, finished FROM runs").fetchall() == stamps
+
+
+def test_kill_9_then_the_same_command_completes_without_duplicates(linear_release: Path, tmp_path: Path) -> None:
+    cmd = [SWR, "run", str(linear_release), "-a", "oracle", "-k", "4", "-n", "1", "--job", "k9",
+           "--jobs-dir", str(tmp_path)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if (tmp_path / DB_FILE).exists() and len(records(tmp_path, "k9")) >= 2:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = {r.key: r for r in records(tmp_path, "k9")}
+    assert 2 <= len(before) < 8
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    after = records(tmp_path, "k9")
+    assert len(after) == len({r.key for r in after}) == 8 and all(r.passed for r in after)
+    for r in after:  # a run recorded before the kill was not run again
+        if r.key in before:
+            assert (r.tries, r.wall_s) == (before[r.key].tries, before[r.key].wall_s)
+
+
+# --------------------------------------------------------------------- Dask
+
+def test_dask_job_survives_a_killed_worker(linear_release: Path, tmp_path: Path) -> None:
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        cfg = JobConfig(linear_release, "oracle", attempts=5, jobs_dir=tmp_path, job="dask", executor="dask",
+                        scheduler=cluster.scheduler_address)
+        out: dict[str, list] = {}
+        t = threading.Thread(target=lambda: out.setdefault("records", run_job(cfg)))
+        t.start()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not (tmp_path / DB_FILE).exists():
+            time.sleep(0.05)
+        while time.monotonic() < deadline and len(records(tmp_path, "dask")) < 1:
+            time.sleep(0.05)
+        pids = list(client.run(os.getpid).values())
+        assert len(pids) == 2
+        os.kill(pids[0], signal.SIGKILL)
+        t.join(timeout=600)
+    recs = out["records"]
+    assert len(recs) == len({r.key for r in recs}) == 10 and all(r.passed for r in recs)
+
+
+# --------------------------------------------------------------------- anti-cheat and results
+
+class TamperAgent:
+    """Solves the task, then rewrites a public example: the verdict passes, the policy must not."""
+
+    name = "tamper"
+
+    def solve(self, ctx: Context) -> Outcome:
+        OracleAgent().solve(ctx)
+        (ctx.workspace.root / "instruction.md").write_text("anything goes\n")
+        return Outcome()
+
+
+def test_modified_protected_files_fail_the_run(linear_release: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setitem(agents_mod.AGENTS, "tamper", lambda opts: TamperAgent())
+    recs = run_job(JobConfig(linear_release, "tamper", jobs_dir=tmp_path, include=("*-v1",)))
+    assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")]
+    assert recs[0].cheats == [{"kind": "protected_file", "path": "instruction.md"}]
+    assert recs[0].verdict["pass"] is True  # the candidate itself was right
+
+
+def test_results_json(linear_release: Path, tmp_path: Path) -> None:
+    run_job(JobConfig(linear_release, "oracle", attempts=2, jobs_dir=tmp_path, job="ok"))
+    res = swr("results", "ok", "--jobs-dir", str(tmp_path), "--json")
+    assert res.returncode == 0, res.stderr
+    r = json.loads(res.stdout)
+    assert {"pass_at_1", "pass_at_k", "runs", "passed", "infra_failures", "labels", "by_domain"} <= set(r)
+    assert (r["pass_at_1"], r["pass_at_k"], r["runs"], r["passed"], r["infra_failures"]) == (1.0, 1.0, 4, 4, 0)
+    assert r["by_domain"] == {"data-document": {"tasks": 2, "pass_at_1": 1.0}}
+    assert swr("results", "nope", "--jobs-dir", str(tmp_path)).returncode == 2
+
+
+def test_a_missing_record_counts_as_a_failure(linear_release: Path, tmp_path: Path) -> None:
+    run_job(JobConfig(linear_release, "oracle", jobs_dir=tmp_path, job="gap"))
+    db = sqlite3.connect(tmp_path / DB_FILE)
+    with db:
+        db.execute("DELETE FROM runs WHERE rowid = (SELECT min(rowid) FROM runs)")
+    r = job_results(tmp_path, "gap")
+    assert (r["runs"], r["passed"], r["missing_records"], r["pass_at_1"]) == (2, 1, 1, 0.5)
+
+
+@pytest.mark.parametrize(("n", "c", "k", "expected"), [(5, 0, 1, 0.0), (5, 5, 3, 1.0), (4, 1, 1, 0.25),
+                                                       (4, 1, 2, 0.5), (10, 3, 5, 1 - 21 / 252)])
+def test_unbiased_pass_at_k(n: int, c: int, k: int, expected: float) -> None:
+    assert abs(pass_at_k(n, c, k) - expected) < 1e-12
