@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 SWR := $(VENV)/bin/swr
 
-.PHONY: demo test venv bench
+.PHONY: demo test venv bench sysdeps
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,7 +17,13 @@ venv: $(VENV)/.installed
 demo: venv
 	$(SWR) demo --out release
 
-test: venv
+# The container backend's tests need podman and runc (Debian packages; installed when running as root).
+sysdeps:
+	@command -v podman >/dev/null && command -v runc >/dev/null || { [ "$$(id -u)" = 0 ] && \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc; } \
+	  || echo "podman/runc missing: install them (apt-get install podman runc) for tests/test_sandbox_podman.py"
+
+test: venv sysdeps
 	$(VENV)/bin/python -m pytest -q
 
 bench: venv

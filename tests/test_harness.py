@@ -169,3 +169,44 @@ def test_a_missing_record_counts_as_a_failure(linear_release: Path, tmp_path: Pa
                                                        (4, 1, 2, 0.5), (10, 3, 5, 1 - 21 / 252)])
 def test_unbiased_pass_at_k(n: int, c: int, k: int, expected: float) -> None:
     assert abs(pass_at_k(n, c, k) - expected) < 1e-12
+
+
+class VendoringAgent:
+    """Solves the task with a forbidden package, vendors an old numpy, and peeks at private files."""
+
+    name = "vendoring"
+
+    def solve(self, ctx: Context) -> Outcome:
+        sol = ctx.workspace.solution
+        (sol / "run").write_text("#!/usr/bin/env python3\nimport json, sys\nimport numpy\ns = json.load(sys.stdin)\n"
+                                 "print(json.dumps({'y': 2 * s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n")
+        (sol / "run").chmod(0o755)
+        (sol / "lib" / "numpy-1.0.0.dist-info").mkdir(parents=True)
+        trajectory = {"steps": [{"step_id": 1, "tool_calls": [
+            {"tool_call_id": "1", "function_name": "bash", "arguments": {"command": "cat ../private/hidden/0/output.json"}}]}]}
+        return Outcome(trajectory=trajectory)
+
+
+def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(linear_release: Path, tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    import shutil
+    import tomllib
+
+    import tomli_w
+
+    rel = tmp_path / "rel"
+    shutil.copytree(linear_release, rel)
+    toml = rel / "tasks" / "good-linear-v1" / "task.toml"
+    meta = tomllib.loads(toml.read_text())
+    meta["anticheat"] = {"forbidden_packages": ["numpy"]}
+    toml.write_text(tomli_w.dumps(meta))
+    monkeypatch.setitem(agents_mod.AGENTS, "vendoring", lambda opts: VendoringAgent())
+    recs = run_job(JobConfig(rel, "vendoring", jobs_dir=tmp_path / "jobs", include=("*-v1",)))
+    assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")] and recs[0].verdict["pass"]
+    kinds = {c["kind"]: c for c in recs[0].cheats}
+    assert kinds["forbidden_package"]["path"] == "solution/run"
+    assert kinds["dependency_downgrade"]["package"] == "numpy"
+    assert kinds["hidden_path_attempt"]["marker"] == "private/hidden"
+    recorded = run_job(JobConfig(rel, "vendoring", jobs_dir=tmp_path / "jobs2", include=("*-v1",),
+                                 cheat_policy="record"))
+    assert recorded[0].passed and recorded[0].cheats  # recorded, but the policy lets it pass

@@ -220,7 +220,7 @@ def test_private_files_env_and_proc_do_not_leak(linear_task, sandbox, tmp_path, 
 
     # 2. one scenario with everything it printed: the full walk of "/" (including /usr and the venv)
     ex = execute(limited(task, time_s=120), probe_candidate(tmp_path / "full", task, full=True),
-                 task.hidden[0].scenario, sandbox)
+                 task.hidden[0].scenario, sandbox, tmp_path / "full-files")
     assert ex.returncode == 0 and ex.limit is None, ex.stderr[-2000:]
     text = ex.stdout.decode() + ex.stderr.decode()
     for s in leaks:
@@ -441,7 +441,7 @@ def test_100_mib_on_stdout_hits_output_limit_and_is_bounded(linear_task, sandbox
     v, wall = timed_grade(task, cand, sandbox)
     assert_exec_failure(v, "output")
     assert len(json.dumps(v)) < 256 * 1024  # the verdict carries no stdout
-    ex = execute(task, cand, task.hidden[0].scenario, sandbox)
+    ex = execute(task, cand, task.hidden[0].scenario, sandbox, tmp_path / "files")
     assert ex.limit == "output"
     assert task.limits.stdout_bytes < len(ex.stdout) <= task.limits.stdout_bytes + 64 * 1024
     assert wall < wall_bound(task)
@@ -455,7 +455,7 @@ def test_100_mib_on_stderr_is_capped_and_does_not_block(linear_task, sandbox, tm
         "json.dump({'y': 2 * S['a'] + S['b'], 'z': [S['a'], S['b']]}, sys.stdout)\n"))
     v, wall = timed_grade(linear_task, cand, sandbox)
     assert v["pass"] is True, v["labels"]
-    ex = execute(linear_task, cand, linear_task.hidden[0].scenario, sandbox)
+    ex = execute(linear_task, cand, linear_task.hidden[0].scenario, sandbox, tmp_path / "files")
     assert ex.returncode == 0 and len(ex.stderr) <= STDERR_CAP + 64 * 1024
     assert wall < wall_bound(linear_task)
 

@@ -12,14 +12,15 @@ from swr.sandbox import Sandbox
 
 
 def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2) -> list[dict[str, Any]]:
-    """Per task: the oracle and nop verdicts, and the replay controls recorded by the build gates."""
+    """Per task: the oracle (graded on the hidden split, which decides a pass) and nop verdicts, and the
+    replay controls recorded by the build gates."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="swr-nop-") as nop:
         for root in list_tasks(release):
             task = load_task(root)
             controls = task.gates["replay_controls_fail"]
             rows.append({"task": task.id,
-                         "oracle": oracle_verdict(task, sandbox, jobs)["pass"],
+                         "oracle": oracle_verdict(task, sandbox, jobs, split="hidden")["pass"],
                          "nop": grade(task, Path(nop), sandbox, jobs=jobs)["pass"],
                          **{k: c["pass"] for k, c in controls["controls"].items()}})
     return rows

@@ -169,6 +169,7 @@ def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) ->
         "limits": {"time_s": limits.time_s, "memory_mb": limits.memory_bytes // MiB, "pids": limits.pids,
                    "stdout_mb": limits.stdout_bytes // MiB},
         "tolerances": {"atol": tol.atol, "rtol": tol.rtol, "ignore": list(tol.ignore), "fields": fields},
+        **({"anticheat": {"forbidden_packages": list(spec.forbidden_packages)}} if spec.forbidden_packages else {}),
     }
 
 

@@ -117,6 +117,7 @@ class WorkflowSpec(_Strict):
     outputs: OutputsSpec = OutputsSpec()
     requires: Requires = Requires()
     limits: LimitsSpec = LimitsSpec()
+    forbidden_packages: list[str] = []  # what a candidate must not import or call (anti-cheat of `swr run`)
     directory: Path = Field(default=Path("."), exclude=True)
 
     @field_validator("command")

@@ -87,6 +87,35 @@ AGENTS: dict[str, Callable[[dict[str, Any]], Agent]] = {
 }
 
 
+def _register_model_agents() -> None:
+    """The model-driven agents live in their own modules, imported lazily (openai, litellm are heavy)."""
+
+    def openai_agent(opts: dict[str, Any]) -> Agent:
+        from .llm_agent import OpenAIAgent
+
+        return OpenAIAgent(opts)
+
+    def mini(opts: dict[str, Any]) -> Agent:
+        from .command_agent import MiniSweAgent
+
+        return MiniSweAgent(opts)
+
+    def command(name: str) -> Callable[[dict[str, Any]], Agent]:
+        def make(opts: dict[str, Any]) -> Agent:
+            from .command_agent import command_agent
+
+            return command_agent(name, opts)
+        return make
+
+    AGENTS["openai"] = openai_agent
+    AGENTS["mini-swe-agent"] = mini
+    for name in ("claude-code", "codex", "openhands", "command"):
+        AGENTS[name] = command(name)
+
+
+_register_model_agents()
+
+
 def make_agent(name: str, options: dict[str, Any] | None = None) -> Agent:
     from swr.errors import SwrError
 

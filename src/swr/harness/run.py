@@ -17,7 +17,7 @@ from swr.release import list_tasks, load_release, load_task, tree_hash
 from swr.sandbox import get_sandbox
 from swr.scenario import content_hash
 
-from . import workspace
+from . import anticheat, workspace
 from .agents import Budget, Context, InfraError, make_agent
 from .store import RunRecord, Store
 
@@ -100,7 +100,7 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
         ws = workspace.create(task, d / "workspace")
         out = make_agent(cfg.agent, cfg.agent_options).solve(
             Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
-        cheats = [{"kind": "protected_file", "path": f} for f in workspace.protected_changes(ws)]
+        cheats = anticheat.inspect(ws, task, out.trajectory)
         (d / DIFF).write_text(workspace.diff(ws))
         v = grade(task, ws.solution, sandbox, split="all")
     except (InfraError, SwrError, OSError) as e:

@@ -7,7 +7,7 @@ from functools import lru_cache
 from swr.errors import SandboxUnavailable, SwrError
 from swr.sandbox.base import ARTIFACTS, WORKDIR, GiB, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 
-BACKENDS = ("bwrap", "none")
+BACKENDS = ("bwrap", "podman", "docker", "none")
 
 
 @lru_cache(maxsize=None)
@@ -23,6 +23,12 @@ def get_sandbox(name: str = "bwrap") -> Sandbox:
         sb = BwrapSandbox()
         _self_test(sb)
         return sb
+    if name in ("podman", "docker"):
+        from swr.sandbox.podman import PodmanSandbox
+
+        sb = PodmanSandbox(name)
+        _self_test(sb)
+        return sb
     raise SwrError(f"unknown sandbox backend {name!r} (choose from {', '.join(BACKENDS)})", field="sandbox")
 
 
@@ -35,7 +41,8 @@ def _self_test(sb: Sandbox) -> None:
         res = run(sb, Job([sys.executable, "-c", "pass"], Mount(Path(d), WORKDIR), Limits(time_s=20)), b"")
     if not res.ok:
         msg = res.stderr.decode(errors="replace").strip().splitlines()
-        raise SandboxUnavailable(f"bubblewrap cannot run swr's Python here: {msg[-1] if msg else res.returncode}")
+        what = "bubblewrap" if sb.name == "bwrap" else sb.name
+        raise SandboxUnavailable(f"{what} cannot run swr's Python here: {msg[-1] if msg else res.returncode}")
 
 
 __all__ = ["ARTIFACTS", "BACKENDS", "GiB", "Handle", "Job", "Limits", "MiB", "Mount", "RunResult", "Sandbox",

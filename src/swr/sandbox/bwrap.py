@@ -18,6 +18,7 @@ from swr.sandbox.launch import LAUNCHERS_READY, BwrapHandle, LauncherPool, direc
 
 SANDBOX_UID = 65534  # nobody
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+NET_ETC = ("resolv.conf", "hosts", "ssl/certs", "ca-certificates")
 
 
 @lru_cache(maxsize=1)
@@ -100,8 +101,10 @@ class BwrapSandbox:
         if job.network:
             args.append("--share-net")
         args += self._system
-        etc = ETC_VIEW.get()
+        etc = None if job.network else ETC_VIEW.get()  # a networked job adds entries: one bind each
         args += ["--ro-bind", str(etc), "/etc"] if etc else self._etc
+        if job.network:  # name resolution and TLS roots, for agents that call their model's API
+            args += [a for n in NET_ETC if (Path("/etc") / n).exists() for a in ("--ro-bind", f"/etc/{n}", f"/etc/{n}")]
         args += ["--proc", "/proc", "--dev", "/dev", "--size", str(lim.tmp_bytes), "--tmpfs", "/tmp"]
         args += self._python
         args += _mount_args(job.workdir)

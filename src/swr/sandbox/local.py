@@ -29,7 +29,7 @@ class LocalSandbox:
     def spawn(self, job: Job) -> LocalHandle:
         scratch = None
         workdir = job.workdir.src
-        if job.workdir.mode != "ro":
+        if job.workdir.mode == "overlay":  # rw is the directory itself: an agent's writes must land
             scratch = Path(tempfile.mkdtemp(prefix="swr-local-"))
             workdir = scratch / "work"
             for layer in (*job.workdir.lower, job.workdir.src):

@@ -1,0 +1,67 @@
+"""Anti-cheat: what a run did that a verdict cannot see — forbidden packages used, dependencies
+vendored at a lower version than the starting environment's, protected files changed, and reaches
+for hidden paths. Recorded on every run; the job's policy decides whether they fail it."""
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+from swr.release import Task
+
+from .workspace import SOLUTION, Workspace, protected_changes, snapshot
+
+HIDDEN_MARKERS = ("private/hidden", "private/reference", "gates.json", "/proc/1/root")
+
+
+def forbidden_uses(files: dict[str, bytes], forbidden: list[str]) -> list[dict[str, Any]]:
+    """Imports (Python) or invocations (shell) of a forbidden package in the solution."""
+    found = []
+    for pkg in forbidden:
+        mod = re.escape(pkg.replace("-", "_"))
+        rx = re.compile(rf"(^|\n)\s*(import|from)\s+{mod}\b|__import__\(\s*['\"]{mod}\b|(^|[\s;|&]){re.escape(pkg)}\s")
+        found += [{"kind": "forbidden_package", "package": pkg, "path": name}
+                  for name, data in sorted(files.items())
+                  if name.startswith(SOLUTION + "/") and rx.search(data.decode("utf-8", errors="replace"))]
+    return found
+
+
+def downgrades(root: Path) -> list[dict[str, Any]]:
+    """Packages vendored into the workspace (a *.dist-info) at a version below the environment's own."""
+    found = []
+    for info in sorted(root.rglob("*.dist-info")):
+        name, _, version = info.name[: -len(".dist-info")].rpartition("-")
+        try:
+            have = metadata.version(name)
+            if Version(version) < Version(have):
+                found.append({"kind": "dependency_downgrade", "package": name, "vendored": version,
+                              "environment": have, "path": str(info.relative_to(root))})
+        except (metadata.PackageNotFoundError, InvalidVersion):
+            continue
+    return found
+
+
+def hidden_reaches(trajectory: dict[str, Any] | None, task: Task) -> list[dict[str, Any]]:
+    """Tool calls that name the task's private files or the release's own location."""
+    if not trajectory:
+        return []
+    markers = (*HIDDEN_MARKERS, str(task.root.resolve()), str(task.root.resolve().parent.parent))
+    found = []
+    for step in trajectory.get("steps", []):
+        for call in step.get("tool_calls") or []:
+            text = json.dumps(call.get("arguments", ""))
+            hit = next((m for m in markers if m in text), None)
+            if hit:
+                found.append({"kind": "hidden_path_attempt", "step": step.get("step_id"), "marker": hit})
+    return found
+
+
+def inspect(ws: Workspace, task: Task, trajectory: dict[str, Any] | None) -> list[dict[str, Any]]:
+    forbidden = list(task.meta.get("anticheat", {}).get("forbidden_packages", []))
+    files = snapshot(ws.root)
+    return ([{"kind": "protected_file", "path": f} for f in protected_changes(ws)]
+            + forbidden_uses(files, forbidden) + downgrades(ws.root) + hidden_reaches(trajectory, task))

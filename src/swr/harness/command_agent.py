@@ -1,0 +1,254 @@
+"""Third-party agents. A command agent is a shell template run inside swr's sandbox with the workspace
+mounted read-write; presets wrap Claude Code, Codex CLI and OpenHands. Those CLIs talk to their model
+themselves, so they run WITH network (the one thing they get beyond a candidate) and only the API key
+their preset names is copied into their otherwise cleared environment.
+
+mini-swe-agent is different: it is a Python library, so it runs here on the host (trusted: only the
+model call leaves the machine) and every shell command it issues goes through swr's sandbox without
+network. That keeps the model's commands as confined as a candidate's, which a CLI preset cannot."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swr.sandbox import WORKDIR, GiB, Job, Limits, MiB, Mount, run
+
+from .agents import Context, InfraError, Outcome
+from .llm_agent import swr_version, truncate
+from .trajectory import TrajectoryBuilder, validate_atif
+
+LOGS = "/sandbox/logs"  # the agent's own logs; outside the workspace, so not in the diff
+
+
+@dataclass(frozen=True)
+class Preset:
+    template: str  # bash, run in the workspace; reads SWR_* variables (never formatted: no quoting bugs)
+    network: bool = True
+    secrets: tuple[str, ...] = ()  # host environment variables copied in
+    base_url_vars: tuple[str, ...] = ()  # variables that receive --base-url
+
+
+PRESETS: dict[str, Preset] = {
+    # Claude Code: `npm install -g @anthropic-ai/claude-code` (node and `claude` under /usr); ANTHROPIC_API_KEY.
+    "claude-code": Preset(
+        'claude -p "$(cat instruction.md)" ${SWR_MODEL:+--model "$SWR_MODEL"} --max-turns "$SWR_MAX_TURNS" '
+        '--output-format json --dangerously-skip-permissions', secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+        base_url_vars=("ANTHROPIC_BASE_URL",)),
+    # Codex CLI: `npm install -g @openai/codex`; OPENAI_API_KEY. Its own sandbox is off: swr's is the boundary.
+    "codex": Preset(
+        'codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox '
+        '${SWR_MODEL:+-m "$SWR_MODEL"} "$(cat instruction.md)"', secrets=("OPENAI_API_KEY",),
+        base_url_vars=("OPENAI_BASE_URL",)),
+    # OpenHands headless: `pip install openhands-ai` into swr's environment; LLM_API_KEY, local runtime.
+    "openhands": Preset(
+        'RUNTIME=local LLM_MODEL="$SWR_MODEL" WORKSPACE_BASE="$PWD" SANDBOX_VOLUMES="$PWD:$PWD:rw" '
+        'python3 -m openhands.core.main -t "$(cat instruction.md)" -i "$SWR_MAX_TURNS"',
+        secrets=("LLM_API_KEY",), base_url_vars=("LLM_BASE_URL",)),
+}
+
+
+class CommandAgent:
+    """Any agent CLI: option `command` (bash template), `network` (default true), `secrets` (variable
+    names to pass in). The command sees SWR_MODEL, SWR_BASE_URL, SWR_MAX_TURNS, SWR_MAX_OUTPUT_TOKENS,
+    SWR_TIME_LIMIT and SWR_LOGS; an ATIF file it writes to $SWR_LOGS/trajectory.json is kept."""
+
+    def __init__(self, name: str, preset: Preset, options: dict[str, Any]):
+        self.name = name
+        self.preset = preset
+        self.base_url = options.get("base_url")
+
+    def solve(self, ctx: Context) -> Outcome:
+        b = ctx.budget
+        logs = ctx.workspace.root.parent / "agent"
+        logs.mkdir(parents=True, exist_ok=True)
+        env = {"SWR_MODEL": ctx.model or "", "SWR_BASE_URL": self.base_url or "",
+               "SWR_MAX_TURNS": str(b.max_turns or 1000), "SWR_MAX_OUTPUT_TOKENS": str(b.max_output_tokens or ""),
+               "SWR_TIME_LIMIT": str(b.time_limit_s or ""), "SWR_LOGS": LOGS}
+        env |= {k: os.environ[k] for k in self.preset.secrets if k in os.environ}
+        if self.base_url:
+            env |= {k: self.base_url for k in self.preset.base_url_vars}
+        mounts = [Mount(logs.resolve(), LOGS, "rw")]  # with network, the backend adds DNS and TLS roots
+        limits = Limits(time_s=b.time_limit_s or 1800.0, memory_bytes=4 * GiB, pids=1024, stdout_bytes=64 * MiB)
+        job = Job(["/bin/bash", "-c", self.preset.template], Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"),
+                  limits, extra_mounts=tuple(mounts), env=env, network=self.preset.network)
+        res = run(ctx.sandbox, job, b"")
+        (logs / "stdout.txt").write_bytes(res.stdout)
+        (logs / "stderr.txt").write_bytes(res.stderr)
+        stderr = res.stderr.decode(errors="replace")
+        if res.returncode == 127 and res.limit is None:
+            raise InfraError(f"agent {self.name}: command not found in the sandbox: {stderr[-300:]}")
+        out = Outcome(limit="time_limit" if res.limit == "timeout" else None)
+        if res.returncode not in (0, None):
+            out.notes.append({"kind": "agent_exit", "code": res.returncode, "stderr": stderr[-500:]})
+        stdout = res.stdout.decode(errors="replace")
+        self._usage(stdout, out)
+        out.trajectory = self._trajectory(ctx, logs, stdout, out)
+        return out
+
+    def _usage(self, stdout: str, out: Outcome) -> None:
+        """Claude Code's --output-format json result carries turns, tokens and cost; others report none."""
+        try:
+            data = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else None
+        except json.JSONDecodeError:
+            return
+        if isinstance(data, dict) and data.get("type") == "result":
+            usage = data.get("usage") or {}
+            out.turns = int(data.get("num_turns") or 0)
+            out.input_tokens = int(usage.get("input_tokens") or 0) + int(usage.get("cache_read_input_tokens") or 0)
+            out.output_tokens = int(usage.get("output_tokens") or 0)
+            out.cost = float(data.get("total_cost_usd") or 0.0)
+
+    def _trajectory(self, ctx: Context, logs: Path, stdout: str, out: Outcome) -> dict[str, Any]:
+        own = logs / "trajectory.json"
+        if own.is_file():
+            try:
+                return validate_atif(json.loads(own.read_text())).model_dump(mode="json", exclude_none=True)
+            except ValueError as e:  # json.JSONDecodeError is a ValueError too
+                out.notes.append({"kind": "bad_trajectory", "error": str(e)[:300]})
+        t = TrajectoryBuilder(self.name, swr_version(), ctx.model)
+        t.user((ctx.workspace.root / "instruction.md").read_text())
+        t.agent_turn(truncate(stdout, 20000), prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens)
+        t.notes.append(f"summary of a command agent's run; its own log is in {logs.name}/ next to this file")
+        return t.build()
+
+
+class SandboxEnvironment:
+    """A mini-swe-agent Environment whose commands run in swr's sandbox (workspace rw, no network)."""
+
+    def __init__(self, ctx: Context, timeout: float):
+        self.ctx = ctx
+        self.timeout = timeout
+        self.config: dict[str, Any] = {"cwd": WORKDIR, "timeout": timeout}
+
+    def execute(self, action: dict[str, Any], cwd: str = "", *, timeout: int | None = None) -> dict[str, Any]:
+        from minisweagent.exceptions import Submitted
+
+        cmd = action.get("command", "")
+        job = Job(["/bin/bash", "-c", "exec 2>&1\n" + cmd], Mount(self.ctx.workspace.root.resolve(), WORKDIR, "rw"),
+                  Limits(time_s=float(timeout or self.timeout), stdout_bytes=8 * MiB))
+        res = run(self.ctx.sandbox, job, b"")
+        text = res.stdout.decode(errors="replace")
+        info = f"killed: {res.limit} limit" if res.limit else ""
+        output = {"output": text, "returncode": -1 if res.returncode is None else res.returncode, "exception_info": info}
+        lines = text.lstrip().splitlines(keepends=True)
+        if lines and lines[0].strip() == "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" and res.returncode == 0:
+            raise Submitted({"role": "exit", "content": "".join(lines[1:]),
+                             "extra": {"exit_status": "Submitted", "submission": "".join(lines[1:])}})
+        return output
+
+    def get_template_vars(self, **kwargs: Any) -> dict[str, Any]:
+        return {**self.config, **platform.uname()._asdict(), **kwargs}
+
+    def serialize(self) -> dict[str, Any]:
+        return {"info": {"config": {"environment": self.config, "environment_type": "swr.SandboxEnvironment"}}}
+
+
+class MiniSweAgent:
+    """mini-swe-agent (`pip install mini-swe-agent`) through its Python API: DefaultAgent with its stock
+    mini.yaml prompts, LitellmModel (model `openai/<model>` at --base-url unless the name has a
+    provider), and SandboxEnvironment. Options: base_url, request_timeout, command_timeout."""
+
+    name = "mini-swe-agent"
+
+    def __init__(self, options: dict[str, Any]):
+        self.base_url = options.get("base_url")
+        self.request_timeout = float(options.get("request_timeout", 60.0))
+        self.command_timeout = float(options.get("command_timeout", 120.0))
+
+    def solve(self, ctx: Context) -> Outcome:
+        os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download at import
+        import litellm
+        import minisweagent
+        import openai
+        import yaml
+        from minisweagent.agents.default import DefaultAgent
+        from minisweagent.models.litellm_model import LitellmModel
+
+        b = ctx.budget
+        cfg = yaml.safe_load((Path(minisweagent.__file__).parent / "config" / "mini.yaml").read_text())
+        model_name = ctx.model or "default"
+        if self.base_url and "/" not in model_name:
+            model_name = f"openai/{model_name}"
+        kwargs = {**cfg["model"].get("model_kwargs", {}), "timeout": self.request_timeout, "num_retries": 0}
+        if self.base_url:
+            kwargs |= {"api_base": self.base_url, "api_key": os.environ.get("OPENAI_API_KEY", "none")}
+        if b.max_output_tokens is not None:
+            kwargs["max_tokens"] = b.max_output_tokens
+        model = LitellmModel(model_name=model_name, model_kwargs=kwargs, cost_tracking="ignore_errors",
+                             observation_template=cfg["model"]["observation_template"],
+                             format_error_template=cfg["model"]["format_error_template"])
+        # endpoint trouble ends the run at once: swr records and retries it as an infrastructure failure
+        model.abort_exceptions = [*model.abort_exceptions, litellm.exceptions.APIConnectionError,
+                                  litellm.exceptions.Timeout, litellm.exceptions.InternalServerError,
+                                  litellm.exceptions.ServiceUnavailableError, litellm.exceptions.RateLimitError]
+        agent_cfg = {k: v for k, v in cfg["agent"].items() if k in ("system_template", "instance_template")}
+        agent = DefaultAgent(model, SandboxEnvironment(ctx, self.command_timeout), **agent_cfg,
+                             step_limit=b.max_turns or 0, cost_limit=0,
+                             wall_time_limit_seconds=int(b.time_limit_s or 0))
+        task = (ctx.workspace.root / "instruction.md").read_text()
+        notes: list[dict[str, Any]] = []
+        try:
+            status = agent.run(task).get("exit_status", "")
+        except litellm.exceptions.ContextWindowExceededError as e:  # the model's own run outgrew its context
+            status, notes = "ContextWindowExceeded", [{"kind": "endpoint_error", "message": str(e)[:500]}]
+        except (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError,
+                openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError,
+                litellm.exceptions.APIError, litellm.exceptions.ServiceUnavailableError) as e:
+            raise InfraError(f"endpoint {self.base_url}: {type(e).__name__}: {e}") from None
+        out = Outcome(turns=agent.n_calls, cost=agent.cost, notes=notes,
+                      limit={"LimitsExceeded": "turn_limit", "TimeExceeded": "time_limit"}.get(status))
+        out.trajectory = self._atif(ctx, agent.messages, out, minisweagent.__version__)
+        return out
+
+    def _atif(self, ctx: Context, messages: list[dict[str, Any]], out: Outcome, version: str) -> dict[str, Any]:
+        """mini-swe-agent's OpenAI-style messages as ATIF steps; tool results attach to their call's step."""
+        cap = ctx.budget.max_output_tokens
+        t = TrajectoryBuilder(self.name, version, ctx.model)
+        last = None
+        for m in messages:
+            role, content = m.get("role"), m.get("content") or ""
+            content = content if isinstance(content, str) else json.dumps(content)
+            if role == "system":
+                t.system(content)
+            elif role == "assistant":
+                usage = ((m.get("extra") or {}).get("response") or {}).get("usage") or {}
+                tin, tout = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+                out.input_tokens += tin
+                out.output_tokens += tout
+                if cap is not None and tout > cap and not any(n.get("setting") for n in out.notes):
+                    out.notes.append({"kind": "ignored_setting", "setting": "max_output_tokens",
+                                      "requested": cap, "observed": tout})
+                calls = [(c["id"], c["function"]["name"], _args(c["function"].get("arguments")))
+                         for c in m.get("tool_calls") or []]
+                last = t.agent_turn(content, calls, tin, tout)
+            elif role == "tool" and last is not None:
+                t.observe(last, m.get("tool_call_id"), content)
+            elif role == "exit":
+                t.notes.append(f"exit: {(m.get('extra') or {}).get('exit_status', '')}")
+            else:
+                t.user(content)
+        return t.build()
+
+
+def _args(raw: Any) -> dict[str, Any]:
+    try:
+        val = json.loads(raw) if isinstance(raw, str) else raw
+    except json.JSONDecodeError:
+        return {"raw": raw}
+    return val if isinstance(val, dict) else {"raw": val}
+
+
+def command_agent(name: str, options: dict[str, Any]) -> CommandAgent:
+    if name == "command":
+        if not options.get("command"):
+            from swr.errors import SwrError
+
+            raise SwrError("agent `command` needs the agent option `command` (a bash template)", field="--agent")
+        secrets = tuple(options.get("secrets") or ())
+        return CommandAgent(name, Preset(options["command"], bool(options.get("network", True)), secrets), options)
+    return CommandAgent(name, PRESETS[name], options)

@@ -1,0 +1,523 @@
+"""The podman/docker backend: one container per run, from a root file system assembled from the host.
+
+No image registry is assumed. With podman the container's root is `--rootfs` of a skeleton directory
+made once per process (a few empty directories and the host's top-level symlinks, plus a copy of the
+/etc allow-list); the host's /usr, /lib*, /bin and swr's Python environment are bound into it read-only,
+as the bubblewrap backend does. Docker has no `--rootfs`: the same skeleton is `docker import`ed once as
+a local image. A job (or the sandbox) may name an image instead; it is then used as is (`--pull never`).
+
+Rootful podman maps the sandbox user 65534 to the caller's uid in a user namespace (as bubblewrap does),
+so the work directory and the artifacts directory are writable by the sandbox without chowning anything;
+overlay work directories are podman's `:O` volumes, or a private copy when they have lower layers.
+
+Limits: podman's `--pids-limit`/`--memory` flags, and, where this process can write cgroupfs (rootful
+podman with the cgroupfs manager), a per-run parent cgroup (`--cgroup-parent`) that binds pids and
+memory exactly and tells which one was hit: the container's own cgroup is removed with the container,
+so its counters are gone when the run ends. Timeouts and the output cap kill every process of the
+container through that cgroup (else `podman kill`), then the container is removed (`--rm`, and `rm -f`
+when the client had to be killed).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import signal
+import subprocess
+import tarfile
+import tempfile
+import threading
+import time
+import uuid
+from functools import cache, lru_cache
+from pathlib import Path
+
+from swr.errors import SandboxUnavailable
+from swr.sandbox.base import (
+    ARTIFACTS,
+    Handle,
+    Job,
+    Limits,
+    Mount,
+    base_env,
+    popen,
+    python_roots,
+)
+from swr.sandbox.etcview import ETC_ALLOW, ETC_VIEW
+
+SANDBOX_UID = 65534  # nobody
+SUBID_BASE = 100000  # rootful podman's user namespace: container uids 0..65533 -> host 100000..165533
+TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+CGROOT = Path("/sys/fs/cgroup")
+CG_PARENT = "swr-podman"
+MEMORY_SLACK = 1 << 20  # podman's own --memory sits above the parent cgroup's exact limit (a backstop)
+CLIENT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+CLIENT_ENV = ("HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "CONTAINER_HOST", "CONTAINERS_CONF", "DOCKER_HOST",
+              "DOCKER_CONFIG", "DOCKER_CONTEXT")
+
+
+def _client_env() -> dict[str, str]:
+    """What the podman/docker client needs; never reaches the container (its env is set with -e)."""
+    env = {"PATH": CLIENT_PATH}
+    env.update({k: os.environ[k] for k in CLIENT_ENV if k in os.environ})
+    return env
+
+
+@cache
+def find_binary(kind: str) -> str:
+    """$SWR_PODMAN / $SWR_DOCKER, else the binary on PATH."""
+    env = os.environ.get(f"SWR_{kind.upper()}")
+    found = env or shutil.which(kind) or shutil.which(kind, path=CLIENT_PATH)
+    if not found:
+        hint = "apt-get install -y --no-install-recommends podman runc" if kind == "podman" else "install docker"
+        raise SandboxUnavailable(f"{kind} not found: {hint}")
+    return found
+
+
+# -------------------------------------------------------------------------------- root file system
+
+class Skeleton:
+    """The container's root directory: mount points, the host's top-level symlinks, /etc's allow-list.
+
+    Remade when the /etc view changes (old ones stay until exit: running containers may use them)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.made: dict[Path | None, Path] = {}
+        self.pid = os.getpid()
+        atexit.register(self.remove)
+
+    def get(self) -> Path:
+        etc = ETC_VIEW.get()
+        with self.lock:
+            if etc not in self.made:
+                if not self.made:
+                    _sweep_dirs("swr-podroot-")
+                self.made[etc] = self._make(etc)
+            return self.made[etc]
+
+    @staticmethod
+    def _make(etc: Path | None) -> Path:
+        root = Path(tempfile.mkdtemp(prefix=f"swr-podroot-{os.getpid()}-"))
+        root.chmod(0o755)
+        for name in TOP_LEVEL:
+            host = Path("/") / name
+            if host.is_symlink():
+                (root / name).symlink_to(os.readlink(host))
+            elif host.is_dir():
+                (root / name).mkdir()
+        for d in ("usr", "proc", "dev", "sys", "run", "sandbox/work", "sandbox/artifacts"):
+            (root / d).mkdir(parents=True, exist_ok=True)
+        for d in ("tmp", "var/tmp"):
+            (root / d).mkdir(parents=True, exist_ok=True)
+            (root / d).chmod(0o1777)  # the tmpfs mounted there copies this mode
+        for r in python_roots():  # mount points made here, not concurrently by the runtime
+            (root / str(r).lstrip("/")).mkdir(parents=True, exist_ok=True)
+        if etc is not None:
+            shutil.copytree(etc, root / "etc", symlinks=True)
+        else:
+            (root / "etc").mkdir()
+            for name in ETC_ALLOW:
+                src, dst = Path("/etc") / name, root / "etc" / name
+                if src.is_dir():
+                    shutil.copytree(src, dst, symlinks=True)
+                elif src.exists():
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(src, dst)
+        for d, dirs, _ in os.walk(root):
+            for name in dirs:
+                p = Path(d) / name
+                if not p.is_symlink() and p.parent != root / "etc":
+                    p.chmod(p.stat().st_mode | 0o755)
+        return root
+
+    def remove(self) -> None:
+        if os.getpid() != self.pid:
+            return
+        for p in self.made.values():
+            shutil.rmtree(p, ignore_errors=True)
+        self.made.clear()
+
+
+SKELETON = Skeleton()
+
+
+def _sweep_dirs(prefix: str) -> None:
+    """Remove skeletons and scratch copies left by swr processes that were killed."""
+    for d in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+        pid = d.name[len(prefix):].split("-")[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists() and d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d, ignore_errors=True)
+
+
+# ------------------------------------------------------------------------------ per-run parent cgroup
+
+@lru_cache(maxsize=1)
+def cgroup_version() -> int | None:
+    """1 or 2 when this process may make per-run parent cgroups at the hierarchy roots, else None."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        if (CGROOT / "pids" / "cgroup.procs").exists() and (CGROOT / "memory" / "cgroup.procs").exists():
+            for c in ("pids", "memory"):
+                (CGROOT / c / CG_PARENT).mkdir(exist_ok=True)
+            _sweep_cgroups(1)
+            return 1
+        if (CGROOT / "cgroup.controllers").exists():
+            (CGROOT / "cgroup.subtree_control").write_text("+pids +memory")
+            (CGROOT / CG_PARENT).mkdir(exist_ok=True)
+            (CGROOT / CG_PARENT / "cgroup.subtree_control").write_text("+pids +memory")
+            _sweep_cgroups(2)
+            return 2
+    except OSError:
+        return None
+    return None
+
+
+def _hierarchies(version: int) -> list[Path]:
+    """Every hierarchy podman's cgroupfs manager makes the parent in (v1: one per controller)."""
+    if version == 2:
+        return [CGROOT]
+    return [p for p in CGROOT.iterdir() if (p / "cgroup.procs").exists() and not p.is_symlink()]
+
+
+def _rmtree_cgroup(d: Path, tries: int = 200) -> bool:
+    """Remove a cgroup directory and its children, bottom up; False if some stayed busy."""
+    if not d.is_dir():
+        return True
+    for child in d.iterdir():
+        if child.is_dir():
+            _rmtree_cgroup(child, tries)
+    for _ in range(tries):
+        try:
+            d.rmdir()
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            time.sleep(0.005)
+    return False
+
+
+def _sweep_cgroups(version: int) -> None:
+    for h in _hierarchies(version):
+        for d in (h / CG_PARENT).glob("run-*"):
+            pid = d.name.split("-")[1]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                _rmtree_cgroup(d, tries=1)
+
+
+class RunParent:
+    """`--cgroup-parent` of one run: binds pids and memory exactly; knows afterwards which was hit.
+
+    cgroup v1 keeps a pids fork failure and an OOM kill in the counters of the container's own cgroup
+    (gone with the container), so here: pids.peak (hierarchical) reaching the limit, and an eventfd
+    registered on the parent's memory.oom_control, which fires when the parent (the binding limit) OOMs."""
+
+    def __init__(self, version: int, pids_max: int, memory_bytes: int):
+        self.version = version
+        self.rel = f"{CG_PARENT}/run-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        self.pids_max = pids_max
+        self.efd: int | None = None
+        if version == 1:
+            self.pids, self.mem = CGROOT / "pids" / self.rel, CGROOT / "memory" / self.rel
+            self.pids.mkdir()
+            self.mem.mkdir()
+            (self.pids / "pids.max").write_text(str(pids_max))
+            (self.mem / "memory.limit_in_bytes").write_text(str(memory_bytes))
+            try:
+                (self.mem / "memory.memsw.limit_in_bytes").write_text(str(memory_bytes))
+            except OSError:
+                pass  # no swap accounting: nothing to cap
+            self.efd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+            ofd = os.open(self.mem / "memory.oom_control", os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                (self.mem / "cgroup.event_control").write_text(f"{self.efd} {ofd}")
+            finally:
+                os.close(ofd)
+        else:
+            self.pids = self.mem = CGROOT / self.rel
+            self.pids.mkdir()
+            (self.pids / "pids.max").write_text(str(pids_max))
+            (self.mem / "memory.max").write_text(str(memory_bytes))
+            if (self.mem / "memory.swap.max").exists():
+                (self.mem / "memory.swap.max").write_text("0")
+
+    @property
+    def podman_parent(self) -> str:
+        return "/" + self.rel
+
+    def pids_all(self) -> list[int]:
+        out: list[int] = []
+        for d, _, _ in os.walk(self.pids):
+            try:
+                out += [int(p) for p in Path(d, "cgroup.procs").read_text().split()]
+            except OSError:
+                pass
+        return out
+
+    def signal_all(self) -> int:
+        pids = self.pids_all()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return len(pids)
+
+    def breach(self) -> str | None:
+        if self.version == 1:
+            if self.efd is not None:
+                try:
+                    if int.from_bytes(os.read(self.efd, 8), "little"):
+                        return "memory"
+                except BlockingIOError:
+                    pass
+            try:
+                if int((self.pids / "pids.peak").read_text()) >= self.pids_max:
+                    return "pids"
+            except (OSError, ValueError):
+                pass
+            return None
+        events = _counters(self.mem / "memory.events")
+        if events.get("oom_kill") or events.get("oom"):
+            return "memory"
+        if _counters(self.pids / "pids.events").get("max"):
+            return "pids"
+        return None
+
+    def remove(self) -> None:
+        if self.efd is not None:
+            os.close(self.efd)
+            self.efd = None
+        for h in _hierarchies(self.version):
+            d = h / self.rel
+            for _ in range(3):
+                if _rmtree_cgroup(d):
+                    break
+                self.signal_all()
+
+
+def _counters(path: Path) -> dict[str, int]:
+    try:
+        return {k: int(v) for k, _, v in (ln.partition(" ") for ln in path.read_text().splitlines())}
+    except (OSError, ValueError):
+        return {}
+
+
+# ------------------------------------------------------------------------------------------ handle
+
+class PodmanHandle(Handle):
+    """The `podman run` client; the container's processes are reached through the run's cgroup."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, sb: PodmanSandbox, cname: str,
+                 cg: RunParent | None, scratch: Path | None):
+        super().__init__(proc, limits)
+        self.sb, self.cname, self.cg, self.scratch = sb, cname, cg, scratch
+        self.killed = False
+
+    def kill(self) -> None:
+        """Kill the container's processes; the client then returns, removing the container (--rm)."""
+        self.killed = True
+        if self.cg is not None:
+            self.cg.signal_all()
+        else:
+            self.sb.client("kill", "--signal", "KILL", self.cname)
+
+    def breach(self) -> str | None:
+        return self.cg.breach() if self.cg else None
+
+    def close(self) -> None:
+        if self.proc.poll() is None and not self.killed:
+            self.kill()
+        self.close_pipes()  # a client still writing output gets EPIPE instead of blocking
+        if self.killed:
+            self._reap()
+        self.proc.wait()
+        if self.cg is not None:
+            self.cg.remove()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def _reap(self) -> None:
+        """After a kill: keep killing until the client has returned (a container still being created
+        when the limit hit joins the cgroup later), else kill the client and remove the container."""
+        deadline = time.monotonic() + 10.0
+        while self.proc.poll() is None and time.monotonic() < deadline:
+            if self.cg is not None:
+                self.cg.signal_all()
+            try:
+                self.proc.wait(timeout=0.05)
+            except subprocess.TimeoutExpired:
+                pass
+        if self.proc.poll() is None or self.proc.returncode in (-signal.SIGKILL, 125):
+            Handle.kill(self)
+            self.proc.wait()
+        if self.proc.returncode < 0 or self.proc.returncode == 125:
+            # the client died (or failed) before its own --rm clean-up: remove the container here
+            self.sb.client("rm", "--force", "--ignore", "--time", "0", self.cname, timeout=60)
+        if self.cg is not None:
+            self.cg.signal_all()
+
+
+# ----------------------------------------------------------------------------------------- sandbox
+
+class PodmanSandbox:
+    """Each job is one `podman run --rm` (or `docker run --rm`) of a container with no network, a
+    read-only root, no capabilities, no new privileges, uid 65534, pids/memory limits, a cleared
+    environment and piped stdin; killed and removed on breach."""
+
+    def __init__(self, binary: str = "podman", image: str | None = None):
+        self.kind = "docker" if Path(binary).name.startswith("docker") else "podman"
+        self.name = self.kind
+        self.binary = find_binary(binary) if "/" not in binary else binary
+        self.image = image
+        self.rootful = os.geteuid() == 0
+        self.globals: list[str] = []
+        if self.kind == "podman":
+            if os.environ.get("SWR_PODMAN_RUNTIME"):
+                self.globals += ["--runtime", os.environ["SWR_PODMAN_RUNTIME"]]
+            elif shutil.which("runc", path=CLIENT_PATH):
+                self.globals += ["--runtime", "runc"]
+            if not Path("/run/systemd/system").exists():  # no systemd to manage cgroups: cgroupfs
+                self.globals.append("--cgroup-manager=cgroupfs")
+        cgroupfs = "--cgroup-manager=cgroupfs" in self.globals
+        self.cg_version = cgroup_version() if self.kind == "podman" and self.rootful and cgroupfs else None
+        # rootful podman: a user namespace mapping the sandbox user to the caller (as bubblewrap does)
+        self.userns = self.kind == "podman" and self.rootful
+        self._docker_image: str | None = None
+        self._lock = threading.Lock()
+        if self.kind == "podman":
+            self._sweep_containers()
+
+    # ------------------------------------------------------------------ client plumbing
+    def client(self, *args: str, timeout: float = 30, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+        try:
+            return subprocess.run([self.binary, *self.globals, *args], input=stdin, capture_output=True,
+                                  env=_client_env(), timeout=timeout, check=False)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return subprocess.CompletedProcess(args, 125, b"", str(e).encode())
+
+    def _sweep_containers(self) -> None:
+        """Remove containers left by swr processes that were killed (names carry the owner's pid)."""
+        res = self.client("ps", "--all", "--filter", "name=^swr-", "--format", "{{.Names}}")
+        dead = [n for n in res.stdout.decode().split() if n.split("-")[1].isdigit()
+                and not Path(f"/proc/{n.split('-')[1]}").exists()] if res.returncode == 0 else []
+        if dead:
+            self.client("rm", "--force", "--ignore", "--time", "0", *dead, timeout=120)
+
+    def _root_image(self) -> list[str]:
+        """What follows the options: `--rootfs DIR` (podman) or a local image imported from it (docker)."""
+        if self.kind == "podman":
+            return ["--rootfs", str(SKELETON.get())]
+        skel = SKELETON.get()
+        with self._lock:
+            if self._docker_image is None:
+                tag = f"swr-rootfs:{os.getpid()}-{uuid.uuid4().hex[:8]}"
+                with tempfile.TemporaryFile() as f:
+                    with tarfile.open(fileobj=f, mode="w") as tar:
+                        tar.add(skel, arcname=".")
+                    f.seek(0)
+                    res = self.client("import", "-", tag, stdin=f.read(), timeout=300)
+                if res.returncode != 0:
+                    raise SandboxUnavailable(f"docker import of the sandbox root failed: {res.stderr.decode()[-500:]}")
+                self._docker_image = tag
+                atexit.register(lambda: self.client("rmi", "--force", tag))
+        return ["--pull", "never", self._docker_image]
+
+    # ------------------------------------------------------------------ options
+    def _system_mounts(self) -> list[str]:
+        args = ["-v", "/usr:/usr:ro"]
+        for name in TOP_LEVEL:
+            p = Path("/") / name
+            if p.is_dir() and not p.is_symlink():
+                args += ["-v", f"{p}:{p}:ro"]
+        for r in python_roots():
+            if not str(r).startswith("/usr/"):
+                args += ["-v", f"{r}:{r}:ro"]
+        return args
+
+    def _mount(self, m: Mount, scratch_parent: list[Path]) -> list[str]:
+        if m.mode == "ro":
+            return ["-v", f"{_vol(m.src)}:{m.dst}:ro"]
+        if m.mode == "rw":
+            return ["-v", f"{_vol(m.src)}:{m.dst}"]
+        if not m.lower and self.kind == "podman" and self.userns:
+            return ["-v", f"{_vol(m.src)}:{m.dst}:O"]
+        # layers beneath, or no user namespace: a private copy (given to the sandbox user without one)
+        if not scratch_parent:
+            scratch_parent.append(Path(tempfile.mkdtemp(prefix=f"swr-podcopy-{os.getpid()}-")))
+        copy = scratch_parent[0] / f"m{len(list(scratch_parent[0].iterdir()))}"
+        for layer in (*m.lower, m.src):
+            shutil.copytree(layer, copy, symlinks=True, dirs_exist_ok=True)
+        if not self.userns and self.rootful:
+            _chown_tree(copy, SANDBOX_UID)
+        return ["-v", f"{_vol(copy)}:{m.dst}"]
+
+    def options(self, job: Job, cname: str, cg: RunParent | None, scratch: list[Path]) -> list[str]:
+        lim = job.limits
+        image = getattr(job, "image", None) or getattr(lim, "image", None) or self.image
+        mem = lim.memory_bytes + (MEMORY_SLACK if cg else 0)
+        args = ["run", "--rm", "--interactive", "--name", cname, "--log-driver", "none",
+                "--network", "host" if job.network else "none", "--read-only", "--cap-drop", "ALL",
+                "--security-opt", "no-new-privileges", "--user", f"{SANDBOX_UID}:{SANDBOX_UID}",
+                "--pids-limit", str(lim.pids), "--memory", str(mem), "--memory-swap", str(mem),
+                "--hostname", "sandbox", "--no-hosts", "--workdir", job.workdir.dst,
+                "--tmpfs", f"/tmp:rw,size={lim.tmp_bytes},mode=1777"]
+        if self.kind == "podman":
+            args += ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096", "--unsetenv-all"]
+            if self.userns:  # container root: an unprivileged host uid; the sandbox user: the caller
+                args += ["--uidmap", f"0:{SUBID_BASE}:{SANDBOX_UID}", "--uidmap", f"{SANDBOX_UID}:{os.getuid()}:1",
+                         "--gidmap", f"0:{SUBID_BASE}:{SANDBOX_UID}", "--gidmap", f"{SANDBOX_UID}:{os.getgid()}:1"]
+        if cg is not None:
+            args += ["--cgroup-parent", cg.podman_parent, "--cgroups", "no-conmon"]
+        env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
+        for k, v in env.items():
+            args += ["--env", f"{k}={v}"]
+        if image is None:
+            args += self._system_mounts()
+        args += self._mount(job.workdir, scratch)
+        if job.artifacts is not None:
+            if not self.userns and self.rootful:
+                os.chown(job.artifacts, SANDBOX_UID, SANDBOX_UID)
+            args += ["-v", f"{_vol(job.artifacts)}:{ARTIFACTS}"]
+        for m in job.extra_mounts:
+            args += self._mount(m, scratch)
+        args += ["--pull", "never", image] if image else self._root_image()
+        return args
+
+    def argv(self, job: Job) -> list[str]:
+        """The command line of one run, for inspection (spawn makes its own)."""
+        return [self.binary, *self.globals, *self.options(job, "swr-example", None, []), *job.argv]
+
+    def spawn(self, job: Job) -> PodmanHandle:
+        cname = f"swr-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        cg = RunParent(self.cg_version, job.limits.pids, job.limits.memory_bytes) if self.cg_version else None
+        scratch: list[Path] = []
+        try:
+            opts = self.options(job, cname, cg, scratch)
+            proc = popen([self.binary, *self.globals, *opts, *job.argv], _client_env(), cwd="/")
+        except (OSError, SandboxUnavailable) as e:
+            if cg:
+                cg.remove()
+            for s in scratch:
+                shutil.rmtree(s, ignore_errors=True)
+            if isinstance(e, SandboxUnavailable):
+                raise
+            raise SandboxUnavailable(f"cannot start {self.kind}: {e}") from None
+        return PodmanHandle(proc, job.limits, self, cname, cg, scratch[0] if scratch else None)
+
+
+def _vol(p: Path) -> str:
+    s = str(Path(p).resolve())
+    if ":" in s or "," in s:
+        raise SandboxUnavailable(f"podman/docker cannot mount a path containing ':' or ',': {s}")
+    return s
+
+
+def _chown_tree(root: Path, uid: int) -> None:
+    os.lchown(root, uid, uid)
+    for d, dirs, files in os.walk(root):
+        for name in dirs + files:
+            os.lchown(os.path.join(d, name), uid, uid)
