@@ -30,6 +30,8 @@ def run(release: Path,
         executor: str = typer.Option("local", "--executor", help="local or dask."),
         scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a LocalCluster)."),
         retries: int = typer.Option(1, "--retries", min=0, help="Extra tries for an infrastructure failure."),
+        cheat_policy: str = typer.Option("fail", "--cheat-policy", help="fail: an anti-cheat finding fails the "
+                                         "run; record: only recorded."),
         sandbox: str = SANDBOX, as_json: bool = JSON) -> None:
     """Run an agent on every task (k attempts each); the same command again resumes the job."""
     from swr.harness.agents import Budget
@@ -39,7 +41,7 @@ def run(release: Path,
     options = {"base_url": base_url} if base_url else {}
     cfg = JobConfig(release, agent, model, attempts, tuple(include), tuple(exclude),
                     Budget(max_turns, time_limit, token_limit, max_output_tokens), job, jobs_dir, concurrent,
-                    executor, scheduler, sandbox, retries, agent_options=options)
+                    executor, scheduler, sandbox, retries, cheat_policy, agent_options=options)
 
     def show(r) -> None:  # noqa: ANN001
         mark = "pass" if r.passed else (r.label or r.status)

@@ -68,6 +68,8 @@ class Planned:
 def plan(cfg: JobConfig) -> list[Planned]:
     """Every (task, attempt) the job is made of, after the include and exclude globs."""
     load_release(cfg.release)  # a usable release, or a one-line error
+    if cfg.cheat_policy not in ("fail", "record"):
+        raise SwrError(f"unknown policy {cfg.cheat_policy!r}: fail or record", field="--cheat-policy")
     out = []
     for root in list_tasks(cfg.release):
         tid = root.name
