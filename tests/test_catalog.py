@@ -43,7 +43,8 @@ def test_instructions_say_what_every_field_means() -> None:
     for s in SPECS:
         assert len(s.summary.split()) >= 8, s.name
         assert all(i.description for i in s.inputs.values()), s.name
-        assert s.outputs.fields and all(f.description for f in s.outputs.fields.values()), s.name
+        top = {p: f for p, f in s.outputs.fields.items() if "." not in p}  # nested ones may only set tolerances
+        assert top and all(f.description for f in top.values()), s.name
 
 
 def test_release_holds_every_shipped_task(catalog_release: Path) -> None:
