@@ -13,9 +13,9 @@ import numpy as np
 from swr.judge import Tolerances
 from swr.judge.artifacts import kind_of
 from swr.judge.artifacts.fields import Reference, artifact_leaves
+from swr.judge.artifacts.fields import replaced as set_leaf
 
 from .mutants import Mutant, _encode
-from .oracle import set_leaf
 
 DEFORM = 0.05  # local displacement, as a share of the bounding-box diagonal (the comparator allows 1e-3)
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference, artifact_leaves
+from swr.judge.artifacts.fields import replaced as set_leaf
 from swr.judge.verdict import reference_view
 
-from .oracle import leaves, limit, map_leaves, set_leaf, within
+from .oracle import leaves, limit, map_leaves, within
 
 INVALID_SCALES = (1.01, 1.1, 2.0, 10.0)
 VALID_SCALES = (0.5, 0.9, 0.99)

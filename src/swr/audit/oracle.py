@@ -60,18 +60,6 @@ def within(ref: Any, got: Any, tol: Tolerances, path: Where = ()) -> bool:
     return leaf_within(ref, got, tol, path)
 
 
-def set_leaf(doc: Any, path: Where, value: Any) -> Any:
-    """A copy of doc with one leaf replaced."""
-    if not path:
-        return value
-    head, rest = path[0], path[1:]
-    if isinstance(doc, dict):
-        return {**doc, head: set_leaf(doc[head], rest, value)}
-    out = list(doc)
-    out[head] = set_leaf(doc[head], rest, value)  # type: ignore[index]
-    return out
-
-
 def map_leaves(doc: Any, fn: Any, tol: Tolerances, path: Where = ()) -> Any:
     """A copy of doc with fn(path, value) applied to every graded leaf."""
     if tol.for_path(path) is None:

@@ -79,15 +79,15 @@ def get_at(doc: Any, path: Where) -> Any:
     return doc
 
 
-def _replaced(doc: Any, path: Where, value: Any) -> Any:
+def replaced(doc: Any, path: Where, value: Any) -> Any:
     """A copy of `doc` with the leaf at `path` replaced (containers along the path copied)."""
     if not path:
         return value
     head, rest = path[0], path[1:]
     if isinstance(doc, dict):
-        return {**doc, head: _replaced(doc[head], rest, value)}
+        return {**doc, head: replaced(doc[head], rest, value)}
     out = list(doc)
-    out[head] = _replaced(doc[head], rest, value)  # type: ignore[index]
+    out[head] = replaced(doc[head], rest, value)  # type: ignore[index]
     return out
 
 
@@ -106,7 +106,7 @@ def substitute(doc: Any, leaves: list[tuple[Where, str]], files: Path | None, ho
         if not isinstance(name, str):
             continue
         f = safe_file(files, name)
-        doc = _replaced(doc, path, MASK if how == "mask" else (digest(f) if f else f"artifact:absent:{name}"))
+        doc = replaced(doc, path, MASK if how == "mask" else (digest(f) if f else f"artifact:absent:{name}"))
     return doc
 
 
@@ -146,4 +146,4 @@ def compare_file(reference: Path, candidate: Path | None, name: str, path: Where
 
 
 __all__ = ["MASK", "RESERVED", "Reference", "artifact_leaves", "as_reference", "digest", "get_at",
-           "judge_files", "safe_file", "substitute"]
+           "judge_files", "replaced", "safe_file", "substitute"]
