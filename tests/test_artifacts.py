@@ -95,9 +95,10 @@ def test_mesh_scaled_two_percent_fails(tmp_path: Path, shape: str) -> None:
     scaled.apply_scale(1.02)
     res = run(write_mesh(mesh, tmp_path / "ref.stl"), write_mesh(scaled, tmp_path / "c.stl"))
     assert not res.ok
-    assert {"volume", "bounds", "distance", "area"} <= failing(res)
+    assert {"volume", "bounds", "area"} <= failing(res)
     assert {"watertight", "euler"}.isdisjoint(failing(res))
     assert res.detail.startswith("mesh bounds mismatch")
+    assert res.checks["distance"]["skipped"]  # far-apart surfaces are slow to measure and already failed
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
@@ -130,7 +131,7 @@ def test_mesh_distance_option_loosens(tmp_path: Path) -> None:
     moved.apply_translation((0.0, 0.0, 0.005))  # 0.2% of the diagonal (~2.29)
     ref, cand = write_mesh(mesh, tmp_path / "ref.stl"), write_mesh(moved, tmp_path / "c.stl")
     strict = run(ref, cand)
-    assert failing(strict) == {"bounds", "distance"}
+    assert failing(strict) == {"bounds"}
     loose = run(ref, cand, rtol=1e-2, options={"distance_rtol": 1e-2})
     assert loose.ok, loose.detail
 

@@ -156,6 +156,10 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
         "volume": check(close(r["volume"], c["volume"], tol_vol), r["volume"], c["volume"], tol_vol),
     }
     tol_dist = atol + d_rtol * diag
+    if not all(checks[k]["ok"] for k in ("watertight", "euler", "bounds")):
+        # already wrong in topology or extent: measuring far-apart surfaces is the slow case, and moot
+        checks["distance"] = check(True, 0.0, None, tol_dist, skipped="topology or bounds already differ")
+        return finish("mesh", checks)
     fwd = surface_distance(probe_points(ref, samples, seed, max_vertices), cand)
     back = surface_distance(probe_points(cand, samples, seed, max_vertices), ref)
     worst = float(max(fwd.max(), back.max()))
