@@ -164,3 +164,22 @@ def test_lint_rerun_flags_drift_that_eats_the_tolerance(tmp_path: Path) -> None:
     assert lint_audit(tmp_path / "rel")["findings"] == []  # statically nothing is wrong
     found = lint_audit(tmp_path / "rel", rerun=True)["findings"]
     assert found and {(f["check"], f["field"]) for f in found} == {("tolerance_below_drift", "y")}
+
+
+def test_achievability_json(linear: Path) -> None:
+    res = swr("audit", "achievability", str(linear), "--json")
+    assert res.returncode == 0, res.stderr
+    r = json.loads(res.stdout)
+    assert [t["task"] for t in r["tasks"]] == ["good-linear-v1"]
+    t = r["tasks"][0]
+    assert (t["kind"], t["oracle_pass"], t["nop_pass"]) == ("workflow", True, False)
+    assert t["thresholds"] and all(th["attained"] for th in t["thresholds"])
+    assert r["unachievable"] == [] and r["passed_by_nop"] == []
+
+
+def test_sensitivity_and_replay_cli(linear: Path) -> None:
+    sens = swr("audit", "sensitivity", str(linear), "--json")
+    assert sens.returncode == 0, sens.stderr
+    assert json.loads(sens.stdout)["tasks"][0]["parameters_moving_output"] == ["a", "b"]
+    rep = swr("audit", "replay", str(linear))
+    assert rep.returncode == 0 and "best_public" in rep.stdout
