@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,29 @@ def swr(*args: str, cwd: Path | None = None, timeout: float = 600) -> subprocess
     """Run the installed CLI as a user would."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     return subprocess.run([SWR, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+
+
+def host_processes_with(marker: str) -> list[int]:
+    """Host pids whose argv or environment carries the marker (a candidate's leftovers)."""
+    needle, found = marker.encode(), []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        for f in ("cmdline", "environ"):
+            try:
+                if needle in Path(f"/proc/{pid}/{f}").read_bytes():
+                    found.append(int(pid))
+                    break
+            except OSError:
+                pass
+    return found
+
+
+def assert_no_process_left(marker: str, grace_s: float = 1.0) -> None:
+    deadline = time.monotonic() + grace_s
+    while (left := host_processes_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"processes of the candidate survived grading: {left}"
 
 
 def copy_tree(src: Path, dst: Path) -> Path:

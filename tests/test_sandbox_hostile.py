@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from conftest import write_candidate
+from conftest import assert_no_process_left, write_candidate
 from swr.grade import execute, grade
 from swr.sandbox import cgroups
 from swr.sandbox.base import STDERR_CAP
@@ -64,29 +64,6 @@ def assert_exec_failure(v: dict[str, Any], limit: str | None, n: int = 6) -> Non
     for s in scenarios(v, n):
         assert s["label"] == "execution_failure"
         assert s["limit"] == limit, (s["limit"], s["detail"], s["stderr_tail"][-500:])
-
-
-def host_processes_with(marker: str) -> list[int]:
-    """Host pids whose argv or environment carries the marker."""
-    needle, found = marker.encode(), []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        for f in ("cmdline", "environ"):
-            try:
-                if needle in Path(f"/proc/{pid}/{f}").read_bytes():
-                    found.append(int(pid))
-                    break
-            except OSError:
-                pass
-    return found
-
-
-def assert_no_process_left(marker: str, grace_s: float = 1.0) -> None:
-    deadline = time.monotonic() + grace_s
-    while (left := host_processes_with(marker)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not left, f"processes of the candidate survived grading: {left}"
 
 
 def own_run_cgroups() -> list[Path]:
