@@ -13,7 +13,7 @@ from packaging.version import InvalidVersion, Version
 
 from swr.release import Task
 
-from .workspace import SOLUTION, Workspace, protected_changes, snapshot
+from .workspace import SOLUTION, Workspace, protected_changes
 
 HIDDEN_MARKERS = ("private/hidden", "private/reference", "gates.json", "/proc/1/root")
 
@@ -60,8 +60,9 @@ def hidden_reaches(trajectory: dict[str, Any] | None, task: Task) -> list[dict[s
     return found
 
 
-def inspect(ws: Workspace, task: Task, trajectory: dict[str, Any] | None) -> list[dict[str, Any]]:
+def inspect(ws: Workspace, task: Task, trajectory: dict[str, Any] | None,
+            files: dict[str, bytes]) -> list[dict[str, Any]]:
+    """Every finding; `files` is the workspace's end snapshot, read once for this and the diff."""
     forbidden = list(task.meta.get("anticheat", {}).get("forbidden_packages", []))
-    files = snapshot(ws.root)
-    return ([{"kind": "protected_file", "path": f} for f in protected_changes(ws)]
+    return ([{"kind": "protected_file", "path": f} for f in protected_changes(ws, files)]
             + forbidden_uses(files, forbidden) + downgrades(ws.root) + hidden_reaches(trajectory, task))

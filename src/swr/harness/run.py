@@ -7,7 +7,7 @@ import json
 import shutil
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -102,8 +102,9 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
         ws = workspace.create(task, d / "workspace")
         out = make_agent(cfg.agent, cfg.agent_options).solve(
             Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
-        cheats = anticheat.inspect(ws, task, out.trajectory)
-        (d / DIFF).write_text(workspace.diff(ws))
+        end = workspace.snapshot(ws.root)
+        cheats = anticheat.inspect(ws, task, out.trajectory, end)
+        (d / DIFF).write_text(workspace.diff(ws, end))
         v = grade(task, ws.solution, sandbox, split="all")
     except (InfraError, SwrError, OSError) as e:
         base.error, base.wall_s = f"{type(e).__name__}: {e}", time.monotonic() - t0
@@ -159,8 +160,3 @@ def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunReco
         return store.runs(cfg.name)
     finally:
         store.close()
-
-
-def config_dict(cfg: JobConfig) -> dict[str, Any]:
-    d = asdict(cfg)
-    return {k: str(v) if isinstance(v, Path) else v for k, v in d.items()}

@@ -3,7 +3,6 @@ public/, a public-only task.toml, a `feedback` command and a git commit of that 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 import shutil
 import subprocess
@@ -74,10 +73,10 @@ def snapshot(root: Path) -> dict[str, bytes]:
     return files
 
 
-def diff(ws: Workspace) -> str:
+def diff(ws: Workspace, end: dict[str, bytes] | None = None) -> str:
     """Unified diff of the workspace against its starting state, computed in Python: running git on a
     repository an agent controlled could run its hooks, filters or fsmonitor on the host."""
-    end = snapshot(ws.root)
+    end = snapshot(ws.root) if end is None else end
     out: list[str] = []
     for name in sorted(set(ws.start) | set(end)):
         a, b = ws.start.get(name), end.get(name)
@@ -92,9 +91,9 @@ def diff(ws: Workspace) -> str:
     return text if len(text) <= MAX_DIFF_BYTES else text[:MAX_DIFF_BYTES] + "\n[diff truncated]\n"
 
 
-def protected_changes(ws: Workspace) -> list[str]:
-    """Protected files the agent modified, added or deleted."""
-    end = snapshot(ws.root)
+def protected_changes(ws: Workspace, end: dict[str, bytes] | None = None) -> list[str]:
+    """Protected files the agent modified, added or deleted (`end`: a snapshot already taken)."""
+    end = snapshot(ws.root) if end is None else end
     names = {n for n in set(ws.start) | set(end) if n.split("/")[0] in PROTECTED}
     return sorted(n for n in names if ws.start.get(n) != end.get(n))
 
@@ -105,10 +104,3 @@ def _binary(data: bytes | None) -> bool:
 
 def _lines(data: bytes | None) -> list[str]:
     return [] if data is None else data.decode("utf-8", errors="replace").splitlines(keepends=True)
-
-
-def digest(files: dict[str, bytes]) -> str:
-    h = hashlib.sha256()
-    for name in sorted(files):
-        h.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-    return h.hexdigest()
