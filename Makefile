@@ -19,12 +19,13 @@ demo: venv
 
 # The container backend's tests need podman and runc (Debian packages; installed when running as root).
 sysdeps:
-	@command -v podman >/dev/null && command -v runc >/dev/null || { [ "$$(id -u)" = 0 ] && \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc; } \
-	  || echo "podman/runc missing: install them (apt-get install podman runc) for tests/test_sandbox_podman.py"
+	@command -v podman >/dev/null && command -v runc >/dev/null && command -v debootstrap >/dev/null || \
+	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	  --no-install-recommends podman runc debootstrap; } \
+	  || echo "podman/runc/debootstrap missing: apt-get install podman runc debootstrap (tests/test_sandbox_podman.py)"
 
 test: venv sysdeps
-	$(VENV)/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q --durations=15
 
 bench: venv
 	$(VENV)/bin/python bench/sandbox_bench.py

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import swr
 
 from swr.harness.agents import Budget
 from swr.harness.run import DIFF, TRAJECTORY, JobConfig, run_dir, run_job
@@ -146,6 +147,25 @@ def test_openai_agent_fixes_its_solution_and_passes(linear_release: Path, tmp_pa
         store.close()
     assert (stored.turns, stored.input_tokens, stored.output_tokens) == (rec.turns, rec.input_tokens, rec.output_tokens)
     assert only(run_job(cfg)).key == rec.key and len(srv.requests) == len(OPENAI_SCRIPT)  # resumed, not rerun
+
+
+def test_prices_from_the_command_line_give_each_run_its_cost(linear_release: Path, tmp_path: Path,
+                                                            serve: Any) -> None:
+    srv = serve(OPENAI_SCRIPT)
+    args = ["run", str(linear_release), "-a", "openai", "-m", "scripted-model", "--base-url", srv.url, "-i",
+            "good-linear-v1", "--jobs-dir", str(tmp_path), "--job", "priced"]
+    res = swr(*args, "--ak", "price_in=2", "--ak", "price_out=10.5")
+    assert res.returncode == 0, res.stderr
+    from swr.harness.store import Store
+
+    store = Store(tmp_path)
+    try:
+        rec = only(store.runs("priced"))
+    finally:
+        store.close()
+    assert rec.passed and rec.cost == pytest.approx((rec.input_tokens * 2 + rec.output_tokens * 10.5) / 1e6)
+    bad = swr(*args, "--ak", "price_in")
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--ak" in bad.stderr, bad.stderr
 
 
 def test_write_file_refuses_to_leave_the_workspace(linear_release: Path, tmp_path: Path, serve: Any) -> None:

@@ -21,7 +21,7 @@ out = Console()
 err = Console(stderr=True)
 
 JOBS = typer.Option(os.cpu_count() or 2, "-n", "--jobs", help="Parallel sandboxed runs.")
-SANDBOX = typer.Option("bwrap", "--sandbox", "-e", help="Sandbox backend: bwrap, or none (trusted code only).")
+SANDBOX = typer.Option("bwrap", "--sandbox", "-e", help="Sandbox backend: bwrap, podman, docker, or none (trusted code only).")
 JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 
@@ -118,10 +118,11 @@ def tasks(release: Path, as_json: bool = JSON) -> None:
 def _grade(task: Path, candidate: Path, as_json: bool, jobs: int, sandbox: str, split: str) -> None:
     from swr.grade import grade as do_grade
     from swr.release import load_task
-    from swr.sandbox import get_sandbox
+    from swr.sandbox import sandbox_for
     from swr.tables import verdict_table
 
-    v = do_grade(load_task(task), candidate, get_sandbox(sandbox), split=split, jobs=jobs)  # type: ignore[arg-type]
+    t = load_task(task)  # under podman/docker: in the task's image
+    v = do_grade(t, candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
     if as_json:
         print(json.dumps(v, indent=2, allow_nan=False))
     else:

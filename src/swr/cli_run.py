@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -27,21 +28,26 @@ def run(release: Path,
         token_limit: int = typer.Option(None, "--token-limit", help="Input + output tokens per run."),
         max_output_tokens: int = typer.Option(4096, "--max-output-tokens", help="Cap on each model call's output."),
         base_url: str = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (openai agent)."),
+        agent_kwargs: list[str] = typer.Option([], "--ak", "--agent-kwarg", help="KEY=VALUE agent option "
+                                               "(repeatable), e.g. price_in=3 price_out=15 (USD per 1M tokens)."),
         executor: str = typer.Option("local", "--executor", help="local or dask."),
         scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a LocalCluster)."),
         retries: int = typer.Option(1, "--retries", min=0, help="Extra tries for an infrastructure failure."),
         cheat_policy: str = typer.Option("fail", "--cheat-policy", help="fail: an anti-cheat finding fails the "
                                          "run; record: only recorded."),
-        sandbox: str = SANDBOX, as_json: bool = JSON) -> None:
+        sandbox: str = SANDBOX,
+        image: str = typer.Option("auto", "--image", help="podman/docker: auto (the task's image, else one "
+                                  "built from its [requires]), host (the host's /usr), or an image name."),
+        as_json: bool = JSON) -> None:
     """Run an agent on every task (k attempts each); the same command again resumes the job."""
     from swr.harness.agents import Budget
     from swr.harness.results import job_results
     from swr.harness.run import JobConfig, run_job
 
-    options = {"base_url": base_url} if base_url else {}
+    options = _kwargs(agent_kwargs) | ({"base_url": base_url} if base_url else {})
     cfg = JobConfig(release, agent, model, attempts, tuple(include), tuple(exclude),
                     Budget(max_turns, time_limit, token_limit, max_output_tokens), job, jobs_dir, concurrent,
-                    executor, scheduler, sandbox, retries, cheat_policy, agent_options=options)
+                    executor, scheduler, sandbox, image, retries, cheat_policy, agent_options=options)
 
     def show(r) -> None:  # noqa: ANN001
         mark = "pass" if r.passed else (r.label or r.status)
@@ -54,6 +60,22 @@ def run(release: Path,
     else:
         out.print(f"job {cfg.name}: {res['passed']}/{res['runs']} runs passed, pass@1 {res['pass_at_1']:.3f}, "
                   f"{res['infra_failures']} infrastructure failures")
+
+
+def _kwargs(pairs: list[str]) -> dict[str, Any]:
+    """`--ak KEY=VALUE`: the value as JSON when it parses (numbers, booleans), else the string."""
+    from swr.errors import SwrError
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SwrError(f"expected KEY=VALUE, got {pair!r}", field="--ak")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
 
 
 @app.command("results")
@@ -71,3 +93,40 @@ def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k
     for name, g in res["by_domain"].items():
         out.print(f"  {name}: {g['tasks']} tasks, pass@1 {g['pass_at_1']:.3f}")
     out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}")
+
+
+image_app = typer.Typer(help="Container images for podman/docker runs (`swr run -e podman`).", no_args_is_help=True)
+app.add_typer(image_app, name="image")
+BACKEND = typer.Option("podman", "-e", "--sandbox", help="podman or docker.")
+
+
+def _images(backend: str):  # noqa: ANN202
+    from swr.errors import SwrError
+    from swr.sandbox import get_sandbox
+
+    if backend not in ("podman", "docker"):
+        raise SwrError(f"images need podman or docker, not {backend!r}", field="--sandbox")
+    return get_sandbox(backend).images
+
+
+@image_app.command("base")
+@handled
+def image_base(backend: str = BACKEND) -> None:
+    """Bootstrap the local base image from Debian's package mirror (for machines with no registry)."""
+    print(_images(backend).bootstrap_base())
+
+
+@image_app.command("build")
+@handled
+def image_build(release: Path, include: list[str] = typer.Option([], "-i", "--include"),
+                backend: str = BACKEND) -> None:
+    """Build the image of every task, one per distinct environment; print each task's image."""
+    import fnmatch
+
+    from swr.release import list_tasks, load_task
+
+    images = _images(backend)
+    for root in list_tasks(release):
+        if include and not any(fnmatch.fnmatch(root.name, g) for g in include):
+            continue
+        print(f"{root.name}\t{images.for_task(load_task(root).environment)}", flush=True)

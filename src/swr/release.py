@@ -6,12 +6,15 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tomllib
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import tomli_w
+from packaging.requirements import InvalidRequirement, Requirement
 
 from swr.errors import SwrError
 from swr.judge import Tolerances
@@ -66,6 +69,11 @@ class Task:
         """Every gate's result as the build recorded it ({} in a public-only copy)."""
         path = gates_path(self.root)
         return _read_json(path).get("gates", {}) if path.is_file() else {}
+
+    @property
+    def environment(self) -> dict[str, Any]:
+        """What the task runs in: pinned `pip` and `apt` packages, or a named `image` (task.toml)."""
+        return dict(self.meta.get("environment", {}))
 
     def reference_spec(self) -> WorkflowSpec:
         if not (self.reference_dir / SPEC_FILE).is_file():
@@ -169,8 +177,27 @@ def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) ->
         "limits": {"time_s": limits.time_s, "memory_mb": limits.memory_bytes // MiB, "pids": limits.pids,
                    "stdout_mb": limits.stdout_bytes // MiB},
         "tolerances": {"atol": tol.atol, "rtol": tol.rtol, "ignore": list(tol.ignore), "fields": fields},
+        "environment": environment(spec),
         **({"anticheat": {"forbidden_packages": list(spec.forbidden_packages)}} if spec.forbidden_packages else {}),
     }
+
+
+def environment(spec: WorkflowSpec) -> dict[str, Any]:
+    """The workflow's `[requires]`, pip packages pinned to the versions the references ran with."""
+    env: dict[str, Any] = {"python": "{}.{}".format(*sys.version_info[:2]), "pip": [pin(r) for r in spec.requires.pip],
+                           "apt": sorted(spec.requires.apt)}
+    if spec.requires.image:
+        env["image"] = spec.requires.image
+    return env
+
+
+def pin(requirement: str) -> str:
+    """`scipy>=1.11` -> `scipy==1.14.1` (the installed version); left as written if not installed."""
+    try:
+        req = Requirement(requirement)
+        return f"{req.name}{'[' + ','.join(sorted(req.extras)) + ']' if req.extras else ''}=={version(req.name)}"
+    except (InvalidRequirement, PackageNotFoundError):
+        return requirement
 
 
 def list_tasks(release: str | Path) -> list[Path]:

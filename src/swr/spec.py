@@ -91,6 +91,7 @@ class OutputsSpec(_Strict):
 class Requires(_Strict):
     pip: list[str] = []
     apt: list[str] = []
+    image: str | None = Field(default=None, min_length=1)  # a container image to run in, instead of one built
 
 
 class LimitsSpec(_Strict):

@@ -234,10 +234,10 @@ def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:
     shutil.copytree(reference_dir, dest, dirs_exist_ok=True)
     run_file = dest / "run"
     if spec.command:
-        script = f"#!/bin/sh\nexec {shlex.join(resolve_command(spec.command))}\n"
+        script = f"#!/bin/sh\nexec {shlex.join(spec.command)}\n"  # a bare python3: the sandbox PATH finds it
     else:
         module, func = (spec.entry or ":").split(":")
-        script = (f"#!{sys.executable}\nimport json, os, sys\nsys.path.insert(0, os.getcwd())\n"
+        script = ("#!/usr/bin/env python3\nimport json, os, sys\nsys.path.insert(0, os.getcwd())\n"
                   f"from {module} import {func}\njson.dump({func}(json.load(sys.stdin)), sys.stdout)\n")
     run_file.write_text(script)
     run_file.chmod(run_file.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from swr.errors import SwrError
 from swr.grade import grade
 from swr.release import list_tasks, load_release, load_task, tree_hash
-from swr.sandbox import get_sandbox
+from swr.sandbox import sandbox_for
 from swr.scenario import content_hash
 
 from . import anticheat, workspace
@@ -40,14 +40,16 @@ class JobConfig:
     executor: str = "local"
     scheduler: str | None = None
     sandbox: str = "bwrap"
+    image: str = "auto"  # podman/docker: auto (the task's image, else built from its environment), host, or a name
     retries: int = 1  # extra tries for an infrastructure failure within one invocation
     cheat_policy: str = "fail"  # fail | record
     agent_options: dict[str, Any] = field(default_factory=dict)
 
     def what(self) -> dict[str, Any]:
         """The settings that change results: they, and the task's content, key every run."""
-        return {"agent": self.agent, "model": self.model, "budget": self.budget.as_dict(),
+        what = {"agent": self.agent, "model": self.model, "budget": self.budget.as_dict(),
                 "options": self.agent_options, "cheat_policy": self.cheat_policy}
+        return what | ({"image": self.image} if self.sandbox in ("podman", "docker") else {})
 
     @property
     def name(self) -> str:
@@ -98,7 +100,7 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
     shutil.rmtree(d, ignore_errors=True)  # a half-finished run of a killed job
     t0 = time.monotonic()
     try:
-        sandbox = get_sandbox(cfg.sandbox)
+        sandbox = sandbox_for(cfg.sandbox, task.environment, cfg.image)
         ws = workspace.create(task, d / "workspace")
         out = make_agent(cfg.agent, cfg.agent_options).solve(
             Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))

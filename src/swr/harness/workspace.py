@@ -6,7 +6,6 @@ import difflib
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,8 +32,9 @@ class Workspace:
 
 def feedback_script() -> str:
     """`./feedback` grades solution/ on the public examples; inside the agent's sandbox it runs the
-    candidate unsandboxed, since that sandbox is already the boundary."""
-    return (f"#!/bin/sh\ncd \"$(dirname \"$0\")\" && exec {sys.executable} -m swr.cli feedback . {SOLUTION} "
+    candidate unsandboxed, since that sandbox is already the boundary. `python3` is the sandbox PATH's:
+    swr's own interpreter, on the host's root or in a task image."""
+    return (f"#!/bin/sh\ncd \"$(dirname \"$0\")\" && exec python3 -m swr.cli feedback . {SOLUTION} "
             "--sandbox none --jobs 1 \"$@\"\n")
 
 

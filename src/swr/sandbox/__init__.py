@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from swr.errors import SandboxUnavailable, SwrError
 from swr.sandbox.base import ARTIFACTS, WORKDIR, GiB, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
@@ -32,6 +33,19 @@ def get_sandbox(name: str = "bwrap") -> Sandbox:
     raise SwrError(f"unknown sandbox backend {name!r} (choose from {', '.join(BACKENDS)})", field="sandbox")
 
 
+def sandbox_for(name: str, environment: dict[str, Any], image: str = "auto") -> Sandbox:
+    """The backend for one task. podman/docker run it in an image: "auto" the task's own or one built
+    from its environment, "host" none (the host's /usr, read-only), else the image named. A task with
+    no recorded environment (an older release) runs on the host's root."""
+    sb = get_sandbox(name)
+    if name not in ("podman", "docker") or image == "host" or (image == "auto" and not environment):
+        return sb
+    from swr.sandbox.podman import PodmanSandbox
+
+    assert isinstance(sb, PodmanSandbox)
+    return sb.bound(sb.images.for_task(environment) if image == "auto" else image)
+
+
 def _self_test(sb: Sandbox) -> None:
     import sys
     import tempfile
@@ -46,4 +60,4 @@ def _self_test(sb: Sandbox) -> None:
 
 
 __all__ = ["ARTIFACTS", "BACKENDS", "GiB", "Handle", "Job", "Limits", "MiB", "Mount", "RunResult", "Sandbox",
-           "WORKDIR", "get_sandbox", "run"]
+           "WORKDIR", "get_sandbox", "run", "sandbox_for"]

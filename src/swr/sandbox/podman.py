@@ -1,19 +1,22 @@
-"""The podman/docker backend: one container per run, from a root file system assembled from the host.
+"""The podman/docker backend: one container per run, in a task's image or on a root file system
+assembled from the host.
 
 No image registry is assumed. With podman the container's root is `--rootfs` of a skeleton directory
 made once per process (a few empty directories and the host's top-level symlinks, plus a copy of the
 /etc allow-list); the host's /usr, /lib*, /bin and swr's Python environment are bound into it read-only,
 as the bubblewrap backend does. Docker has no `--rootfs`: the same skeleton is `docker import`ed once as
-a local image. A job (or the sandbox) may name an image instead; it is then used as is (`--pull never`).
+a local image. Bound to an image instead (`bound`, images.py), the backend runs jobs in it as is
+(`--pull never`), with nothing of the host's mounted but the job's own directories.
 
-Rootful podman maps the sandbox user 65534 to the caller's uid in a user namespace (as bubblewrap does),
-so the work directory and the artifacts directory are writable by the sandbox without chowning anything;
-overlay work directories are podman's `:O` volumes, or a private copy when they have lower layers.
+Rootful podman on the host's root maps the sandbox user 65534 to the caller's uid in a user namespace
+(as bubblewrap does), so the work and artifacts directories are writable by the sandbox without chowning
+anything; overlay work directories are podman's `:O` volumes, or a private copy when they have lower
+layers. In an image (and under rootful docker) the sandbox user is host uid 65534, and what it must
+write is given to it.
 
 Limits: podman's `--pids-limit`/`--memory` flags, and, where this process can write cgroupfs (rootful
-podman with the cgroupfs manager), a per-run parent cgroup (`--cgroup-parent`) that binds pids and
-memory exactly and tells which one was hit: the container's own cgroup is removed with the container,
-so its counters are gone when the run ends. Timeouts and the output cap kill every process of the
+podman with the cgroupfs manager), a per-run parent cgroup (runparent.py) that binds pids and memory
+exactly and tells which one was hit. Timeouts and the output cap kill every process of the
 container through that cgroup (else `podman kill`), then the container is removed (`--rm`, and `rm -f`
 when the client had to be killed).
 """
@@ -21,6 +24,7 @@ when the client had to be killed).
 from __future__ import annotations
 
 import atexit
+import copy
 import os
 import shutil
 import signal
@@ -30,7 +34,7 @@ import tempfile
 import threading
 import time
 import uuid
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 from swr.errors import SandboxUnavailable
@@ -45,12 +49,13 @@ from swr.sandbox.base import (
     python_roots,
 )
 from swr.sandbox.etcview import ETC_ALLOW, ETC_VIEW
+from swr.sandbox.images import PATH as IMAGE_PATH
+from swr.sandbox.images import Images
+from swr.sandbox.runparent import RunParent, cgroup_version
 
 SANDBOX_UID = 65534  # nobody
 SUBID_BASE = 100000  # rootful podman's user namespace: container uids 0..65533 -> host 100000..165533
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
-CGROOT = Path("/sys/fs/cgroup")
-CG_PARENT = "swr-podman"
 MEMORY_SLACK = 1 << 20  # podman's own --memory sits above the parent cgroup's exact limit (a backstop)
 CLIENT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 CLIENT_ENV = ("HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "CONTAINER_HOST", "CONTAINERS_CONF", "DOCKER_HOST",
@@ -151,161 +156,6 @@ def _sweep_dirs(prefix: str) -> None:
             shutil.rmtree(d, ignore_errors=True)
 
 
-# ------------------------------------------------------------------------------ per-run parent cgroup
-
-@lru_cache(maxsize=1)
-def cgroup_version() -> int | None:
-    """1 or 2 when this process may make per-run parent cgroups at the hierarchy roots, else None."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        if (CGROOT / "pids" / "cgroup.procs").exists() and (CGROOT / "memory" / "cgroup.procs").exists():
-            for c in ("pids", "memory"):
-                (CGROOT / c / CG_PARENT).mkdir(exist_ok=True)
-            _sweep_cgroups(1)
-            return 1
-        if (CGROOT / "cgroup.controllers").exists():
-            (CGROOT / "cgroup.subtree_control").write_text("+pids +memory")
-            (CGROOT / CG_PARENT).mkdir(exist_ok=True)
-            (CGROOT / CG_PARENT / "cgroup.subtree_control").write_text("+pids +memory")
-            _sweep_cgroups(2)
-            return 2
-    except OSError:
-        return None
-    return None
-
-
-def _hierarchies(version: int) -> list[Path]:
-    """Every hierarchy podman's cgroupfs manager makes the parent in (v1: one per controller)."""
-    if version == 2:
-        return [CGROOT]
-    return [p for p in CGROOT.iterdir() if (p / "cgroup.procs").exists() and not p.is_symlink()]
-
-
-def _rmtree_cgroup(d: Path, tries: int = 200) -> bool:
-    """Remove a cgroup directory and its children, bottom up; False if some stayed busy."""
-    if not d.is_dir():
-        return True
-    for child in d.iterdir():
-        if child.is_dir():
-            _rmtree_cgroup(child, tries)
-    for _ in range(tries):
-        try:
-            d.rmdir()
-            return True
-        except FileNotFoundError:
-            return True
-        except OSError:
-            time.sleep(0.005)
-    return False
-
-
-def _sweep_cgroups(version: int) -> None:
-    for h in _hierarchies(version):
-        for d in (h / CG_PARENT).glob("run-*"):
-            pid = d.name.split("-")[1]
-            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
-                _rmtree_cgroup(d, tries=1)
-
-
-class RunParent:
-    """`--cgroup-parent` of one run: binds pids and memory exactly; knows afterwards which was hit.
-
-    cgroup v1 keeps a pids fork failure and an OOM kill in the counters of the container's own cgroup
-    (gone with the container), so here: pids.peak (hierarchical) reaching the limit, and an eventfd
-    registered on the parent's memory.oom_control, which fires when the parent (the binding limit) OOMs."""
-
-    def __init__(self, version: int, pids_max: int, memory_bytes: int):
-        self.version = version
-        self.rel = f"{CG_PARENT}/run-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-        self.pids_max = pids_max
-        self.efd: int | None = None
-        if version == 1:
-            self.pids, self.mem = CGROOT / "pids" / self.rel, CGROOT / "memory" / self.rel
-            self.pids.mkdir()
-            self.mem.mkdir()
-            (self.pids / "pids.max").write_text(str(pids_max))
-            (self.mem / "memory.limit_in_bytes").write_text(str(memory_bytes))
-            try:
-                (self.mem / "memory.memsw.limit_in_bytes").write_text(str(memory_bytes))
-            except OSError:
-                pass  # no swap accounting: nothing to cap
-            self.efd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
-            ofd = os.open(self.mem / "memory.oom_control", os.O_RDONLY | os.O_CLOEXEC)
-            try:
-                (self.mem / "cgroup.event_control").write_text(f"{self.efd} {ofd}")
-            finally:
-                os.close(ofd)
-        else:
-            self.pids = self.mem = CGROOT / self.rel
-            self.pids.mkdir()
-            (self.pids / "pids.max").write_text(str(pids_max))
-            (self.mem / "memory.max").write_text(str(memory_bytes))
-            if (self.mem / "memory.swap.max").exists():
-                (self.mem / "memory.swap.max").write_text("0")
-
-    @property
-    def podman_parent(self) -> str:
-        return "/" + self.rel
-
-    def pids_all(self) -> list[int]:
-        out: list[int] = []
-        for d, _, _ in os.walk(self.pids):
-            try:
-                out += [int(p) for p in Path(d, "cgroup.procs").read_text().split()]
-            except OSError:
-                pass
-        return out
-
-    def signal_all(self) -> int:
-        pids = self.pids_all()
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        return len(pids)
-
-    def breach(self) -> str | None:
-        if self.version == 1:
-            if self.efd is not None:
-                try:
-                    if int.from_bytes(os.read(self.efd, 8), "little"):
-                        return "memory"
-                except BlockingIOError:
-                    pass
-            try:
-                if int((self.pids / "pids.peak").read_text()) >= self.pids_max:
-                    return "pids"
-            except (OSError, ValueError):
-                pass
-            return None
-        events = _counters(self.mem / "memory.events")
-        if events.get("oom_kill") or events.get("oom"):
-            return "memory"
-        if _counters(self.pids / "pids.events").get("max"):
-            return "pids"
-        return None
-
-    def remove(self) -> None:
-        if self.efd is not None:
-            os.close(self.efd)
-            self.efd = None
-        for h in _hierarchies(self.version):
-            d = h / self.rel
-            for _ in range(3):
-                if _rmtree_cgroup(d):
-                    break
-                self.signal_all()
-
-
-def _counters(path: Path) -> dict[str, int]:
-    try:
-        return {k: int(v) for k, _, v in (ln.partition(" ") for ln in path.read_text().splitlines())}
-    except (OSError, ValueError):
-        return {}
-
-
 # ------------------------------------------------------------------------------------------ handle
 
 class PodmanHandle(Handle):
@@ -388,8 +238,18 @@ class PodmanSandbox:
         self.userns = self.kind == "podman" and self.rootful
         self._docker_image: str | None = None
         self._lock = threading.Lock()
+        self.images = Images(self.client, self.kind)
         if self.kind == "podman":
             self._sweep_containers()
+
+    def bound(self, image: str | None) -> PodmanSandbox:
+        """This backend running every job in `image` (None: the host's root file system)."""
+        sb = copy.copy(self)
+        sb.image = image
+        # rootful podman cannot overlay-mount an image's layers remapped for a user namespace on every
+        # kernel (EACCES on the mapped lower dirs): images run as host uid 65534, as with rootful docker
+        sb.userns = self.userns and image is None
+        return sb
 
     # ------------------------------------------------------------------ client plumbing
     def client(self, *args: str, timeout: float = 30, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -442,6 +302,8 @@ class PodmanSandbox:
         if m.mode == "ro":
             return ["-v", f"{_vol(m.src)}:{m.dst}:ro"]
         if m.mode == "rw":
+            if not self.userns and self.rootful:
+                _chown_tree(Path(m.src), SANDBOX_UID)
             return ["-v", f"{_vol(m.src)}:{m.dst}"]
         if not m.lower and self.kind == "podman" and self.userns:
             return ["-v", f"{_vol(m.src)}:{m.dst}:O"]
@@ -457,7 +319,7 @@ class PodmanSandbox:
 
     def options(self, job: Job, cname: str, cg: RunParent | None, scratch: list[Path]) -> list[str]:
         lim = job.limits
-        image = getattr(job, "image", None) or getattr(lim, "image", None) or self.image
+        image = self.image
         mem = lim.memory_bytes + (MEMORY_SLACK if cg else 0)
         args = ["run", "--rm", "--interactive", "--name", cname, "--log-driver", "none",
                 "--network", "host" if job.network else "none", "--read-only", "--cap-drop", "ALL",
@@ -473,6 +335,8 @@ class PodmanSandbox:
         if cg is not None:
             args += ["--cgroup-parent", cg.podman_parent, "--cgroups", "no-conmon"]
         env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
+        if image:
+            env["PATH"] = IMAGE_PATH
         for k, v in env.items():
             args += ["--env", f"{k}={v}"]
         if image is None:
