@@ -93,3 +93,56 @@ def assert_no_process_left(marker: str, grace_s: float = 1.0) -> None:
 def copy_tree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
     return dst
+
+
+DISK_CAP = 8 << 20
+BIG_FILE = """import errno, os
+d = os.environ["TMPDIR"]  # the cap binds every file, not only those on the host
+codes = []
+with open(os.path.join(d, "big.bin"), "wb", buffering=0) as f:
+    try:
+        for _ in range(64):
+            f.write(b"x" * (1 << 20))
+    except OSError as e:
+        codes.append(e.errno)
+try:
+    with open(os.path.join(d, "sparse.bin"), "wb") as f:
+        f.seek(10 << 30)
+        f.write(b"x")
+except OSError as e:
+    codes.append(e.errno)
+print(codes == [errno.EFBIG, errno.EFBIG])
+"""
+MANY_FILES = """import os, time
+d = os.environ["SWR_ARTIFACTS"]
+for i in range(32):
+    with open(os.path.join(d, "part%d.bin" % i), "wb") as f:
+        f.write(b"x" * (1 << 20))
+time.sleep({sleep})
+"""
+EMPTY_FILES = """import os, time
+d = os.environ["SWR_ARTIFACTS"]
+for i in range(5000):
+    open(os.path.join(d, "e%d" % i), "wb").close()
+time.sleep(20)
+"""
+
+
+def assert_disk_is_bounded(task, sandbox: Sandbox, tmp_path: Path) -> None:
+    """What a candidate writes to the host ($SWR_ARTIFACTS) is capped per file, and in total: a run
+    that adds more is killed (while it runs, or as it exits) with the `disk` limit."""
+    import dataclasses
+
+    from swr.grade import execute
+
+    task = dataclasses.replace(task, limits=dataclasses.replace(task.limits, time_s=30, disk_bytes=DISK_CAP))
+    scenario = task.hidden[0].scenario
+    big = execute(task, write_candidate(tmp_path / "big", BIG_FILE), scenario, sandbox, tmp_path / "f-big")
+    assert big.returncode == 0 and big.stdout.strip() == b"True", (big.limit, big.stderr[-500:])
+    for name, script in (("slow", MANY_FILES.format(sleep=20)), ("quick", MANY_FILES.format(sleep=0)),
+                         ("empty", EMPTY_FILES)):  # caught while running, as it exits, by entry count
+        cand = write_candidate(tmp_path / name, script)
+        t0 = time.monotonic()
+        ex = execute(task, cand, scenario, sandbox, tmp_path / f"f-{name}")
+        assert ex.limit == "disk", (ex.returncode, ex.stderr[-500:])
+        assert time.monotonic() - t0 < 15  # killed on the poll, not at the time limit

@@ -53,7 +53,7 @@ def in_sandbox(sb, script: str, work: Path) -> tuple[int, str]:
     return res.returncode, (res.stdout + res.stderr).decode(errors="replace")
 
 
-def test_the_environment_is_pinned_and_keys_the_image(pint_release: Path, podman) -> None:
+def test_the_environment_is_pinned_and_keys_the_image(base: str, pint_release: Path, podman) -> None:
     env = load_task(task_dir(pint_release, "unit-chain-v1")).environment
     from importlib.metadata import version
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from conftest import assert_no_process_left, write_candidate
+from conftest import assert_disk_is_bounded, assert_no_process_left, write_candidate
 from swr.grade import execute, grade
 from swr.sandbox import cgroups
 from swr.sandbox.base import STDERR_CAP
@@ -422,6 +422,10 @@ def test_100_mib_on_stdout_hits_output_limit_and_is_bounded(linear_task, sandbox
     assert ex.limit == "output"
     assert task.limits.stdout_bytes < len(ex.stdout) <= task.limits.stdout_bytes + 64 * 1024
     assert wall < wall_bound(task)
+
+
+def test_writes_to_the_host_are_capped_per_file_and_in_total(linear_task, sandbox, tmp_path):
+    assert_disk_is_bounded(linear_task, sandbox, tmp_path)
 
 
 def test_100_mib_on_stderr_is_capped_and_does_not_block(linear_task, sandbox, tmp_path):

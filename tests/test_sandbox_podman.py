@@ -19,7 +19,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import assert_no_process_left, write_candidate
+from conftest import assert_disk_is_bounded, assert_no_process_left, write_candidate
 
 from swr.errors import SandboxUnavailable
 from swr.grade import execute, grade
@@ -291,6 +291,10 @@ def test_100_mib_on_stdout_hits_output_limit(linear_task, podman, tmp_path):
 
 
 # ----------------------------------------------------------------------------------------- writes
+
+def test_writes_to_the_host_are_capped_per_file_and_in_total(linear_task, podman, tmp_path):
+    assert_disk_is_bounded(linear_task, podman, tmp_path)
+
 
 WRITER = r'''
 import json, os, sys

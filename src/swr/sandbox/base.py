@@ -15,6 +15,8 @@ from typing import Protocol
 GiB = 1 << 30
 MiB = 1 << 20
 STDERR_CAP = 1 * MiB
+DISK_POLL_S = 0.2  # how often a run's writes to host directories are measured
+BLOCK = 4096
 WORKDIR = "/sandbox/work"
 ARTIFACTS = "/sandbox/artifacts"
 
@@ -28,6 +30,7 @@ class Limits:
     pids: int = 256
     stdout_bytes: int = 16 * MiB
     tmp_bytes: int = 512 * MiB
+    disk_bytes: int = 1 * GiB  # what a run may add to host directories (artifacts, read-write mounts); per file too
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,10 @@ class Handle:
         """Which resource limit the tree hit (memory, pids), if the backend can tell."""
         return None
 
+    def writable(self) -> tuple[Path, ...]:
+        """Host directories of the backend's own that the job writes to (private copies)."""
+        return ()
+
     def close_pipes(self) -> None:
         for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if f is not None:
@@ -110,9 +117,13 @@ class Handle:
 
 def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
     """Start a job, feed stdin, collect capped stdout/stderr, enforce the wall-time limit."""
+    watch = host_writable(job)
+    before = disk_used(watch)
     h = sandbox.spawn(job)
     try:
-        out, err, limit = communicate(h, stdin, job.limits)
+        extra = h.writable()  # the backend's private copies, measured as they start
+        disk = (watch + extra, before + disk_used(extra))
+        out, err, limit = communicate(h, stdin, job.limits, disk)
         rc = h.proc.wait() if limit is None else None
         if limit is None:
             limit = h.breach()
@@ -121,9 +132,38 @@ def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
         h.close()
 
 
-def communicate(h: Handle, data: bytes, limits: Limits) -> tuple[bytes, bytes, str | None]:
-    """Like Popen.communicate with a deadline and an stdout cap; kills the tree on breach."""
+def host_writable(job: Job) -> tuple[Path, ...]:
+    """The host directories a job writes to: what it adds there is bounded by `disk_bytes`."""
+    mounts = (job.workdir, *job.extra_mounts)
+    return tuple(Path(d) for d in ([job.artifacts] if job.artifacts else []) + [m.src for m in mounts if m.mode == "rw"])
+
+
+def disk_used(dirs: tuple[Path, ...]) -> int:
+    """Apparent bytes under dirs (sparse files count whole: a reader would read them), each entry at
+    least a block, so a flood of empty files is bounded too."""
+    total = 0
+    stack = [str(d) for d in dirs]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(e.path)
+                        total += BLOCK
+                    else:
+                        total += max(BLOCK, e.stat(follow_symlinks=False).st_size)
+        except OSError:
+            continue
+    return total
+
+
+def communicate(h: Handle, data: bytes, limits: Limits,
+                disk: tuple[tuple[Path, ...], int] = ((), 0)) -> tuple[bytes, bytes, str | None]:
+    """Like Popen.communicate with a deadline, an stdout cap and a cap on what the job adds to the
+    host directories in `disk` (dirs, bytes there at start); kills the tree on breach."""
     p = h.proc
+    watch, before = disk
+    next_poll = time.monotonic() + DISK_POLL_S
     deadline = h.started + limits.time_s
     out, err = bytearray(), bytearray()
     sel = selectors.DefaultSelector()
@@ -138,11 +178,17 @@ def communicate(h: Handle, data: bytes, limits: Limits) -> tuple[bytes, bytes, s
     view, limit = memoryview(data), None
     try:
         while sel.get_map():
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
                 limit = "timeout"
                 break
-            for key, _ in sel.select(remaining):
+            if watch and now >= next_poll:
+                if disk_used(watch) - before > limits.disk_bytes:
+                    limit = "disk"
+                    break
+                next_poll = now + DISK_POLL_S
+            for key, _ in sel.select(min(remaining, DISK_POLL_S) if watch else remaining):
                 if key.fileobj is p.stdin:
                     view = _feed(sel, p.stdin, view)
                     continue
@@ -160,6 +206,8 @@ def communicate(h: Handle, data: bytes, limits: Limits) -> tuple[bytes, bytes, s
                 break
     finally:
         sel.close()
+    if limit is None and watch and disk_used(watch) - before > limits.disk_bytes:
+        limit = "disk"  # written just before it exited: its files are not to be read
     if limit:
         h.kill()
     return bytes(out), bytes(err), limit

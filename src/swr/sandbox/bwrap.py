@@ -14,7 +14,7 @@ from swr.errors import SandboxUnavailable
 from swr.sandbox import cgroups
 from swr.sandbox.base import ARTIFACTS, WORKDIR, Job, Mount, base_env, popen, python_roots
 from swr.sandbox.etcview import ETC_VIEW, etc_binds
-from swr.sandbox.launch import LAUNCHERS_READY, BwrapHandle, LauncherPool, direct_launcher
+from swr.sandbox.launch import LAUNCHERS_READY, BwrapHandle, LauncherPool, direct_launcher, limit_file_size
 
 SANDBOX_UID = 65534  # nobody
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
@@ -132,6 +132,7 @@ class BwrapSandbox:
         fd = None
         try:
             launcher.cg.set_limits(job.limits.pids, job.limits.memory_bytes)
+            limit_file_size(launcher.proc.pid, job.limits)
             fd = os.memfd_create("swr-bwrap-args", os.MFD_CLOEXEC)
             data = memoryview(b"".join(os.fsencode(a) + b"\0" for a in opts))
             while data:

@@ -96,6 +96,20 @@ class Images:
             return self.client("image", "exists", tag).returncode == 0
         return self.client("image", "inspect", tag).returncode == 0
 
+    def image_id(self, name: str) -> str | None:
+        res = self.client("image", "inspect", "--format", "{{.Id}}", name)
+        return res.stdout.decode().strip() or None if res.returncode == 0 else None
+
+    def base_id(self, name: str) -> str:
+        """The base's content id (pulled first if it is not here): what the tag hashes, not its name."""
+        if found := self.image_id(name):
+            return found
+        pulled = self.client("pull", "--quiet", name, timeout=1800)
+        if pulled.returncode != 0 or not (found := self.image_id(name)):
+            raise SandboxUnavailable(f"base image {name} is not here and cannot be pulled: run `swr image base` "
+                                     "(Debian from its package mirror) or set $SWR_BASE_IMAGE")
+        return found
+
     def base(self, python: str) -> str:
         if os.environ.get("SWR_BASE_IMAGE"):
             return os.environ["SWR_BASE_IMAGE"]
@@ -116,9 +130,12 @@ class Images:
         return self.ready[key]
 
     def recipe(self, env: dict[str, Any]) -> tuple[str, str]:
-        """The Containerfile of a task's default image, and its tag (a hash of it and of swr's source)."""
-        recipe = containerfile(env, self.base(env.get("python", "{}.{}".format(*sys.version_info[:2]))))
-        return recipe, f"localhost/swr-env:{content_hash({'recipe': recipe, 'swr': _source_hash()})[:16]}"
+        """The Containerfile of a task's default image, and its tag: a hash of it, of the base image's
+        content id and of swr's source."""
+        base = self.base(env.get("python", "{}.{}".format(*sys.version_info[:2])))
+        recipe = containerfile(env, base)
+        key = {"recipe": recipe, "base": self.base_id(base), "swr": _source_hash()}
+        return recipe, f"localhost/swr-env:{content_hash(key)[:16]}"
 
     def build(self, recipe: str, tag: str, requirements: list[str]) -> None:
         with tempfile.TemporaryDirectory(prefix="swr-imgctx-") as ctx:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import queue
+import resource
 import shlex
 import shutil
 import subprocess
@@ -142,14 +143,21 @@ class LauncherPool:
                 item.discard()
 
 
+def limit_file_size(pid: int, lim: Limits) -> None:
+    """RLIMIT_FSIZE of a launcher that has not yet exec'd bwrap: no file written inside grows past
+    `disk_bytes` (sparse ones included), whatever the disk-use poll would see too late."""
+    resource.prlimit(pid, resource.RLIMIT_FSIZE, (lim.disk_bytes, lim.disk_bytes))
+
+
 def direct_launcher(cg: cgroups.RunCgroup | None, lim: Limits) -> list[str]:
     """Join the run's cgroups before exec'ing bwrap, so every descendant is counted from birth."""
+    prlimit = shutil.which("prlimit")
+    fsize = [prlimit, f"--fsize={lim.disk_bytes}", "--"] if prlimit else []
     if cg:
         joins = " && ".join(f"echo 0 > {shlex.quote(p)}" for p in cg.procs_files)
-        return ["/bin/sh", "-c", f'{joins} || exit 125; exec "$@"', "swr-launch"]
+        return ["/bin/sh", "-c", f'{joins} || exit 125; exec "$@"', "swr-launch", *fsize]
     if os.geteuid() == 0:
         warnings.warn("no writable cgroup: process and memory limits are not enforced for root", stacklevel=3)
-    prlimit = shutil.which("prlimit")
     if prlimit:
-        return [prlimit, f"--nproc={lim.pids}", f"--as={lim.memory_bytes}", "--"]
+        return [prlimit, f"--nproc={lim.pids}", f"--as={lim.memory_bytes}", f"--fsize={lim.disk_bytes}", "--"]
     return []

@@ -178,6 +178,9 @@ class PodmanHandle(Handle):
     def breach(self) -> str | None:
         return self.cg.breach() if self.cg else None
 
+    def writable(self) -> tuple[Path, ...]:
+        return (self.scratch,) if self.scratch else ()
+
     def close(self) -> None:
         if self.proc.poll() is None and not self.killed:
             self.kill()
@@ -327,6 +330,7 @@ class PodmanSandbox:
                 "--pids-limit", str(lim.pids), "--memory", str(mem), "--memory-swap", str(mem),
                 "--hostname", "sandbox", "--no-hosts", "--workdir", job.workdir.dst,
                 "--tmpfs", f"/tmp:rw,size={lim.tmp_bytes},mode=1777"]
+        args += ["--ulimit", f"fsize={lim.disk_bytes}:{lim.disk_bytes}"]
         if self.kind == "podman":
             args += ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096", "--unsetenv-all"]
             if self.userns:  # container root: an unprivileged host uid; the sandbox user: the caller
