@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 SWR := $(VENV)/bin/swr
 
-.PHONY: demo test venv bench sysdeps
+.PHONY: demo test venv bench sysdeps agents
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,14 +17,18 @@ venv: $(VENV)/.installed
 demo: venv
 	$(SWR) demo --out release
 
-# The container backend's tests need podman and runc (Debian packages; installed when running as root).
+# The container tests need podman, runc and debootstrap (Debian packages; installed when running as root).
 sysdeps:
 	@command -v podman >/dev/null && command -v runc >/dev/null && command -v debootstrap >/dev/null || \
 	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	  --no-install-recommends podman runc debootstrap; } \
 	  || echo "podman/runc/debootstrap missing: apt-get install podman runc debootstrap (tests/test_sandbox_podman.py)"
 
-test: venv sysdeps
+agents:  # a real third-party agent CLI for tests/test_claude_code.py (npm registry)
+	@command -v claude >/dev/null || npm install -g --no-fund --no-audit @anthropic-ai/claude-code >/dev/null \
+	  || echo "claude missing: npm install -g @anthropic-ai/claude-code (tests/test_claude_code.py)"
+
+test: venv sysdeps agents
 	$(VENV)/bin/python -m pytest -q --durations=15
 
 bench: venv

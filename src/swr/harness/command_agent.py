@@ -19,7 +19,7 @@ from swr.sandbox import WORKDIR, GiB, Job, Limits, MiB, Mount, run
 
 from .agents import Context, InfraError, Outcome
 from .llm_agent import swr_version, truncate
-from .trajectory import TrajectoryBuilder, validate_atif
+from .trajectory import Metrics, TrajectoryBuilder, validate_atif
 
 LOGS = "/sandbox/logs"  # the agent's own logs; outside the workspace, so not in the diff
 
@@ -34,9 +34,12 @@ class Preset:
 
 PRESETS: dict[str, Preset] = {
     # Claude Code: `npm install -g @anthropic-ai/claude-code` (node and `claude` under /usr); ANTHROPIC_API_KEY.
+    # No telemetry or update checks; the output cap reaches the model through its own variable.
     "claude-code": Preset(
+        'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1; '
+        '[ -n "$SWR_MAX_OUTPUT_TOKENS" ] && export CLAUDE_CODE_MAX_OUTPUT_TOKENS="$SWR_MAX_OUTPUT_TOKENS"; '
         'claude -p "$(cat instruction.md)" ${SWR_MODEL:+--model "$SWR_MODEL"} --max-turns "$SWR_MAX_TURNS" '
-        '--output-format json --dangerously-skip-permissions', secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+        '--output-format stream-json --verbose --dangerously-skip-permissions', secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
         base_url_vars=("ANTHROPIC_BASE_URL",)),
     # Codex CLI: `npm install -g @openai/codex`; OPENAI_API_KEY. Its own sandbox is off: swr's is the boundary.
     "codex": Preset(
@@ -90,7 +93,7 @@ class CommandAgent:
         return out
 
     def _usage(self, stdout: str, out: Outcome) -> None:
-        """Claude Code's --output-format json result carries turns, tokens and cost; others report none."""
+        """Claude Code's result line (its last) carries turns, tokens and cost; others report none."""
         try:
             data = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else None
         except json.JSONDecodeError:
@@ -111,8 +114,9 @@ class CommandAgent:
                 out.notes.append({"kind": "bad_trajectory", "error": str(e)[:300]})
         t = TrajectoryBuilder(self.name, swr_version(), ctx.model)
         t.user((ctx.workspace.root / "instruction.md").read_text())
-        t.agent_turn(truncate(stdout, 20000), prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens)
-        t.notes.append(f"summary of a command agent's run; its own log is in {logs.name}/ next to this file")
+        if not stream_steps(t, stdout, out):
+            t.agent_turn(truncate(stdout, 20000), prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens)
+            t.notes.append(f"summary of a command agent's run; its own log is in {logs.name}/ next to this file")
         return t.build()
 
 
@@ -252,3 +256,35 @@ def command_agent(name: str, options: dict[str, Any]) -> CommandAgent:
         secrets = tuple(options.get("secrets") or ())
         return CommandAgent(name, Preset(options["command"], bool(options.get("network", True)), secrets), options)
     return CommandAgent(name, PRESETS[name], options)
+
+
+def stream_steps(t: TrajectoryBuilder, stdout: str, out: Outcome) -> bool:
+    """Claude Code's stream-json, one message per line, as ATIF steps: each assistant message with its
+    tool calls, each tool result as the observation of its call. False if stdout is not that."""
+    events = []
+    for line in stdout.splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    calls: dict[str, Any] = {}
+    for ev in (e for e in events if isinstance(e, dict) and e.get("type") in ("assistant", "user")):
+        content = (ev.get("message") or {}).get("content") or []
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        if ev["type"] == "assistant":
+            text = "\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+            uses = [(b["id"], b["name"], b.get("input") or {}) for b in blocks if b.get("type") == "tool_use"]
+            step = t.agent_turn(text, uses)
+            calls |= {u[0]: step for u in uses}
+        for b in blocks:
+            if b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
+                body = b.get("content")
+                text = body if isinstance(body, str) else "\n".join(c.get("text", "") for c in body or [] if isinstance(c, dict))
+                t.observe(calls[b["tool_use_id"]], b["tool_use_id"], truncate(text, 20000))
+    agent_steps = [s for s in t.steps if s.source == "agent"]
+    if not agent_steps:
+        return False
+    agent_steps[-1].metrics = Metrics(prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens,
+                                      cost_usd=out.cost)
+    t.notes.append("from the CLI's stream-json; the run's token and cost totals are on the last agent step")
+    return True
