@@ -115,7 +115,8 @@ def test_a_task_that_names_an_image_runs_in_it(base: str, podman, tmp_path: Path
         spec = (wf / "workflow.toml").read_text().replace('name = "good-entry"', 'name = "named-image"')
         (wf / "workflow.toml").write_text(spec.replace("apt = []", f'apt = []\nimage = "{tag}"'))
         rel = tmp_path / "release"
-        assert not build([wf], rel, BuildOptions(variants=1, public=2, hidden=2, cache=ExecutionCache(tmp_path / "c")))[0].failure
+        opts = BuildOptions(variants=1, public=2, hidden=2, cache=ExecutionCache(tmp_path / "c"))
+        assert not build([wf], rel, opts)[0].failure
         task = load_task(task_dir(rel, "named-image-v1"))
         assert task.environment["image"] == tag
 

@@ -21,7 +21,8 @@ out = Console()
 err = Console(stderr=True)
 
 JOBS = typer.Option(os.cpu_count() or 2, "-n", "--jobs", help="Parallel sandboxed runs.")
-SANDBOX = typer.Option("bwrap", "--sandbox", "-e", help="Sandbox backend: bwrap, podman, docker, or none (trusted code only).")
+SANDBOX = typer.Option("bwrap", "--sandbox", "-e",
+                       help="Sandbox backend: bwrap, podman, docker, or none (trusted code only).")
 JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 

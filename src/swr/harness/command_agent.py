@@ -39,7 +39,8 @@ PRESETS: dict[str, Preset] = {
         'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1; '
         '[ -n "$SWR_MAX_OUTPUT_TOKENS" ] && export CLAUDE_CODE_MAX_OUTPUT_TOKENS="$SWR_MAX_OUTPUT_TOKENS"; '
         'claude -p "$(cat instruction.md)" ${SWR_MODEL:+--model "$SWR_MODEL"} --max-turns "$SWR_MAX_TURNS" '
-        '--output-format stream-json --verbose --dangerously-skip-permissions', secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+        '--output-format stream-json --verbose --dangerously-skip-permissions',
+        secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
         base_url_vars=("ANTHROPIC_BASE_URL",)),
     # Codex CLI: `npm install -g @openai/codex`; OPENAI_API_KEY. Its own sandbox is off: swr's is the boundary.
     "codex": Preset(
@@ -278,8 +279,9 @@ def stream_steps(t: TrajectoryBuilder, stdout: str, out: Outcome) -> bool:
             calls |= {u[0]: step for u in uses}
         for b in blocks:
             if b.get("type") == "tool_result" and b.get("tool_use_id") in calls:
-                body = b.get("content")
-                text = body if isinstance(body, str) else "\n".join(c.get("text", "") for c in body or [] if isinstance(c, dict))
+                body = b.get("content") or []
+                parts = [c.get("text", "") for c in body if isinstance(c, dict)] if isinstance(body, list) else []
+                text = body if isinstance(body, str) else "\n".join(parts)
                 t.observe(calls[b["tool_use_id"]], b["tool_use_id"], truncate(text, 20000))
     agent_steps = [s for s in t.steps if s.source == "agent"]
     if not agent_steps:

@@ -134,8 +134,8 @@ def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
 
 def host_writable(job: Job) -> tuple[Path, ...]:
     """The host directories a job writes to: what it adds there is bounded by `disk_bytes`."""
-    mounts = (job.workdir, *job.extra_mounts)
-    return tuple(Path(d) for d in ([job.artifacts] if job.artifacts else []) + [m.src for m in mounts if m.mode == "rw"])
+    rw = [Path(m.src) for m in (job.workdir, *job.extra_mounts) if m.mode == "rw"]
+    return tuple(([Path(job.artifacts)] if job.artifacts else []) + rw)
 
 
 def disk_used(dirs: tuple[Path, ...]) -> int:
