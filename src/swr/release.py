@@ -9,17 +9,16 @@ import shutil
 import sys
 import tomllib
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import tomli_w
-from packaging.requirements import InvalidRequirement, Requirement
 
 from swr.errors import SwrError
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
 from swr.sandbox import Limits, MiB
+from swr.sandbox.images import pin
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
 
 RELEASE_JSON = "release.json"
@@ -189,15 +188,6 @@ def environment(spec: WorkflowSpec) -> dict[str, Any]:
     if spec.requires.image:
         env["image"] = spec.requires.image
     return env
-
-
-def pin(requirement: str) -> str:
-    """`scipy>=1.11` -> `scipy==1.14.1` (the installed version); left as written if not installed."""
-    try:
-        req = Requirement(requirement)
-        return f"{req.name}{'[' + ','.join(sorted(req.extras)) + ']' if req.extras else ''}=={version(req.name)}"
-    except (InvalidRequirement, PackageNotFoundError):
-        return requirement
 
 
 def list_tasks(release: str | Path) -> list[Path]:

