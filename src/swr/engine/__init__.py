@@ -1,0 +1,2 @@
+"""Engine reconstruction tasks (ReviveBench): an engine.toml, a written spec, three worked examples,
+hidden cases and a hidden verifier of three kinds (tolerance, proof, invariant)."""

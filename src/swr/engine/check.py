@@ -1,0 +1,147 @@
+"""`python -m swr.engine check DIR`: an engine through everything its build demands — the hand-derived
+self-tests hold for the reference, the reference passes every case with margin (the achievability probe),
+the empty candidate and every cheating candidate fail, each on a named check."""
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swr.engine.grading import Case, grade_engine, run_candidate
+from swr.engine.spec import (
+    CHEATS,
+    EXPECT,
+    GENERATE,
+    HIDDEN,
+    N_EXAMPLES,
+    PUBLIC,
+    REFERENCE,
+    SELFTESTS,
+    VERIFIER,
+    EngineSpec,
+    load_engine,
+    read_cases,
+)
+from swr.errors import SwrError
+from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
+
+
+def hidden_cases(spec: EngineSpec, sandbox: Sandbox) -> list[Case]:
+    """Files under cases/hidden, then those verifier/generate.py makes from the engine's seed."""
+    cases = read_cases(spec.directory, HIDDEN)
+    if (spec.directory / VERIFIER / GENERATE).is_file():
+        out = _script(spec, GENERATE, {"seed": spec.hidden_seed}, sandbox)
+        cases += [{"id": c.get("id", f"gen-{i}"), **c} for i, c in enumerate(out.get("cases", []))]
+    if not cases:
+        raise SwrError("no hidden cases (cases/hidden/*.json or verifier/generate.py)", file=spec.directory)
+    return cases
+
+
+def with_expected(spec: EngineSpec, cases: list[Case], sandbox: Sandbox) -> list[Case]:
+    """Cases whose expected values the reference tool computes (verifier/expect.py), computed here."""
+    if not (spec.directory / VERIFIER / EXPECT).is_file():
+        return cases
+    return [c if "expected" in c else {**c, "expected": _script(spec, EXPECT, {"input": c["input"]}, sandbox)["expected"]}
+            for c in cases]
+
+
+def _script(spec: EngineSpec, name: str, payload: dict[str, Any], sandbox: Sandbox) -> dict[str, Any]:
+    job = Job(["python3", name], Mount(spec.directory / VERIFIER, WORKDIR, "overlay"),
+              Limits(time_s=spec.verify_timeout_s))
+    res = run(sandbox, job, json.dumps(payload).encode())
+    if not res.ok:
+        raise SwrError(f"{name} failed ({res.limit or res.returncode}): "
+                       f"{res.stderr.decode(errors='replace').strip()[-400:]}", file=spec.directory / VERIFIER / name)
+    return json.loads(res.stdout)
+
+
+def selftests(spec: EngineSpec, sandbox: Sandbox) -> list[str]:
+    """Hand-derived expectations (selftests/*.json: input, expect {dotted.path: value}, rtol, derivation)
+    the reference must meet; each disagreement is one line."""
+    problems = []
+    for t in read_cases(spec.directory, SELFTESTS):
+        ran = run_candidate(spec, spec.directory / REFERENCE, t, sandbox)
+        if ran.output is None:
+            problems.append(f"selftest {t['id']}: reference {ran.failure}: {ran.detail[-300:]}")
+            continue
+        for path, want in t.get("expect", {}).items():
+            got = _dig(ran.output, path)
+            if not _close(got, want, float(t.get("rtol", 1e-9)), float(t.get("atol", 0.0))):
+                problems.append(f"selftest {t['id']}: {path} = {got!r}, derived by hand: {want!r}")
+    return problems
+
+
+def _dig(obj: Any, path: str) -> Any:
+    for part in path.split("."):
+        obj = obj[int(part)] if isinstance(obj, list) and part.lstrip("-").isdigit() else (obj or {}).get(part)
+    return obj
+
+
+def _close(got: Any, want: Any, rtol: float, atol: float) -> bool:
+    if isinstance(want, (int, float)) and not isinstance(want, bool) and isinstance(got, (int, float)):
+        return math.isclose(float(got), float(want), rel_tol=rtol, abs_tol=atol)
+    return got == want
+
+
+def achievability(spec: EngineSpec, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per tolerance check, the worst error the reference attained next to its threshold; `margin_ok`
+    is false where it does not meet the threshold with margin (half of it, or one unit for `higher`)."""
+    out = []
+    for c in spec.checks:
+        if c.kind != "tolerance":
+            continue
+        vals = [float(r["measured"]) for r in records if r["check"] == c.name and isinstance(r["measured"], (int, float))]
+        worst = (max(vals) if c.better == "lower" else min(vals)) if vals else None
+        assert c.threshold is not None
+        ok = worst is not None and (worst <= c.threshold / 2 if c.better == "lower" else worst >= c.threshold + 1)
+        out.append({"check": c.name, "attained": worst, "threshold": c.threshold, "better": c.better, "margin_ok": ok})
+    return out
+
+
+@dataclass
+class Checked:
+    """What checking an engine found: its report, the problems (none: ready to build), and its cases
+    with their expected values."""
+
+    report: dict[str, Any]
+    problems: list[str]
+    public: list[Case]
+    hidden: list[Case]
+
+
+def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2) -> Checked:
+    """Every check of the module docstring, on the public and hidden cases together."""
+    spec = load_engine(directory)
+    problems: list[str] = []
+    public = with_expected(spec, read_cases(spec.directory, PUBLIC), sandbox)
+    if len(public) != N_EXAMPLES:
+        problems.append(f"{PUBLIC}: exactly {N_EXAMPLES} worked examples, found {len(public)}")
+    hidden = with_expected(spec, hidden_cases(spec, sandbox), sandbox)
+    cases = public + hidden
+    problems += selftests(spec, sandbox)
+    verifier = spec.directory / VERIFIER
+    ref = grade_engine(spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name)
+    if not ref["pass"]:
+        bad = [r for r in ref["records"] if not r["pass"]][:5]
+        problems.append(f"the reference fails: {ref['labels']} {bad}")
+    ach = achievability(spec, ref["records"])
+    problems += [f"achievability: check {a['check']} attained {a['attained']} against threshold {a['threshold']} "
+                 f"({a['better']} is better) without margin" for a in ach if not a["margin_ok"]]
+    with tempfile.TemporaryDirectory() as empty:
+        nop = grade_engine(spec, verifier, Path(empty), cases, sandbox, jobs, spec.name)
+    if nop["pass"]:
+        problems.append("the empty candidate passes")
+    cheats = {}
+    for d in sorted((spec.directory / CHEATS).iterdir()) if (spec.directory / CHEATS).is_dir() else []:
+        v = grade_engine(spec, verifier, d, cases, sandbox, jobs, spec.name)
+        cheats[d.name] = {"pass": v["pass"], "labels": v["labels"], "score": v["score"]}
+        if v["pass"] or not v["failed_checks"]:
+            problems.append(f"cheat {d.name} must fail on a named check: {v['labels']}")
+    if not cheats:
+        problems.append(f"{CHEATS}/: at least one cheating candidate")
+    report = {"engine": spec.name, "cases": len(cases), "reference": {"score": ref["score"], "labels": ref["labels"]},
+              "achievability": ach, "nop": {"pass": nop["pass"], "labels": nop["labels"]}, "cheats": cheats}
+    return Checked(report, problems, public, hidden)

@@ -1,0 +1,130 @@
+"""The engine spec (`engine.toml`): what an engine task asks for, how a candidate is called, and the
+checks its hidden verifier reports, with their kinds and thresholds."""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from swr.errors import SwrError
+
+ENGINE_FILE = "engine.toml"
+SPEC_MD = "spec.md"
+VERIFIER = "verifier"  # the hidden verifier's directory: everything it runs or reads
+VERIFY = "verify.py"  # in VERIFIER: one case's output in, one record per check out
+EXPECT = "expect.py"  # in VERIFIER, optional: a case's expected values from the real reference tool
+GENERATE = "generate.py"  # in VERIFIER, optional: hidden cases from a seed
+REFERENCE = "reference"
+CHEATS = "cheat"
+PUBLIC, HIDDEN, SELFTESTS = "cases/public", "cases/hidden", "selftests"
+N_EXAMPLES = 3
+DOMAINS = ("software-formal-systems", "physical-engineering-simulation", "spatial-geometry-3d",
+           "life-molecular-sciences", "data-document", "earth-space-sciences", "enterprise-industrial-systems")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Check(_Strict):
+    """One notion of correctness. `tolerance` compares a recomputed error with a threshold; `proof` and
+    `invariant` hold or not, and must hold on every hidden case."""
+
+    name: str = Field(pattern=r"^[a-z0-9_]+$")
+    kind: Literal["tolerance", "proof", "invariant"]
+    description: str
+    threshold: float | None = None  # tolerance: the bound on `measured`
+    better: Literal["lower", "higher"] = "lower"  # tolerance: which side of the threshold passes
+    share: float = Field(1.0, gt=0, le=1)  # of hidden cases on which the check must pass
+
+    @model_validator(mode="after")
+    def _check(self) -> Check:
+        if self.kind == "tolerance" and self.threshold is None:
+            raise ValueError("a tolerance check needs `threshold`")
+        if self.kind != "tolerance" and self.share < 1:
+            raise ValueError(f"a {self.kind} check must hold on every case: `share` {self.share:g} < 1 is refused")
+        return self
+
+
+class Interface(_Strict):
+    """How a candidate is called: `./run` with one case's input JSON on stdin, one JSON object out."""
+
+    description: str  # what the input and output objects hold, for the instruction
+    timeout_s: float = Field(60.0, gt=0)
+    memory_mb: int = Field(2048, gt=0)
+
+
+class Forbidden(_Strict):
+    packages: list[str] = []  # existing implementations: not importable in the candidate's sandbox
+    binaries: list[str] = []  # and not on its PATH
+
+
+class EngineSpec(_Strict):
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    domain: Literal[DOMAINS]  # type: ignore[valid-type]
+    analog: str  # the commercial or industrial software it stands for
+    summary: str
+    interface: Interface
+    forbidden: Forbidden = Forbidden()
+    checks: list[Check] = Field(min_length=1)
+    verify_timeout_s: float = Field(120.0, gt=0)
+    hidden_seed: int = 0  # for generate.py
+    directory: Path = Field(exclude=True)
+
+    @property
+    def family(self) -> str:
+        """An engine is its own family (results group by family)."""
+        return self.name
+
+    def check(self, name: str) -> Check:
+        return next(c for c in self.checks if c.name == name)
+
+    @model_validator(mode="after")
+    def _unique(self) -> EngineSpec:
+        names = [c.name for c in self.checks]
+        if len(set(names)) != len(names):
+            raise ValueError("check names must be unique")
+        return self
+
+
+def load_engine(directory: Path) -> EngineSpec:
+    """engine.toml, validated; a bad field is one line naming the file and field."""
+    path = Path(directory) / ENGINE_FILE
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise SwrError("not found", file=path) from None
+    except tomllib.TOMLDecodeError as e:
+        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    try:
+        spec = EngineSpec.model_validate({**data, "directory": Path(directory).resolve()})
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise SwrError(err["msg"], file=path, field=".".join(str(x) for x in err["loc"]) or None) from None
+    for need in (SPEC_MD, f"{VERIFIER}/{VERIFY}", f"{REFERENCE}/run"):
+        if not (spec.directory / need).exists():
+            raise SwrError(f"missing {need}", file=path)
+    return spec
+
+
+def read_cases(directory: Path, split: str) -> list[dict[str, Any]]:
+    """Cases of a split, in name order: each {"id", "input", "expected"?}."""
+    root = Path(directory) / split
+    out = []
+    for f in sorted(root.glob("*.json")):
+        try:
+            case = json.loads(f.read_text())
+        except ValueError as e:
+            raise SwrError(f"invalid JSON: {e}", file=f) from None
+        if not isinstance(case, dict) or "input" not in case:
+            raise SwrError("a case is an object with `input` (and optionally `expected`)", file=f)
+        out.append({"id": case.get("id", f.stem), **case})
+    return out
+
+
+def case_id_ok(name: str) -> bool:
+    return re.fullmatch(r"[A-Za-z0-9_.-]+", name) is not None

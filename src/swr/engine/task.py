@@ -1,0 +1,171 @@
+"""An engine task in a release: what its directory holds, how it is built from `engines/<engine>/`, and
+what an agent's workspace starts with. Public: the instruction, spec.md and the three worked examples.
+Private: the hidden cases (with their expected values), the checks and thresholds (the engine's own
+engine.toml), the verifier, the reference, and the build's record (self-tests, achievability, cheats)."""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from swr.engine.check import check_engine
+from swr.engine.spec import ENGINE_FILE, REFERENCE, SPEC_MD, VERIFIER, EngineSpec, load_engine
+from swr.release import INSTRUCTION, TASK_TOML, dump_json
+from swr.sandbox import Sandbox
+
+EXAMPLES = "public/examples"
+HIDDEN = "private/hidden"
+BUILD_RECORD = "private/build.json"
+FEEDBACK_NOTE = ("`./feedback` runs your `solution/run` on the three worked examples and shows its output next "
+                 "to the expected one; the hidden verifier and its thresholds are not in this workspace.")
+
+
+@dataclass
+class EngineTask:
+    """An engine task as graders and agents see it (`hidden` is empty in a public-only copy)."""
+
+    id: str
+    root: Path
+    meta: dict[str, Any]
+    public: list[dict[str, Any]]
+    hidden: list[dict[str, Any]]
+
+    @property
+    def private(self) -> Path:
+        return self.root / "private"
+
+    @property
+    def spec(self) -> EngineSpec:
+        """The engine's own engine.toml, with its checks and thresholds (private)."""
+        return load_engine_private(self.root)
+
+    @property
+    def verifier_dir(self) -> Path:
+        return self.private / VERIFIER
+
+    @property
+    def reference_dir(self) -> Path:
+        return self.private / REFERENCE
+
+    @property
+    def environment(self) -> dict[str, Any]:
+        """Engine tasks run on the host's system (their verifiers' tools are there)."""
+        return {}
+
+    @property
+    def forbidden_packages(self) -> tuple[str, ...]:
+        return tuple(self.meta.get("anticheat", {}).get("forbidden_packages", ()))
+
+    @property
+    def forbidden_binaries(self) -> tuple[str, ...]:
+        return tuple(self.meta.get("anticheat", {}).get("forbidden_binaries", ()))
+
+
+def load_engine_private(root: Path) -> EngineSpec:
+    """engine.toml as kept under private/ (with spec.md, verifier/ and reference/ beside it)."""
+    return load_engine(root / "private")
+
+
+def public_meta(spec: EngineSpec) -> dict[str, Any]:
+    """task.toml: what the agent may know. No check, threshold or hidden case."""
+    return {"id": spec.name, "kind": "engine", "engine": spec.name, "family": spec.name, "domain": spec.domain,
+            "analog": spec.analog, "summary": spec.summary,
+            "interface": spec.interface.model_dump(),
+            "anticheat": {"forbidden_packages": list(spec.forbidden.packages),
+                          "forbidden_binaries": list(spec.forbidden.binaries)}}
+
+
+def instruction(spec: EngineSpec, public: list[dict[str, Any]]) -> str:
+    ex = "\n".join(f"- `{EXAMPLES}/{c['id']}/input.json` → `{EXAMPLES}/{c['id']}/expected.json`" for c in public)
+    forbidden = ", ".join([*spec.forbidden.packages, *spec.forbidden.binaries]) or "none"
+    return (f"# {spec.name}: {spec.summary}\n\n"
+            f"Build, from the specification in `public/{SPEC_MD}` alone, an engine of the kind {spec.analog} "
+            f"provides. Write an executable `solution/run`: it reads one JSON object (a case's input) on stdin "
+            f"and prints one JSON object on stdout.\n\n{spec.interface.description}\n\n"
+            f"Worked examples:\n{ex}\n\n"
+            f"Existing implementations are forbidden and absent from your environment: {forbidden}. Each case "
+            f"runs in a sandbox with no network and {spec.interface.timeout_s:g} s. A hidden verifier grades "
+            f"your program on cases you do not see, recomputing what it checks from your program's output.\n\n"
+            f"{FEEDBACK_NOTE}\n")
+
+
+def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]], hidden: list[dict[str, Any]],
+                      record: dict[str, Any]) -> None:
+    """One engine task directory, from the engine's own folder and its computed cases."""
+    src = spec.directory
+    root.mkdir(parents=True)
+    (root / TASK_TOML).write_text(tomli_w.dumps(public_meta(spec)))
+    (root / INSTRUCTION).write_text(instruction(spec, public))
+    (root / "public").mkdir()
+    shutil.copyfile(src / SPEC_MD, root / "public" / SPEC_MD)
+    for c in public:
+        d = root / EXAMPLES / c["id"]
+        d.mkdir(parents=True)
+        (d / "input.json").write_text(dump_json(c["input"]))
+        (d / "expected.json").write_text(dump_json(c.get("expected")))
+    (root / HIDDEN).mkdir(parents=True)
+    for c in hidden:
+        (root / HIDDEN / f"{c['id']}.json").write_text(dump_json(c))
+    private = root / "private"
+    shutil.copyfile(src / ENGINE_FILE, private / ENGINE_FILE)
+    shutil.copyfile(src / SPEC_MD, private / SPEC_MD)
+    for name in (VERIFIER, REFERENCE):
+        shutil.copytree(src / name, private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (root / BUILD_RECORD).write_text(dump_json(record))
+
+
+def load_engine_task(root: Path, meta: dict[str, Any]) -> EngineTask:
+    public = [{"id": d.name, "input": _json(d / "input.json"), "expected": _json(d / "expected.json")}
+              for d in sorted((root / EXAMPLES).iterdir())] if (root / EXAMPLES).is_dir() else []
+    hidden = [_json(f) for f in sorted((root / HIDDEN).glob("*.json"))] if (root / HIDDEN).is_dir() else []
+    return EngineTask(str(meta["id"]), root, meta, public, hidden)
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+@dataclass
+class EngineResult:
+    """One engine's build, as `swr build` reports it beside the workflows'."""
+
+    spec: EngineSpec
+    tasks: list[str]
+    failure: str | None = None
+    wall_s: float = 0.0
+
+    @property
+    def message(self) -> str:
+        return f"{self.spec.directory / ENGINE_FILE}: {self.failure}"
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "engine",
+                "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks}
+
+
+def discover_engines(paths: list[Path]) -> list[Path]:
+    """Engine directories: each path is one, or a tree searched for engine.toml files."""
+    found: list[Path] = []
+    for p in paths:
+        if (p / ENGINE_FILE).is_file():
+            found.append(p)
+        elif p.is_dir():
+            found += sorted(f.parent for f in p.rglob(ENGINE_FILE) if not any(s.startswith(".") for s in f.parts))
+    return found
+
+
+def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int) -> EngineResult:
+    """Check the engine (self-tests, the reference with margin, nop and every cheat failing) and write its
+    task only when nothing is wrong; each problem is one line of the failure."""
+    t0 = time.monotonic()
+    spec = load_engine(directory)
+    checked = check_engine(directory, sandbox, jobs)
+    if checked.problems:
+        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0)
+    write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
+    return EngineResult(spec, [spec.name], None, time.monotonic() - t0)
