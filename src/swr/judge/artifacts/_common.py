@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -75,6 +76,105 @@ def finish(kind: str, checks: dict[str, dict[str, Any]]) -> ArtifactResult:
     return ArtifactResult(ok=not failing, kind=kind, checks=checks, detail=detail)
 
 
+@dataclass(frozen=True)
+class Bound:
+    """How much of one unit a candidate may decode: factor x the reference's count plus slack, at
+    most ceiling, and never less than the reference itself (an identical candidate must still pass)."""
+
+    factor: int
+    slack: int
+    ceiling: int
+
+    def limit(self, ref: int) -> int:
+        """The most a candidate may declare, given what the reference declared."""
+        return max(ref, min(self.ceiling, self.factor * ref + self.slack))
+
+
+# The one place the judge's decoding budget is set. Each unit is counted from headers, metadata or a
+# streamed byte scan before anything is decoded; the ceilings keep one side near a few hundred MB.
+BOUNDS: dict[str, dict[str, Bound]] = {
+    "image": {"pixels": Bound(4, 1 << 20, 1 << 23)},              # width x height of the first frame
+    "audio": {"samples": Bound(4, 1 << 20, 1 << 24)},             # frames x channels
+    "table": {"cells": Bound(4, 1 << 16, 1 << 22),                 # rows x columns (CSV: separators)
+              "bytes": Bound(4, 16 << 20, 256 << 20)},             # CSV file / Parquet decoded bytes
+    # formats differ up to ~5x in values per facet (indexed GLB vs ASCII STL), hence factor 8
+    "mesh": {"bytes": Bound(8, 8 << 20, 256 << 20),                # file size
+             "values": Bound(8, 1 << 18, 1 << 23)},                # declared scalars, or text tokens
+    "text": {"bytes": Bound(4, 1 << 20, 32 << 20),
+             "lines": Bound(4, 1 << 16, 1 << 22)},
+}
+
+
+class TooLarge(Exception):
+    """A candidate declares more than its bound: a mismatch decided without decoding it."""
+
+    def __init__(self, kind: str, unit: str, got: int, ref: int, bound: Bound) -> None:
+        self.kind, self.unit, self.got, self.ref, self.bound = kind, unit, got, ref, bound
+        super().__init__(
+            f"candidate {kind} declares {got} {unit}, beyond the bound of {bound.limit(ref)} "
+            f"({bound.factor}x the reference's {ref} + {bound.slack}, at most {bound.ceiling}); "
+            "not decoded")
+
+    def result(self) -> ArtifactResult:
+        """The mismatch the verdict reports, with the bound as a check."""
+        bound = check(False, self.bound.limit(self.ref), self.got, None, unit=self.unit,
+                      reference=self.ref, factor=self.bound.factor, slack=self.bound.slack,
+                      ceiling=self.bound.ceiling)
+        return ArtifactResult(False, self.kind, {"bound": bound}, str(self))
+
+
+class Budget:
+    """Sizes a loader declares before decoding: recorded for the reference, and for the
+    candidate checked against the reference's, raising TooLarge beyond the bound."""
+
+    def __init__(self, kind: str, reference: Budget | None = None) -> None:
+        self.kind, self.reference = kind, reference
+        self.seen: dict[str, int] = {}
+
+    def admit(self, unit: str, count: int) -> None:
+        """Call with a count before decoding what it counts; counts of a unit may grow."""
+        count = int(count)
+        self.seen[unit] = max(count, self.seen.get(unit, 0))
+        if self.reference is None:
+            return
+        bound = BOUNDS[self.kind][unit]
+        ref = self.reference.seen.get(unit, 0)
+        if count > bound.limit(ref):
+            raise TooLarge(self.kind, unit, count, ref, bound)
+
+
+def file_size(path: Any, budget: Budget) -> int:
+    """The file's size in bytes, admitted to the budget before it is read."""
+    size = os.stat(path).st_size
+    budget.admit("bytes", size)
+    return size
+
+
+def count_tokens(path: Any, chunk: int = 1 << 20) -> int:
+    """Whitespace-separated tokens of the file, streamed in blocks: what a text parser splits into."""
+    space = np.zeros(256, dtype=bool)
+    space[list(b" \t\n\r\v\f")] = True
+    total, after_space = 0, True
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            s = space[np.frombuffer(block, dtype=np.uint8)]
+            before = np.concatenate(([after_space], s[:-1]))
+            total += int(np.count_nonzero(~s & before))
+            after_space = bool(s[-1])
+    return total
+
+
+def count_bytes(path: Any, needles: bytes, chunk: int = 1 << 20) -> int:
+    """How many bytes of the file are any of `needles`, streamed in blocks (bounded memory)."""
+    table = np.zeros(256, dtype=bool)
+    table[list(needles)] = True
+    total = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            total += int(np.count_nonzero(table[np.frombuffer(block, dtype=np.uint8)]))
+    return total
+
+
 def load_failure(kind: str, what: str, exc: BaseException) -> ArtifactResult:
     """A candidate that cannot be read fails with the reason, never an exception."""
     msg = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
@@ -84,15 +184,19 @@ def load_failure(kind: str, what: str, exc: BaseException) -> ArtifactResult:
     )
 
 
-def load_pair(kind: str, reference: Any, load_ref: Callable[[], T],
-              load_cand: Callable[[], T]) -> tuple[T, T] | ArtifactResult:
-    """Load both sides: an unreadable reference is the task's fault (raise), a candidate's a failure."""
+def load_pair(kind: str, reference: Any, load_ref: Callable[[Budget], T],
+              load_cand: Callable[[Budget], T]) -> tuple[T, T] | ArtifactResult:
+    """Load both sides: an unreadable reference is the task's fault (raise), a candidate's a failure.
+    The reference's declared sizes bound the candidate's, so a bomb is refused before it is decoded."""
+    ref_budget = Budget(kind)
     try:
-        ref = load_ref()
+        ref = load_ref(ref_budget)
     except Exception as exc:
         raise ArtifactConfigError(f"cannot read reference {kind} {reference}: {exc}") from exc
     try:
-        return ref, load_cand()
+        return ref, load_cand(Budget(kind, ref_budget))
+    except TooLarge as exc:
+        return exc.result()
     except Exception as exc:  # noqa: BLE001 - candidate bytes must never crash the judge
         return load_failure(kind, kind, exc)
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from ._common import (
     ArtifactResult,
+    Budget,
     check,
     finish,
     load_pair,
@@ -19,14 +20,17 @@ from ._common import (
 DEFAULTS: dict[str, Any] = {}
 
 
-def load_audio(path: Path) -> tuple[np.ndarray, int, str]:
-    """Frames as float64 (frames, channels) on the ±1 full-scale, the rate and the subtype."""
+def load_audio(path: Path, budget: Budget) -> tuple[np.ndarray, int, str]:
+    """Frames as float64 (frames, channels) on the ±1 full-scale, the rate and the subtype.
+    The header's frames x channels is admitted to the budget before a sample is decoded."""
     import soundfile
 
-    data, rate = soundfile.read(str(path), dtype="float64", always_2d=True)
-    subtype = soundfile.info(str(path)).subtype
-    if rate <= 0:
-        raise ValueError(f"sample rate {rate}")
+    with soundfile.SoundFile(str(path)) as sf:
+        frames, rate, subtype = sf.frames, sf.samplerate, sf.subtype
+        budget.admit("samples", frames * sf.channels)
+        if rate <= 0:
+            raise ValueError(f"sample rate {rate}")
+        data = sf.read(frames, dtype="float64", always_2d=True)  # never more than declared
     return np.asarray(data, dtype=np.float64), int(rate), str(subtype)
 
 
@@ -35,7 +39,8 @@ def compare_audio(reference: Path, candidate: Path, atol: float, rtol: float,
     """Rate, channels and frames exact; max |sample difference| ≤ atol + rtol·peak(reference).
     Lossy formats (OGG Vorbis) need a looser atol/rtol from the task."""
     options_for("audio", options, DEFAULTS)
-    pair = load_pair("audio", reference, lambda: load_audio(reference), lambda: load_audio(candidate))
+    pair = load_pair("audio", reference, lambda b: load_audio(reference, b),
+                     lambda b: load_audio(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
     (ref, r_rate, r_sub), (cand, c_rate, c_sub) = pair

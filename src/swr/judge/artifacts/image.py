@@ -11,6 +11,7 @@ import numpy as np
 from ._common import (
     ArtifactConfigError,
     ArtifactResult,
+    Budget,
     check,
     finish,
     load_pair,
@@ -25,15 +26,20 @@ DEFAULTS: dict[str, Any] = {
 # Modes whose channels are not 0-255 samples of the picture as shown: convert first.
 _TO_RGB = {"CMYK", "YCbCr", "LAB", "HSV", "RGBX"}
 _WIDE = {"I;16", "I;16L", "I;16B", "I;16N"}
+# Decoders for the image suffixes only: by content PIL would pick any of its plugins (EPS runs
+# Ghostscript) for bytes a candidate wrote.
+_FORMATS = ("PNG", "JPEG", "BMP", "TIFF", "PPM")  # JPEG includes multi-picture (MPO) files
 
 
-def load_image(path: Path) -> np.ndarray:
+def load_image(path: Path, budget: Budget) -> np.ndarray:
     """Pixels as float64 (H, W, C) on a 0-255 scale; palette/bilevel/colour-space modes
-    normalised, 16-bit scaled by 1/257, and a fully opaque alpha channel dropped."""
+    normalised, 16-bit scaled by 1/257, and a fully opaque alpha channel dropped.
+    The header's size is admitted to the budget before any pixel is decoded."""
     from PIL import Image
 
-    with Image.open(path) as im:
+    with Image.open(path, formats=_FORMATS) as im:  # lazy: reads the header only
         im.seek(0)  # multi-frame files: the first frame is the picture compared
+        budget.admit("pixels", im.size[0] * im.size[1])
         im.load()
         mode = im.mode
         if mode in ("P", "PA"):
@@ -67,7 +73,8 @@ def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
     max_bad = tol_value("max_bad_fraction", opts["max_bad_fraction"])
     if max_bad > 1:
         raise ArtifactConfigError(f"max_bad_fraction must be <= 1, got {max_bad}")
-    pair = load_pair("image", reference, lambda: load_image(reference), lambda: load_image(candidate))
+    pair = load_pair("image", reference, lambda b: load_image(reference, b),
+                     lambda b: load_image(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref, cand = pair

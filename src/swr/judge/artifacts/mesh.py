@@ -3,6 +3,9 @@ plus a bidirectional surface distance measured exactly to triangles, so facet or
 and file format never matter while a scaled, holed or dented surface does."""
 from __future__ import annotations
 
+import json
+import os
+import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,9 +15,12 @@ import numpy as np
 from ._common import (
     ArtifactConfigError,
     ArtifactResult,
+    Budget,
     check,
     close,
     count_option,
+    count_tokens,
+    file_size,
     finish,
     load_pair,
     options_for,
@@ -32,11 +38,100 @@ DEFAULTS: dict[str, Any] = {
 _PAIR_BUDGET = 2_000_000  # point x triangle pairs per numpy block (~50 MB of temporaries)
 
 
-def load_mesh(path: Path, file_type: str) -> Any:
-    """A single Trimesh with vertices merged (STL stores each facet's corners separately)."""
+_PLY_HEADER = 1 << 16  # a PLY header longer than this is refused, not searched
+_GLTF_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+_PRIMITIVE_COST = 64  # values charged per glTF primitive instance, for its per-object overhead
+
+
+def _stl_values(path: Path) -> int:
+    """12 per facet for a binary STL whose header count matches its size, else its text tokens
+    (trimesh reads a mismatching binary header as ASCII)."""
+    with open(path, "rb") as fh:
+        head = fh.read(84)
+    facets = int.from_bytes(head[80:84], "little") if len(head) == 84 else -1
+    if os.stat(path).st_size == 84 + 50 * facets:
+        return 12 * facets
+    return count_tokens(path)
+
+
+def _ply_values(path: Path) -> int:
+    """Tokens of an ASCII PLY; a binary body's byte length (no value is shorter than a byte,
+    and trimesh requires the body to be exactly what the header declares)."""
+    with open(path, "rb") as fh:
+        head = fh.read(_PLY_HEADER)
+    end = head.find(b"end_header")
+    if end < 0:
+        raise ValueError(f"no PLY end_header in the first {_PLY_HEADER} bytes")
+    if b"format ascii" in head[:end]:
+        return count_tokens(path)
+    return os.stat(path).st_size - end
+
+
+def _item(seq: list[Any], index: Any) -> Any:
+    """seq[index] for a real non-negative index only (Python's -1 is no glTF index)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(seq):
+        raise ValueError(f"glTF index {index!r} out of range")
+    return seq[index]
+
+
+def gltf_values(doc: Any) -> int:
+    """Values a glTF document makes trimesh build: every accessor once (count x components, all
+    decoded, bufferless ones as zeros), plus each mesh's accessors again per node instancing it
+    and once for the mesh itself."""
+    sizes = []
+    for acc in doc.get("accessors", []):
+        count = acc["count"]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"accessor count {count!r}")
+        sizes.append(count * _GLTF_COMPONENTS[acc.get("type", "SCALAR")])
+    per_mesh = []
+    for mesh in doc.get("meshes", []):
+        total = 0
+        for prim in mesh.get("primitives", []):
+            refs = [*prim.get("attributes", {}).values(), *([prim["indices"]] if "indices" in prim else [])]
+            refs += [i for target in prim.get("targets", []) for i in target.values()]
+            total += _PRIMITIVE_COST + sum(_item(sizes, i) for i in refs)
+        per_mesh.append(total)
+    instanced = sum(_item(per_mesh, node["mesh"]) for node in doc.get("nodes", []) if "mesh" in node)
+    return sum(sizes) + sum(per_mesh) + instanced
+
+
+def _glb_values(path: Path) -> int:
+    """gltf_values of a GLB's JSON chunk, read without its binary chunk."""
+    with open(path, "rb") as fh:
+        head = fh.read(20)
+        if len(head) < 20 or head[:4] != b"glTF" or head[16:20] != b"JSON":
+            raise ValueError("not a GLB file (no glTF header and JSON chunk)")
+        doc = json.loads(fh.read(struct.unpack("<I", head[12:16])[0]))
+    try:
+        return gltf_values(doc)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"malformed glTF meshes or accessors: {exc!r}") from None
+
+
+def mesh_values(path: Path, file_type: str) -> int:
+    """An upper bound on the scalar values loading the file allocates, read without loading it:
+    header counts for binary formats, whitespace tokens for text ones (OBJ, OFF, ASCII STL/PLY)."""
+    if file_type == ".stl":
+        return _stl_values(path)
+    if file_type == ".ply":
+        return _ply_values(path)
+    if file_type == ".glb":
+        return _glb_values(path)
+    return count_tokens(path)
+
+
+def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
+    """A single Trimesh with vertices merged (STL stores each facet's corners separately).
+    Size and values are admitted to the budget first; materials, textures and any file the
+    mesh names beside it (a FIFO, a huge sparse file) are never read: the resolver is empty."""
     import trimesh
 
-    mesh = trimesh.load(str(path), file_type=file_type.lstrip("."), force="mesh", process=True)
+    file_size(path, budget)
+    budget.admit("values", mesh_values(path, file_type))
+    with open(path, "rb") as fh:
+        mesh = trimesh.load(fh, file_type=file_type.lstrip("."), force="mesh", process=True,
+                            skip_materials=True, resolver={})
     if not isinstance(mesh, trimesh.Trimesh):
         raise TypeError(f"not a triangle mesh ({type(mesh).__name__})")
     mesh.merge_vertices(merge_tex=True, merge_norm=True)
@@ -137,8 +232,8 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     samples = count_option("samples", opts["samples"], 1, 1_000_000)
     seed = count_option("seed", opts["seed"], 0, 2**32 - 1)
     max_vertices = count_option("max_vertex_points", opts["max_vertex_points"], 0, 10_000_000)
-    pair = load_pair("mesh", reference, lambda: load_mesh(reference, reference.suffix.lower()),
-                     lambda: load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES)))
+    pair = load_pair("mesh", reference, lambda b: load_mesh(reference, reference.suffix.lower(), b),
+                     lambda b: load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES), b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref, cand = pair

@@ -13,7 +13,10 @@ import numpy as np
 
 from ._common import (
     ArtifactResult,
+    Budget,
     check,
+    count_bytes,
+    file_size,
     finish,
     load_pair,
     options_for,
@@ -24,6 +27,7 @@ SUFFIXES = (".csv", ".tsv", ".parquet")
 DEFAULTS: dict[str, Any] = {}
 _BOOLS = {"true": True, "false": False}
 _SHOWN = 20  # mismatching columns / cells listed in a check
+_BATCH = 1 << 16  # Parquet rows decoded per step, each step admitted to the budget first
 
 
 @dataclass
@@ -57,8 +61,11 @@ def _typed(name: str, cells: list[str | None]) -> Column:
     return Column(name, "string", cells)
 
 
-def read_csv(path: Path, delimiter: str) -> list[Column]:
-    """Header row then data rows; cells stripped, empty cells missing, blank lines skipped."""
+def read_csv(path: Path, delimiter: str, budget: Budget) -> list[Column]:
+    """Header row then data rows; cells stripped, empty cells missing, blank lines skipped.
+    Size and cells (separators and line breaks, counted in a streamed scan) are admitted first."""
+    file_size(path, budget)
+    budget.admit("cells", count_bytes(path, delimiter.encode() + b"\n\r") + 1)
     with open(path, newline="", encoding="utf-8-sig", errors="replace") as fh:
         rows = [r for r in csv.reader(fh, delimiter=delimiter, skipinitialspace=True) if r]
     if not rows:
@@ -94,25 +101,76 @@ def _arrow_cell(value: Any, kind: str) -> Any:
     return text.strip() or None
 
 
-def read_parquet(path: Path) -> list[Column]:
-    """Every column of the file, typed by its Arrow schema."""
+def _is_text(typ: Any) -> bool:
+    """String or binary: the types a dictionary page can multiply far beyond the file's size."""
+    import pyarrow.types as pt
+
+    return bool(pt.is_string(typ) or pt.is_large_string(typ) or pt.is_binary(typ)
+                or pt.is_large_binary(typ))
+
+
+def _dense_bytes(batch: Any) -> int:
+    """Bytes of a record batch once dictionary-encoded cells are expanded, as to_pylist will;
+    computed from value lengths, without expanding them."""
+    import pyarrow.compute as pc
+    import pyarrow.types as pt
+
+    total = 0
+    for col in batch.columns:
+        if not pt.is_dictionary(col.type):
+            total += col.nbytes
+        elif _is_text(col.dictionary.type):
+            lengths = pc.take(pc.binary_length(col.dictionary), col.indices)
+            total += int(pc.sum(lengths).as_py() or 0) + 8 * len(col)
+        else:
+            total += pc.take(col.dictionary, col.indices).nbytes
+    return total
+
+
+def _admit_metadata(pf: Any, budget: Budget) -> None:
+    """Cells and uncompressed bytes as the footer declares them, before any page is read."""
+    md = pf.metadata
+    cells = md.num_rows * md.num_columns
+    values = stored = 0
+    for g in range(md.num_row_groups):
+        group = md.row_group(g)
+        for c in range(group.num_columns):
+            chunk = group.column(c)
+            values += chunk.num_values
+            stored += chunk.total_uncompressed_size
+    budget.admit("cells", max(cells, values))
+    budget.admit("bytes", stored)
+
+
+def read_parquet(path: Path, budget: Budget) -> list[Column]:
+    """Every column of the file, typed by its Arrow schema. Decoded in batches of rows, each
+    admitted to the budget (cells, bytes with dictionaries expanded) before it becomes Python values."""
     import pyarrow.parquet as pq
 
-    table = pq.read_table(str(path))
-    out = []
-    for name, col in zip(table.column_names, table.columns):
-        kind = _arrow_kind(col.type)
-        values = [_arrow_cell(v, kind) for v in col.to_pylist()]
-        out.append(Column(str(name).strip(), kind if any(v is not None for v in values) else "null",
-                          values))
-    return out
+    file_size(path, budget)  # bounds the footer parsed next
+    pf = pq.ParquetFile(str(path))
+    _admit_metadata(pf, budget)
+    text = [f.name for f in pf.schema_arrow if _is_text(f.type)]
+    pf = pq.ParquetFile(str(path), read_dictionary=text)  # strings stay encoded until counted
+    fields = list(pf.schema_arrow)
+    kinds = [_arrow_kind(f.type) for f in fields]
+    cells: list[list[Any]] = [[] for _ in fields]
+    rows = dense = 0
+    for batch in pf.iter_batches(batch_size=_BATCH):
+        rows, dense = rows + batch.num_rows, dense + _dense_bytes(batch)
+        budget.admit("cells", rows * len(fields))
+        budget.admit("bytes", dense)
+        for store, kind, col in zip(cells, kinds, batch.columns):
+            store.extend(_arrow_cell(v, kind) for v in col.to_pylist())
+    return [Column(str(f.name).strip(), kind if any(v is not None for v in values) else "null", values)
+            for f, kind, values in zip(fields, kinds, cells)]
 
 
-def load_table(path: Path, suffix: str) -> list[Column]:
+def load_table(path: Path, suffix: str, budget: Budget) -> list[Column]:
     """Dispatch on the format suffix."""
     if suffix == ".parquet":
-        return read_parquet(path)
-    return read_csv(path, "\t" if suffix == ".tsv" else ",")
+        return read_parquet(path, budget)
+    return read_csv(path, "\t" if suffix == ".tsv" else ",", budget)
 
 
 def _keyed(cols: list[Column]) -> dict[str, Column]:
@@ -146,8 +204,8 @@ def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
     """Columns matched by name (order reported, not graded), rows in order, kinds equal,
     numeric cells within atol + rtol·|ref|, strings and bools exact."""
     options_for("table", options, DEFAULTS)
-    pair = load_pair("table", reference, lambda: load_table(reference, reference.suffix.lower()),
-                     lambda: load_table(candidate, read_suffix(candidate, reference, SUFFIXES)))
+    pair = load_pair("table", reference, lambda b: load_table(reference, reference.suffix.lower(), b),
+                     lambda b: load_table(candidate, read_suffix(candidate, reference, SUFFIXES), b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref_cols, cand_cols = pair

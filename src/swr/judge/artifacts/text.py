@@ -2,6 +2,7 @@
 lines the task declares volatile (timestamps, GUIDs) by regex, which must still be present."""
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 from ._common import (
     ArtifactConfigError,
     ArtifactResult,
+    Budget,
     check,
     finish,
     load_pair,
@@ -20,10 +22,17 @@ DEFAULTS: dict[str, Any] = {"ignore_lines": []}
 _SHOW = 200  # characters of a differing line quoted in a check
 
 
-def read_lines(path: Path) -> list[str]:
+def read_lines(path: Path, budget: Budget) -> list[str]:
     """Lines with CRLF/CR as LF, trailing whitespace and trailing blank lines removed; bytes that
-    are not UTF-8 are kept (surrogate-escaped) so they still compare exactly."""
-    text = path.read_bytes().decode("utf-8", errors="surrogateescape")
+    are not UTF-8 are kept (surrogate-escaped) so they still compare exactly. The size and the
+    line breaks are admitted to the budget before the text is decoded and split."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        budget.admit("bytes", size)
+        data = fh.read(size)  # never more than admitted, even if the file grew
+    budget.admit("lines", data.count(b"\n") + data.count(b"\r") + 1)
+    text = data.decode("utf-8", errors="surrogateescape")
+    del data
     text = text.removeprefix("\ufeff")
     lines = [ln.rstrip() for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     while lines and not lines[-1]:
@@ -63,7 +72,8 @@ def compare_text(reference: Path, candidate: Path, atol: float, rtol: float,
     inside text are compared as written (a task that needs tolerance should emit a table)."""
     opts = options_for("text", options, DEFAULTS)
     patterns = _patterns(opts["ignore_lines"])
-    pair = load_pair("text", reference, lambda: read_lines(reference), lambda: read_lines(candidate))
+    pair = load_pair("text", reference, lambda b: read_lines(reference, b),
+                     lambda b: read_lines(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref, cand = pair

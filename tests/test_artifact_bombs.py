@@ -1,0 +1,347 @@
+"""Decompression bombs in the unsandboxed judge: a candidate artifact that decodes far beyond the
+reference's size is a mismatch decided from headers and metadata, in bounded memory; an equivalent
+artifact, even a large one, still passes. Bombs are judged in a child process under RLIMIT_AS."""
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+import pytest
+import soundfile
+import trimesh
+from PIL import Image
+
+from swr.judge.artifacts import compare_artifact
+from swr.judge.artifacts._common import BOUNDS, Bound
+
+AS_LIMIT = 1 << 30        # the child's address space: today's code runs out of it on these bombs
+PEAK_LIMIT_KIB = 512 << 10  # resident peak of a bounded comparison (imports included)
+GUARD_S = 300             # kills a hung child; never a measured time
+
+_CHILD = r"""
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+from dataclasses import asdict
+from swr.judge.artifacts import compare_artifact
+from swr.judge.artifacts.fields import digest
+if sys.argv[2] == "digest":
+    out = {"digest": digest(sys.argv[3])}
+else:
+    out = asdict(compare_artifact(sys.argv[2], sys.argv[3]))
+out["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps(out))
+"""
+
+
+def judge_limited(*args: Any) -> dict[str, Any]:
+    """compare_artifact (or digest) in a child under RLIMIT_AS; its result and resident peak."""
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(AS_LIMIT), *map(str, args)],
+                          capture_output=True, text=True, timeout=GUARD_S)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def assert_refused(res: dict[str, Any], unit: str) -> None:
+    """A mismatch naming the bound, decided without decoding (the peak stays small)."""
+    assert res["ok"] is False, res
+    assert "bound" in res["checks"], res["detail"]
+    assert res["checks"]["bound"]["unit"] == unit
+    assert f"{unit}, beyond the bound of" in res["detail"] and "not decoded" in res["detail"]
+    assert res["peak_kib"] < PEAK_LIMIT_KIB, res["peak_kib"]
+
+
+# ---------------------------------------------------------------- crafting
+
+def png(path: Path, width: int, height: int) -> Path:
+    """An RGB PNG of one colour, compressed row by row (the test never holds the pixels)."""
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    comp, row = zlib.compressobj(9), b"\0" + b"\x7f" * (3 * width)
+    idat = b"".join(comp.compress(row) for _ in range(height)) + comp.flush()
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat)
+                     + chunk(b"IEND", b""))
+    return path
+
+
+def binary_stl(path: Path, facets: int) -> Path:
+    """A binary STL of random facets whose header count is honest."""
+    dt = np.dtype([("normal", "<f4", 3), ("corners", "<f4", (3, 3)), ("attr", "<u2")])
+    blob = np.zeros(facets, dtype=dt)
+    blob["corners"] = np.random.default_rng(0).random((facets, 3, 3), dtype=np.float32)
+    path.write_bytes(b"\0" * 80 + struct.pack("<I", facets) + blob.tobytes())
+    return path
+
+
+def glb(path: Path, doc: dict[str, Any], binary: bytes = b"") -> Path:
+    """A GLB container of a glTF document and an optional binary chunk."""
+    js = json.dumps(doc).encode()
+    js += b" " * (-len(js) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    body = struct.pack("<I4s", len(js), b"JSON") + js
+    if binary:
+        body += struct.pack("<I4s", len(binary), b"BIN\0") + binary
+    path.write_bytes(struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body)
+    return path
+
+
+def triangle_soup_doc(triangles: int, primitives: int, buffer: dict[str, Any]) -> dict[str, Any]:
+    """One mesh whose `primitives` primitives all reuse the same triangle-soup accessors."""
+    n = 3 * triangles
+    return {
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}] * primitives}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
+                       "min": [0, 0, 0], "max": [1, 1, 1]},
+                      {"bufferView": 1, "componentType": 5125, "count": n, "type": "SCALAR"}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 12 * n},
+                        {"buffer": 0, "byteOffset": 12 * n, "byteLength": 4 * n}],
+        "buffers": [buffer],
+    }
+
+
+@pytest.fixture
+def box_stl(tmp_path: Path) -> Path:
+    path = tmp_path / "ref.stl"
+    trimesh.creation.box().export(str(path))
+    return path
+
+
+# ---------------------------------------------------------------- bombs, judged under RLIMIT_AS
+
+def test_png_bomb_refused_from_its_header(tmp_path: Path) -> None:
+    """300 KB that decode to 10^8 pixels (2.4 GB as float64 RGB)."""
+    ref, bomb = png(tmp_path / "ref.png", 64, 64), png(tmp_path / "bomb.png", 10_000, 10_000)
+    assert bomb.stat().st_size < 1 << 20
+    assert_refused(judge_limited(ref, bomb), "pixels")
+
+
+def test_only_the_image_suffixes_decoders_run(tmp_path: Path) -> None:
+    """PIL picks a decoder by content (EPS would run Ghostscript): a GIF named .png is not read."""
+    pic = np.random.default_rng(3).integers(0, 256, (8, 8, 3), dtype=np.uint8)
+    Image.fromarray(pic).save(tmp_path / "ref.png")
+    Image.fromarray(pic).save(tmp_path / "cand.png", format="GIF")
+    res = compare_artifact(tmp_path / "ref.png", tmp_path / "cand.png")
+    assert not res.ok and res.detail.startswith("cannot read candidate image"), res.detail
+
+
+def test_parquet_row_bomb_refused_from_its_footer(tmp_path: Path) -> None:
+    """A few KB of Parquet declaring 4 million rows of one repeated value."""
+    pq.write_table(pa.table({"a": [0.0, 1.0], "b": [1.0, 2.0], "c": [2.0, 3.0]}), tmp_path / "ref.parquet")
+    n = 4_000_000
+    pq.write_table(pa.table({k: np.zeros(n) for k in "abc"}), tmp_path / "bomb.parquet")
+    assert (tmp_path / "bomb.parquet").stat().st_size < 1 << 20
+    assert_refused(judge_limited(tmp_path / "ref.parquet", tmp_path / "bomb.parquet"), "cells")
+
+
+@pytest.mark.parametrize("arrow_schema", [False, True])
+def test_parquet_dictionary_bomb_refused_before_expansion(tmp_path: Path, arrow_schema: bool) -> None:
+    """Few rows (within the cell bound) of one 200 KB string stored once in a dictionary page:
+    the footer's sizes are small, expanded cells are 12 GB. Counted from value lengths, whether
+    the file reads back as a dictionary (its Arrow schema says so) or as plain strings."""
+    pq.write_table(pa.table({"s": ["x", "y"]}), tmp_path / "ref.parquet")
+    big = pa.DictionaryArray.from_arrays(pa.array(np.zeros(60_000, dtype=np.int32)),
+                                         pa.array(["x" * 200_000]))
+    pq.write_table(pa.table({"s": big}), tmp_path / "bomb.parquet", store_schema=arrow_schema)
+    assert (tmp_path / "bomb.parquet").stat().st_size < 1 << 20
+    assert_refused(judge_limited(tmp_path / "ref.parquet", tmp_path / "bomb.parquet"), "bytes")
+
+
+def test_csv_with_millions_of_cells_refused_from_a_byte_scan(tmp_path: Path) -> None:
+    (tmp_path / "ref.csv").write_text("a,b,c,d\n0,1,2,3\n")
+    with open(tmp_path / "bomb.csv", "w") as fh:
+        fh.write("a,b,c,d\n")
+        fh.writelines("0,1,2,3\n" for _ in range(1_500_000))
+    assert_refused(judge_limited(tmp_path / "ref.csv", tmp_path / "bomb.csv"), "cells")
+
+
+def test_flac_of_silence_refused_from_its_header(tmp_path: Path) -> None:
+    """Half a MB of FLAC holding 10^8 frames of silence."""
+    soundfile.write(tmp_path / "ref.flac", np.zeros(8000), 8000)
+    zeros = np.zeros(1 << 20)
+    with soundfile.SoundFile(tmp_path / "bomb.flac", "w", 8000, 1, format="FLAC") as sf:
+        for _ in range(100):
+            sf.write(zeros)
+    assert (tmp_path / "bomb.flac").stat().st_size < 1 << 20
+    assert_refused(judge_limited(tmp_path / "ref.flac", tmp_path / "bomb.flac"), "samples")
+
+
+def test_flac_header_claiming_huge_length_refused(tmp_path: Path) -> None:
+    """A STREAMINFO claiming 2^35 samples over a few bytes of data."""
+    soundfile.write(tmp_path / "ref.flac", np.zeros(8000), 8000)
+    data = bytearray((tmp_path / "ref.flac").read_bytes())
+    field = int.from_bytes(data[18:26], "big")  # STREAMINFO's last 36 bits of these are the length
+    data[18:26] = ((field & ~((1 << 36) - 1)) | (1 << 35)).to_bytes(8, "big")
+    (tmp_path / "lie.flac").write_bytes(bytes(data))
+    assert soundfile.info(tmp_path / "lie.flac").frames == 1 << 35
+    assert_refused(judge_limited(tmp_path / "ref.flac", tmp_path / "lie.flac"), "samples")
+
+
+@pytest.mark.parametrize(("facets", "unit"), [(1_500_000, "bytes"), (160_000, "values")])
+def test_stl_beyond_bound_refused_from_size_and_header(tmp_path: Path, box_stl: Path, facets: int,
+                                                       unit: str) -> None:
+    """A 75 MB STL (refused by its size) and an 8 MB one (by its header's facet count)."""
+    assert_refused(judge_limited(box_stl, binary_stl(tmp_path / "cand.stl", facets)), unit)
+
+
+def test_obj_token_bomb_refused_from_a_byte_scan(tmp_path: Path, box_stl: Path) -> None:
+    """8 MB of `f 1 2 3` lines: a million faces, each costing trimesh hundreds of bytes."""
+    with open(tmp_path / "cand.obj", "w") as fh:
+        fh.write("v 0 0 0\nv 1 0 0\nv 0 1 0\n")
+        fh.writelines("f 1 2 3\n" for _ in range(1_000_000))
+    assert_refused(judge_limited(box_stl, tmp_path / "cand.obj"), "values")
+
+
+@pytest.mark.parametrize("trick", ["reused", "bufferless"])
+def test_glb_accessor_bombs_refused_from_its_json(tmp_path: Path, box_stl: Path, trick: str) -> None:
+    """500 KB of GLB whose 500 primitives reuse one 30 000-vertex accessor (15 M vertices), and
+    a GLB with an unused bufferless accessor of 10^8 4x4 matrices (trimesh fills it with zeros)."""
+    tri = 10_000 if trick == "reused" else 1
+    verts = np.random.default_rng(0).random((3 * tri, 3), dtype=np.float32)
+    blob = verts.tobytes() + np.arange(3 * tri, dtype=np.uint32).tobytes()
+    doc = triangle_soup_doc(tri, 500 if trick == "reused" else 1, {"byteLength": len(blob)})
+    if trick == "bufferless":
+        doc["accessors"].append({"componentType": 5126, "count": 100_000_000, "type": "MAT4"})
+    assert_refused(judge_limited(box_stl, glb(tmp_path / "cand.glb", doc, blob)), "values")
+
+
+def test_gltf_counts_and_indices_must_be_real() -> None:
+    """A negative count or index must not shrink the total (Python would accept seq[-1])."""
+    from swr.judge.artifacts.mesh import gltf_values
+
+    acc = {"count": 10, "type": "VEC3"}
+    assert gltf_values({"accessors": [acc], "meshes": [{"primitives": [{"attributes": {"P": 0}}]}],
+                        "nodes": [{"mesh": 0}, {"mesh": 0}]}) == 30 + 3 * (64 + 30)
+    for doc in ({"accessors": [acc, {"count": -10**9, "type": "SCALAR"}]},
+                {"accessors": [acc], "meshes": [{"primitives": [{"attributes": {"P": -1}}]}]},
+                {"accessors": [acc], "meshes": [], "nodes": [{"mesh": 0}]}):
+        with pytest.raises(ValueError):
+            gltf_values(doc)
+
+
+def test_glb_texture_bomb_is_never_decoded(tmp_path: Path, box_stl: Path) -> None:
+    """A correct box whose embedded texture is a 10^8-pixel PNG: geometry is judged, the
+    texture never decoded, so it passes in bounded memory."""
+    box = trimesh.creation.box()
+    box.visual = trimesh.visual.TextureVisuals(uv=np.zeros((len(box.vertices), 2)),
+                                               image=Image.new("RGB", (8, 8)))
+    raw = box.export(file_type="glb")
+    jlen = struct.unpack("<I", raw[12:16])[0]
+    doc, blob = json.loads(raw[20:20 + jlen]), raw[28 + jlen:]
+    bomb = png(tmp_path / "texture.png", 10_000, 10_000).read_bytes()
+    view = doc["bufferViews"][doc["images"][0]["bufferView"]]
+    view["byteOffset"], view["byteLength"] = len(blob), len(bomb)
+    blob += bomb
+    doc["buffers"][0]["byteLength"] = len(blob)
+    res = judge_limited(box_stl, glb(tmp_path / "cand.glb", doc, blob))
+    assert res["ok"], res["detail"]
+    assert res["peak_kib"] < PEAK_LIMIT_KIB
+
+
+def test_glb_buffer_naming_a_fifo_beside_it_is_not_opened(tmp_path: Path, box_stl: Path) -> None:
+    """A buffer URI naming a FIFO the candidate left in $SWR_ARTIFACTS used to block the judge
+    forever in open(); no file beside a mesh is ever read."""
+    os.mkfifo(tmp_path / "pipe.bin")
+    doc = triangle_soup_doc(1, 1, {"byteLength": 48, "uri": "pipe.bin"})
+    res = judge_limited(box_stl, glb(tmp_path / "cand.glb", doc))
+    assert res["ok"] is False and res["detail"].startswith("cannot read candidate mesh"), res
+
+
+def test_text_bomb_refused_from_its_size(tmp_path: Path) -> None:
+    """64 MB of line breaks: 64 M lines as Python strings."""
+    (tmp_path / "ref.txt").write_text("one\ntwo\n")
+    with open(tmp_path / "cand.txt", "wb") as fh:
+        for _ in range(64):
+            fh.write(b"\n" * (1 << 20))
+    assert_refused(judge_limited(tmp_path / "ref.txt", tmp_path / "cand.txt"), "bytes")
+
+
+def test_digest_of_a_sparse_artifact_is_bounded(tmp_path: Path) -> None:
+    """Anti-shortcut digests every candidate artifact: an 8 TiB hole (a sparse file costs no
+    disk) used to keep the judge reading zeros for an hour."""
+    sparse, small = tmp_path / "hole.bin", tmp_path / "small.bin"
+    with open(sparse, "wb") as fh:
+        fh.truncate(1 << 43)
+    small.write_bytes(b"abc")
+    res = judge_limited("digest", sparse)
+    assert res["digest"].startswith("artifact:sha256-head:") and res["digest"].endswith(f":size:{1 << 43}")
+    assert judge_limited("digest", small)["digest"] == (
+        "artifact:sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+
+
+# ---------------------------------------------------------------- equivalent artifacts still pass
+
+def test_large_equivalent_artifacts_pass(tmp_path: Path) -> None:
+    """Re-serialisations of large references pass: the bound is relative, and generous across formats."""
+    rng = np.random.default_rng(1)
+    pic = rng.integers(0, 256, (900, 1600, 3), dtype=np.uint8)
+    Image.fromarray(pic).save(tmp_path / "ref.png")
+    Image.fromarray(pic).save(tmp_path / "cand.tiff")
+    n = 200_000
+    table = pa.table({"x": rng.random(n), "k": rng.integers(0, 9, n), "s": [f"r{i % 97}" for i in range(n)]})
+    pq.write_table(table, tmp_path / "ref.parquet")
+    pacsv.write_csv(table, tmp_path / "cand.csv")
+    sound = rng.uniform(-0.5, 0.5, (44_100 * 20, 2))
+    soundfile.write(tmp_path / "ref.wav", sound, 44_100, subtype="PCM_24")
+    soundfile.write(tmp_path / "cand.flac", sound, 44_100, subtype="PCM_24")
+    pairs = [("ref.png", "cand.tiff"), ("ref.parquet", "cand.csv"), ("cand.csv", "ref.parquet"),
+             ("ref.wav", "cand.flac")]
+    for ref, cand in pairs:
+        res = compare_artifact(tmp_path / ref, tmp_path / cand)
+        assert res.ok, (ref, cand, res.detail)
+
+
+@pytest.mark.parametrize("cand", ["ascii.stl", "obj", "glb", "ply", "off"])
+def test_large_mesh_reserialisations_pass(tmp_path: Path, cand: str) -> None:
+    """A 20 480-facet binary STL re-written as ASCII STL (1.75x its values), OBJ, GLB, PLY, OFF."""
+    mesh = trimesh.creation.icosphere(subdivisions=5)
+    mesh.export(str(tmp_path / "ref.stl"))
+    path = tmp_path / f"cand.{cand}"
+    if cand == "ascii.stl":
+        path.write_text(trimesh.exchange.stl.export_stl_ascii(mesh))
+    else:
+        mesh.export(str(path))
+    res = compare_artifact(tmp_path / "ref.stl", path)
+    assert res.ok, res.detail
+
+
+def test_long_text_with_other_line_endings_passes(tmp_path: Path) -> None:
+    lines = [f"line {i}" for i in range(300_000)]
+    (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "cand.txt").write_bytes(("\r\n".join(lines) + "\r\n").encode())
+    assert compare_artifact(tmp_path / "ref.txt", tmp_path / "cand.txt").ok
+
+
+def test_bound_is_relative_and_never_below_the_reference(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a ceiling below the reference's own size, an identical candidate still passes (the
+    bound is never below the reference) and one pixel more row is refused."""
+    assert Bound(4, 10, 100).limit(5) == 30 and Bound(4, 10, 100).limit(50) == 100
+    assert Bound(4, 10, 100).limit(500) == 500
+    monkeypatch.setitem(BOUNDS["image"], "pixels", Bound(4, 0, 100))
+    pic = np.random.default_rng(2).integers(0, 256, (20, 20, 3), dtype=np.uint8)
+    Image.fromarray(pic).save(tmp_path / "ref.png")
+    Image.fromarray(pic).save(tmp_path / "same.bmp")
+    Image.fromarray(np.vstack([pic, pic[:1]])).save(tmp_path / "taller.png")
+    assert compare_artifact(tmp_path / "ref.png", tmp_path / "same.bmp").ok
+    res = compare_artifact(tmp_path / "ref.png", tmp_path / "taller.png")
+    assert not res.ok and res.checks["bound"]["expected"] == 400 and res.checks["bound"]["got"] == 420
+
+
+def test_line_count_is_bounded_apart_from_bytes(tmp_path: Path) -> None:
+    """Under the byte bound but with too many lines: refused by the line count."""
+    (tmp_path / "ref.txt").write_text("a\n")
+    (tmp_path / "cand.txt").write_bytes(b"\n" * 600_000)
+    res = compare_artifact(tmp_path / "ref.txt", tmp_path / "cand.txt")
+    assert not res.ok and res.checks["bound"]["unit"] == "lines", res.detail
