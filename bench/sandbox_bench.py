@@ -67,8 +67,17 @@ def breakdown(sb, work: Path, n: int) -> list[tuple[str, list[float], str]]:
         "swr run: until EOF": ([], "bwrap + python + exit"),
         "swr run: wait+close": ([], "reap, SIGKILL sweep (cgroup removal deferred)"),
     }
-    bw_true = sb.argv(Job(["/bin/true"], Mount(work, WORKDIR)))
-    bw_py = sb.argv(job)
+    fd = sb.open_seccomp()  # the filter bwrap reads, as the sandbox's own launches pass it: anew for each
+
+    def rewind() -> None:
+        if fd >= 0:
+            fresh = sb.open_seccomp()
+            os.dup2(fresh, fd)
+            os.close(fresh)
+
+    bw_true = sb.argv(Job(["/bin/true"], Mount(work, WORKDIR)), fd)
+    bw_py = sb.argv(job, fd)
+    fds = (fd,) if fd >= 0 else ()
     for _ in range(n):
         rows["bare /bin/true"][0].append(bare_once(["/bin/true"]))
         rows["sh -c exec true"][0].append(bare_once(["/bin/sh", "-c", "exec /bin/true"]))
@@ -79,14 +88,16 @@ def breakdown(sb, work: Path, n: int) -> list[tuple[str, list[float], str]]:
             joins = " && ".join(f"echo 0 > {p}" for p in cg.procs_files)
             rows["sh joining cgroups"][0].append(bare_once(["/bin/sh", "-c", f"{joins}; exec /bin/true"]))
             cg.remove()
+        rewind()
         t0 = time.perf_counter()
-        subprocess.run(bw_true, env=env, capture_output=True, check=True)
+        subprocess.run(bw_true, env=env, capture_output=True, check=True, pass_fds=fds)
         rows["bwrap /bin/true"][0].append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         run(sb, Job(["/bin/true"], Mount(work, WORKDIR)), b"")
         rows["swr run /bin/true"][0].append(time.perf_counter() - t0)
+        rewind()
         t0 = time.perf_counter()
-        subprocess.run(bw_py, env=env, capture_output=True, check=True)
+        subprocess.run(bw_py, env=env, capture_output=True, check=True, pass_fds=fds)
         rows["bwrap python -c pass"][0].append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         h = sb.spawn(job)

@@ -37,7 +37,8 @@ def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sand
     what it writes to $SWR_ARTIFACTS lands in `files`."""
     lower = (task.files_dir,) if task.files_dir else ()
     files.mkdir()
-    job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=files)
+    job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=files,
+              hidden=task.forbidden_packages)
     res = run(sandbox, job, (json.dumps(scenario) + "\n").encode())
     return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s, files)
 

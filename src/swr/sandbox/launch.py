@@ -20,10 +20,10 @@ from swr.sandbox.base import Handle, Limits, popen
 
 class BwrapHandle(Handle):
     def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, cg: cgroups.RunCgroup | None,
-                 args_fd: int | None = None, reaper: ThreadPoolExecutor | None = None):
+                 args_fds: list[int] | None = None, reaper: ThreadPoolExecutor | None = None):
         super().__init__(proc, limits)
         self.cg = cg
-        self.args_fd = args_fd
+        self.args_fds = args_fds or []
         self.reaper = reaper
 
     def kill(self) -> None:
@@ -43,9 +43,9 @@ class BwrapHandle(Handle):
             self.cg.signal_all()
         self.proc.wait()
         self.close_pipes()
-        if self.args_fd is not None:
-            os.close(self.args_fd)
-            self.args_fd = None
+        for fd in self.args_fds:
+            os.close(fd)
+        self.args_fds = []
         if self.cg:
             cg, self.cg = self.cg, None
             _in_background(self.reaper, cg.remove)

@@ -8,11 +8,9 @@ as the bubblewrap backend does. Docker has no `--rootfs`: the same skeleton is `
 a local image. Bound to an image instead (`bound`, images.py), the backend runs jobs in it as is
 (`--pull never`), with nothing of the host's mounted but the job's own directories.
 
-Rootful podman on the host's root maps the sandbox user 65534 to the caller's uid in a user namespace
-(as bubblewrap does), so the work and artifacts directories are writable by the sandbox without chowning
-anything; overlay work directories are podman's `:O` volumes, or a private copy when they have lower
-layers. In an image (and under rootful docker) the sandbox user is host uid 65534, and what it must
-write is given to it.
+The sandbox user is host uid 65534, never the caller: a user namespace mapping it to a rootful caller
+would make it host root to every DAC check. What it must write is given to it (`hand_over`), and
+overlay work directories are a private copy given to it.
 
 Limits: podman's `--pids-limit`/`--memory` flags, and, where this process can write cgroupfs (rootful
 podman with the cgroupfs manager), a per-run parent cgroup (runparent.py) that binds pids and memory
@@ -38,13 +36,17 @@ from functools import cache
 from pathlib import Path
 
 from swr.errors import SandboxUnavailable
+from swr.sandbox import hide, seccomp
 from swr.sandbox.base import (
     ARTIFACTS,
+    EGRESS,
+    SANDBOX_UID,
     Handle,
     Job,
     Limits,
     Mount,
     base_env,
+    hand_over,
     popen,
     python_roots,
 )
@@ -53,8 +55,6 @@ from swr.sandbox.images import PATH as IMAGE_PATH
 from swr.sandbox.images import Images
 from swr.sandbox.runparent import RunParent, cgroup_version
 
-SANDBOX_UID = 65534  # nobody
-SUBID_BASE = 100000  # rootful podman's user namespace: container uids 0..65533 -> host 100000..165533
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 MEMORY_SLACK = 1 << 20  # podman's own --memory sits above the parent cgroup's exact limit (a backstop)
 CLIENT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -114,6 +114,7 @@ class Skeleton:
                 (root / name).mkdir()
         for d in ("usr", "proc", "dev", "sys", "run", "sandbox/work", "sandbox/artifacts"):
             (root / d).mkdir(parents=True, exist_ok=True)
+        (root / EGRESS.lstrip("/")).touch()
         for d in ("tmp", "var/tmp"):
             (root / d).mkdir(parents=True, exist_ok=True)
             (root / d).chmod(0o1777)  # the tmpfs mounted there copies this mode
@@ -237,8 +238,6 @@ class PodmanSandbox:
                 self.globals.append("--cgroup-manager=cgroupfs")
         cgroupfs = "--cgroup-manager=cgroupfs" in self.globals
         self.cg_version = cgroup_version() if self.kind == "podman" and self.rootful and cgroupfs else None
-        # rootful podman: a user namespace mapping the sandbox user to the caller (as bubblewrap does)
-        self.userns = self.kind == "podman" and self.rootful
         self._docker_image: str | None = None
         self._lock = threading.Lock()
         self.images = Images(self.client)
@@ -249,9 +248,6 @@ class PodmanSandbox:
         """This backend running every job in `image` (None: the host's root file system)."""
         sb = copy.copy(self)
         sb.image = image
-        # rootful podman cannot overlay-mount an image's layers remapped for a user namespace on every
-        # kernel (EACCES on the mapped lower dirs): images run as host uid 65534, as with rootful docker
-        sb.userns = self.userns and image is None
         return sb
 
     # ------------------------------------------------------------------ client plumbing
@@ -305,19 +301,17 @@ class PodmanSandbox:
         if m.mode == "ro":
             return ["-v", f"{_vol(m.src)}:{m.dst}:ro"]
         if m.mode == "rw":
-            if not self.userns and self.rootful:
-                _chown_tree(Path(m.src), SANDBOX_UID)
+            if self.rootful:
+                hand_over(Path(m.src))
             return ["-v", f"{_vol(m.src)}:{m.dst}"]
-        if not m.lower and self.kind == "podman" and self.userns:
-            return ["-v", f"{_vol(m.src)}:{m.dst}:O"]
-        # layers beneath, or no user namespace: a private copy (given to the sandbox user without one)
+        # a private copy of the layers, given to the sandbox user
         if not scratch_parent:
             scratch_parent.append(Path(tempfile.mkdtemp(prefix=f"swr-podcopy-{os.getpid()}-")))
         copy = scratch_parent[0] / f"m{len(list(scratch_parent[0].iterdir()))}"
         for layer in (*m.lower, m.src):
             shutil.copytree(layer, copy, symlinks=True, dirs_exist_ok=True)
-        if not self.userns and self.rootful:
-            _chown_tree(copy, SANDBOX_UID)
+        if self.rootful:
+            hand_over(copy)
         return ["-v", f"{_vol(copy)}:{m.dst}"]
 
     def options(self, job: Job, cname: str, cg: RunParent | None, scratch: list[Path]) -> list[str]:
@@ -325,17 +319,15 @@ class PodmanSandbox:
         image = self.image
         mem = lim.memory_bytes + (MEMORY_SLACK if cg else 0)
         args = ["run", "--rm", "--interactive", "--name", cname, "--log-driver", "none",
-                "--network", "host" if job.network else "none", "--read-only", "--cap-drop", "ALL",
-                "--security-opt", "no-new-privileges", "--user", f"{SANDBOX_UID}:{SANDBOX_UID}",
+                "--network", "none", "--read-only", "--cap-drop", "ALL",
+                "--security-opt", "no-new-privileges", "--security-opt", f"seccomp={seccomp.oci_profile_file()}",
+                "--user", f"{SANDBOX_UID}:{SANDBOX_UID}",
                 "--pids-limit", str(lim.pids), "--memory", str(mem), "--memory-swap", str(mem),
                 "--hostname", "sandbox", "--no-hosts", "--workdir", job.workdir.dst,
                 "--tmpfs", f"/tmp:rw,size={lim.tmp_bytes},mode=1777"]
         args += ["--ulimit", f"fsize={lim.disk_bytes}:{lim.disk_bytes}"]
         if self.kind == "podman":
             args += ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096", "--unsetenv-all"]
-            if self.userns:  # container root: an unprivileged host uid; the sandbox user: the caller
-                args += ["--uidmap", f"0:{SUBID_BASE}:{SANDBOX_UID}", "--uidmap", f"{SANDBOX_UID}:{os.getuid()}:1",
-                         "--gidmap", f"0:{SUBID_BASE}:{SANDBOX_UID}", "--gidmap", f"{SANDBOX_UID}:{os.getgid()}:1"]
         if cg is not None:
             args += ["--cgroup-parent", cg.podman_parent, "--cgroups", "no-conmon"]
         env = base_env(job, job.workdir.dst, ARTIFACTS, "/tmp")
@@ -347,11 +339,15 @@ class PodmanSandbox:
             args += self._system_mounts()
         args += self._mount(job.workdir, scratch)
         if job.artifacts is not None:
-            if not self.userns and self.rootful:
+            if self.rootful:
                 os.chown(job.artifacts, SANDBOX_UID, SANDBOX_UID)
             args += ["-v", f"{_vol(job.artifacts)}:{ARTIFACTS}"]
         for m in job.extra_mounts:
             args += self._mount(m, scratch)
+        if image is None:  # an image has its own site-packages: there the scan of anticheat.py stays the signal
+            args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins) for a in ("-v", f"{_vol(stub)}:{loc}:ro")]
+        if job.egress is not None:  # the only way out: the run's egress proxy (egress.py)
+            args += ["-v", f"{_vol(job.egress)}:{EGRESS}:ro"]
         args += ["--pull", "never", image] if image else self._root_image()
         return args
 
@@ -382,10 +378,3 @@ def _vol(p: Path) -> str:
     if ":" in s or "," in s:
         raise SandboxUnavailable(f"podman/docker cannot mount a path containing ':' or ',': {s}")
     return s
-
-
-def _chown_tree(root: Path, uid: int) -> None:
-    os.lchown(root, uid, uid)
-    for d, dirs, files in os.walk(root):
-        for name in dirs + files:
-            os.lchown(os.path.join(d, name), uid, uid)

@@ -1,0 +1,61 @@
+"""Host directories a sandbox writes: capped by the kernel, and handed to the sandbox user.
+
+As root, a directory the sandbox writes is a tmpfs of bounded size and inode count: `fallocate` or a
+flood of files stops at the cap the moment it is reached, not at the next poll. What leaves such a
+directory is copied out by `tree.export` (never through a link, without setuid bits, bounded)."""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+SANDBOX_UID = 65534  # nobody: the host uid sandboxed processes run as when swr runs as root
+BLOCK = 4096  # what an entry costs at least, in the disk accounting
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
+MNT_DETACH = 0x2
+SLACK = 1 << 20  # past the cap, so that a run that fills it is seen to exceed it (label `disk`)
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def mount_tmpfs(path: Path, size: int, executable: bool = False) -> bool:
+    """A tmpfs of `size` bytes (plus slack) owned by the sandbox user on `path`; False where this
+    process may not mount (not root, or a container without CAP_SYS_ADMIN): the caller polls instead."""
+    if os.geteuid() != 0:
+        return False
+    inodes = size // BLOCK + 256
+    opts = f"size={size + SLACK},nr_inodes={inodes},mode=0700,uid={SANDBOX_UID},gid={SANDBOX_UID}"
+    flags = MS_NOSUID | MS_NODEV | (0 if executable else MS_NOEXEC)
+    rc = _libc().mount(b"tmpfs", os.fsencode(str(path)), b"tmpfs", flags, opts.encode())
+    return rc == 0
+
+
+def unmount(path: Path) -> None:
+    """Detach the tmpfs: what the run wrote is gone at once."""
+    _libc().umount2(os.fsencode(str(path)), MNT_DETACH)
+
+
+def hand_over(root: Path) -> None:
+    """As root, a tree the sandbox user must write becomes its own (it is not root in the sandbox)."""
+    if os.geteuid() != 0:
+        return
+    os.lchown(root, SANDBOX_UID, SANDBOX_UID)
+    for d, dirs, files in os.walk(root):
+        for name in dirs + files:
+            os.lchown(os.path.join(d, name), SANDBOX_UID, SANDBOX_UID)
+
+
+@contextlib.contextmanager
+def capped_dir(path: Path, size: int, executable: bool = False) -> Iterator[bool]:
+    """`path` (created if missing) as a capped tmpfs for the block's duration; yields whether it is one."""
+    path.mkdir(parents=True, exist_ok=True)
+    mounted = mount_tmpfs(path, size, executable)
+    try:
+        yield mounted
+    finally:
+        if mounted:
+            unmount(path)

@@ -1,0 +1,231 @@
+"""The hostile candidates of tests/test_sandbox_hostile.py: their scripts, and the host-side listeners
+they try to reach. Data only; the assertions live in the suite."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import uuid
+
+
+def wrong_answer_py() -> str:
+    """Python lines printing an input-dependent, wrong, well-formed answer (a semantic failure)."""
+    return 'json.dump({"y": 1e6 + S["a"], "z": [1e6 + S["b"], 0.0], "report": REPORT}, sys.stdout)\n'
+
+
+# The first stderr line is a summary (every scenario's verdict keeps it); the second, `env:`, the environment.
+PROBE = r'''
+import json, os, sys
+S = json.load(sys.stdin)
+FULL = __FULL__
+ROOT = __ROOT__  # the task's host path: a hostile candidate may well guess it
+NEEDLES = ("private", "hidden", "output.json", "gates.json", "release", "task.toml", "good-linear",
+           "scenario.json")
+NAMES = ("output.json", "gates.json", "task.toml", "private")
+skip = {"/proc", "/sys", "/dev"} | (set() if FULL else {"/usr", sys.prefix, sys.base_prefix})
+REPORT = {"files": {}, "found": [], "proc": {}, "pids": [], "env": dict(os.environ), "walked": 0,
+          "uid": os.getuid()}
+for top, dirs, files in os.walk("/"):
+    if top in skip:
+        dirs[:] = []
+        continue
+    for name in dirs + files:
+        REPORT["walked"] += 1
+        p = os.path.join(top, name)
+        if name in NAMES:
+            REPORT["found"].append(p)
+        if any(k in name for k in NEEDLES) and os.path.isfile(p):
+            try:
+                with open(p, errors="replace") as f:
+                    REPORT["files"][p] = f.read(2000)
+            except OSError as e:
+                REPORT["files"][p] = repr(e)
+    if REPORT["walked"] > 500_000:
+        break
+for pid in sorted(os.listdir("/proc")):
+    if not pid.isdigit():
+        continue
+    REPORT["pids"].append(int(pid))
+    for f in ("cmdline", "environ", "cwd", "mountinfo"):
+        try:
+            if f == "cwd":
+                REPORT["proc"][pid + "/cwd"] = os.readlink("/proc/%s/cwd" % pid)
+            else:
+                with open("/proc/%s/%s" % (pid, f), "rb") as fh:
+                    REPORT["proc"][pid + "/" + f] = fh.read().decode(errors="replace")
+        except OSError as e:
+            REPORT["proc"][pid + "/" + f] = repr(e)
+    try:
+        REPORT["proc"][pid + "/root"] = sorted(os.listdir("/proc/%s/root" % pid))
+    except OSError as e:
+        REPORT["proc"][pid + "/root"] = repr(e)
+# booleans only: never echo the guessed path itself
+REPORT["visible"] = {
+    "root": os.path.exists(ROOT),
+    "private": os.path.exists(os.path.join(ROOT, "private")),
+    "hidden": os.path.exists(os.path.join(ROOT, "private", "hidden", "0", "output.json")),
+    "root_via_proc1": os.path.exists("/proc/1/root" + ROOT),
+    "release": os.path.exists(os.path.dirname(os.path.dirname(ROOT))),
+}
+sys.stderr.write(json.dumps({k: REPORT[k] for k in ("visible", "found", "walked", "uid", "pids")}))
+sys.stderr.write("\nenv:" + json.dumps(REPORT["env"]) + "\n")
+'''
+
+NET = r'''
+import json, socket, sys
+S = json.load(sys.stdin)
+REPORT = {}
+for name, fam, kind, addr in [
+        ("tcp_loopback", socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", __TCP__)),
+        ("tcp_localhost", socket.AF_INET, socket.SOCK_STREAM, ("localhost", __TCP__)),
+        ("abstract_unix", socket.AF_UNIX, socket.SOCK_STREAM, "\0" + __ABSTRACT__),
+        ("tcp_external", socket.AF_INET, socket.SOCK_STREAM, ("1.1.1.1", 53)),
+        ("udp_loopback", socket.AF_INET, socket.SOCK_DGRAM, ("127.0.0.1", __UDP__))]:
+    c = socket.socket(fam, kind)
+    c.settimeout(1.5)
+    try:
+        if kind == socket.SOCK_DGRAM:
+            c.sendto(b"exfiltrated", addr)
+            REPORT[name] = "sent"
+        else:
+            c.connect(addr)
+            c.sendall(b"exfiltrated")
+            REPORT[name] = "connected"
+    except OSError as e:
+        REPORT[name] = type(e).__name__ + ": " + str(e)
+    finally:
+        c.close()
+sys.stderr.write(json.dumps(REPORT) + "\n")
+'''
+
+
+class Listeners:
+    """A TCP listener on 127.0.0.1, a UDP socket on 127.0.0.1 and an abstract unix socket."""
+
+    def __init__(self) -> None:
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.abstract_name = f"swr-test-{uuid.uuid4().hex}"
+        self.unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.unix.bind("\0" + self.abstract_name)
+        self.unix.listen()
+        self.got: list[str] = []
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._serve, args=(s,), daemon=True)
+                        for s in (self.tcp, self.udp, self.unix)]
+        for t in self.threads:
+            t.start()
+
+    def _serve(self, s: socket.socket) -> None:
+        s.settimeout(0.1)
+        while not self.stop.is_set():
+            try:
+                if s.type == socket.SOCK_DGRAM:
+                    data, _ = s.recvfrom(1024)
+                    self.got.append(f"udp {data!r}")
+                else:
+                    conn, _ = s.accept()
+                    self.got.append(f"{s.family.name} connection")
+                    conn.close()
+            except (TimeoutError, socket.timeout):
+                continue
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=2)
+        for s in (self.tcp, self.udp, self.unix):
+            s.close()
+
+
+FORK_BOMB = r'''
+import json, os, sys
+S = json.load(sys.stdin)
+M = __MARK__
+forked = 0
+for _ in range(10_000):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        try:
+            os.execve("/bin/sleep", [M, "60"], {"SWR_MARK": M})
+        finally:
+            os._exit(0)
+    forked += 1
+sys.stderr.write("forked %d\n" % forked)
+REPORT = forked
+'''
+
+ENDLESS = r'''
+import os, subprocess, sys
+M = __MARK__
+subprocess.Popen([M, "60"], executable="/bin/sleep", env={"SWR_MARK": M})
+sys.stdout.write('{"y": ')
+sys.stdout.flush()
+while True:
+    pass
+'''
+
+CLOSED_PIPES = r'''
+import os
+os.close(0); os.close(1); os.close(2)
+while True:
+    pass
+'''
+
+WRITER = r'''
+import json, os, sys
+S = json.load(sys.stdin)
+M = __MARK__
+REPORT = {}
+targets = {
+    "tmp": "/tmp/" + M,
+    "home": os.path.join(os.environ.get("HOME", "/nonexistent"), M),
+    "root_home": "/root/" + M,
+    "host_home": os.path.join(__HOST_HOME__, M),
+    "host_tmp_cand": os.path.join(__HOST_CAND__, M),
+    "venv": os.path.join(sys.prefix, M),
+    "venv_site": os.path.join(sys.prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages", M + ".pth"),
+    "base_python": os.path.join(sys.base_prefix, M),
+    "usr": "/usr/" + M,
+    "etc": "/etc/" + M,
+    "workdir": os.path.join(os.getcwd(), M),
+    "artifacts": os.path.join(os.environ.get("SWR_ARTIFACTS", "/nonexistent"), M),
+    "run_itself": os.path.join(os.getcwd(), "run"),
+}
+for name, path in targets.items():
+    try:
+        if name == "run_itself":
+            with open(path, "a") as f:
+                f.write("\n# tampered\n")
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(M)
+        REPORT[name] = "written"
+    except OSError as e:
+        REPORT[name] = "%s(%s)" % (type(e).__name__, os.strerror(e.errno) if e.errno else e)
+sys.stderr.write(json.dumps(REPORT) + "\n")
+'''
+
+DAEMON = r'''
+import json, os, sys
+S = json.load(sys.stdin)
+M = __MARK__
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        if __CLOSE__:
+            fd = os.open("/dev/null", os.O_RDWR)
+            for i in (0, 1, 2):
+                os.dup2(fd, i)
+        os.execve("/bin/sleep", [M, "60"], {"SWR_MARK": M})  # keeps the inherited pipes open
+    os._exit(0)
+os.wait()
+json.dump({"y": 2 * S["a"] + S["b"], "z": [S["a"], S["b"]]}, sys.stdout)
+'''
