@@ -59,7 +59,7 @@ def run(release: Path,
         print(json.dumps(res, indent=2))
     else:
         out.print(f"job {cfg.name}: {res['passed']}/{res['runs']} runs passed, pass@1 {res['pass_at_1']:.3f}, "
-                  f"{res['infra_failures']} infrastructure failures")
+                  f"{res['infra_failures']} infrastructure failures", markup=False, highlight=False)
 
 
 def _kwargs(pairs: list[str]) -> dict[str, Any]:
@@ -88,11 +88,12 @@ def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k
     if as_json:
         print(json.dumps(res, indent=2))
         return
+    plain = {"markup": False, "highlight": False}  # names and labels are data, never markup
     out.print(f"job {job} ({res['agent']}, {res['model']}): {res['passed']}/{res['runs']} runs passed, "
-              f"pass@1 {res['pass_at_1']:.3f}, pass@{res['k']} {res['pass_at_k']}")
+              f"pass@1 {res['pass_at_1']:.3f}, pass@{res['k']} {res['pass_at_k']}", **plain)
     for name, g in res["by_domain"].items():
-        out.print(f"  {name}: {g['tasks']} tasks, pass@1 {g['pass_at_1']:.3f}")
-    out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}")
+        out.print(f"  {name}: {g['tasks']} tasks, pass@1 {g['pass_at_1']:.3f}", **plain)
+    out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}", **plain)
 
 
 image_app = typer.Typer(help="Container images for podman/docker runs (`swr run -e podman`).", no_args_is_help=True)

@@ -3,29 +3,43 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
-from swr.release import list_tasks, load_task
+from swr import kinds
+from swr.release import Task, list_tasks
+
+# ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def plain(text: str) -> str:
+    """Untrusted text (a candidate's stderr, keys, values) made inert for a rich console: no terminal
+    escapes, no control characters, no markup."""
+    return escape(_CONTROLS.sub("\ufffd", _ESCAPES.sub("", text)))
 
 
 def task_rows(release: Path) -> list[dict[str, Any]]:
     rows = []
     for root in list_tasks(release):
-        t = load_task(root)
-        gates = t.gates
+        t = kinds.load(root)
+        gates = t.gates if isinstance(t, Task) else {}
         passed = sum(1 for g in gates.values() if g.get("pass"))
-        rows.append({"id": t.id, "family": t.meta["family"], "domain": t.meta["domain"], "public": len(t.public),
-                     "hidden": len(t.hidden), "gates": f"{passed}/{len(gates)}" if gates else "-"})
+        rows.append({"id": t.id, "kind": t.meta.get("kind", "workflow"), "family": t.meta["family"],
+                     "domain": t.meta["domain"], "public": len(t.public), "hidden": len(t.hidden),
+                     "gates": f"{passed}/{len(gates)}" if gates else "-"})
     return rows
 
 
 def tasks_table(rows: list[dict[str, Any]]) -> Table:
-    table = Table("id", "family", "domain", "public", "hidden", "gates", title=f"{len(rows)} tasks")
+    table = Table("id", "kind", "family", "domain", "public", "hidden", "gates", title=f"{len(rows)} tasks")
     for r in rows:
-        table.add_row(r["id"], r["family"], r["domain"], str(r["public"]), str(r["hidden"]), r["gates"])
+        table.add_row(r["id"], r["kind"], r["family"], r["domain"], str(r["public"]), str(r["hidden"]), r["gates"])
     return table
 
 
@@ -34,7 +48,7 @@ def build_table(workflows: list[dict[str, Any]]) -> Table:
     for w in workflows:
         status = "[green]ok[/]" if w["status"] == "ok" else "[red]failed[/]"
         table.add_row(w["name"], w["family"], w["domain"], status, str(len(w["tasks"])) if w["status"] == "ok"
-                      else w["reason"])
+                      else plain(w["reason"]))  # a reason may quote a program's stderr
     return table
 
 
@@ -49,13 +63,38 @@ def _first_mismatch(s: dict[str, Any]) -> str:
 
 
 def verdict_table(v: dict[str, Any]) -> Table:
+    """A verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
+    if v.get("kind") == "engine":
+        return engine_feedback_table(v) if v.get("split") == "public" else engine_verdict_table(v)
     r_hid, r_pub = ("-" if v.get(k) is None else f"{v[k]:.3f}" for k in ("r_hid", "r_pub"))
-    title = (f"{v['task']}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({v['label']})  r_hid={r_hid}  "
-             f"r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")
+    title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({plain(str(v['label']))})  "
+             f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")
     table = Table("split", "#", "result", "label", "fields", "first difference", title=title)
     for s in v.get("scenarios", []):
-        table.add_row(s["split"], str(s["index"]), "pass" if s["pass"] else "fail", s["label"] or "",
-                      f"{s['matched']}/{s['total']}", _first_mismatch(s))
+        table.add_row(s["split"], str(s["index"]), "pass" if s["pass"] else "fail", plain(s["label"] or ""),
+                      f"{s['matched']}/{s['total']}", plain(_first_mismatch(s)))
+    return table
+
+
+def engine_verdict_table(v: dict[str, Any]) -> Table:
+    """One row per (case, check) that failed, or one per case when all passed."""
+    title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
+             f"({plain(', '.join(v['labels']) or 'pass')})  score {v['score']}")
+    table = Table("case", "check", "kind", "measured", "threshold", "result", "detail", title=title)
+    failed = [r for r in v["records"] if not r["pass"]]
+    for r in failed or v["records"]:
+        table.add_row(plain(r["case"]), r["check"], r["kind"], plain(str(r["measured"]))[:24],
+                      "-" if r["threshold"] is None else f"{r['threshold']:g}", "pass" if r["pass"] else "fail",
+                      plain(r["detail"])[:80])
+    return table
+
+
+def engine_feedback_table(v: dict[str, Any]) -> Table:
+    table = Table("example", "ran", "differing leaves", "worst relative difference", "first differences",
+                  title=f"{plain(v['task'])}: the worked examples (the hidden verifier is not run here)")
+    for e in v["examples"]:
+        table.add_row(plain(e["case"]), plain(e["failure"] or "yes"), str(e["differing_leaves"]),
+                      f"{e['worst_relative_difference']:.3g}", plain(", ".join(e["first_differences"]))[:80])
     return table
 
 

@@ -39,11 +39,13 @@ def replay_table(r: dict[str, Any]) -> Table:
 
 
 def achievability_table(r: dict[str, Any]) -> Table:
-    t = Table("task", "kind", "oracle", "nop", title=f"achievability: {len(r['unachievable'])} unachievable, "
-                                                    f"{len(r['passed_by_nop'])} passed by nop")
+    t = Table("task", "kind", "oracle", "nop", "attained / threshold",
+              title=f"achievability: {len(r['unachievable'])} unachievable, {len(r['passed_by_nop'])} passed by nop")
     for row in r["tasks"]:
+        probes = "; ".join(f"{p['check']} {p['attained']:.3g} / {p['threshold']:.3g}{'' if p['margin_ok'] else ' NO MARGIN'}"
+                           for p in row["thresholds"] if "check" in p and p["attained"] is not None)
         t.add_row(row["task"], row["kind"], "pass" if row["oracle_pass"] else "FAIL",
-                  "PASS" if row["nop_pass"] else "fail")
+                  "PASS" if row["nop_pass"] else "fail", probes)
     return t
 
 

@@ -12,7 +12,7 @@ from swr.sandbox import get_sandbox
 from swr.scenario import sample_scenario
 from swr.workflow import Runner
 
-from .oracle import leaves, leaf_within, within
+from .oracle import leaf_within, leaves, within
 
 PROBES = 2  # alternative values tried per parameter
 

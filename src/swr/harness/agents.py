@@ -2,13 +2,14 @@
 OpenAI-compatible agent register here too."""
 from __future__ import annotations
 
+import dataclasses
 import shutil
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from swr.release import Task
-from swr.sandbox import Sandbox
-from swr.workflow import write_oracle
+from swr import kinds
+from swr.sandbox import WORKDIR, Handle, Job, Limits, Mount, Sandbox, hide
 
 from .workspace import Workspace
 
@@ -42,17 +43,26 @@ class Outcome:
     limit: str | None = None  # turn_limit | time_limit | token_limit when a budget ran out
     trajectory: dict[str, Any] | None = None  # ATIF
     notes: list[dict[str, Any]] = field(default_factory=list)  # e.g. a budget setting the endpoint ignored
+    observed: list[dict[str, Any]] = field(default_factory=list)  # tool calls the harness saw (ATIF ToolCall)
 
 
 @dataclass
 class Context:
-    task: Task  # the full task: only host-side, trusted agents (oracle) may read its private parts
+    task: kinds.AnyTask  # the full task: only host-side, trusted agents (oracle) may read its private parts
     workspace: Workspace
     sandbox: Sandbox
     budget: Budget
     model: str | None
     attempt: int
     options: dict[str, Any] = field(default_factory=dict)
+    stop: threading.Event = field(default_factory=threading.Event)  # set when the run's time is up
+
+
+def agent_job(ctx: Context, argv: list[str], limits: Limits, **kw: Any) -> Job:
+    """A sandboxed command of an agent: its workspace read-write, the task's forbidden packages and
+    programs absent (but for what swr's own ./feedback imports there)."""
+    return Job(argv, Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"), limits,
+               hidden=hide.for_agents(ctx.task.forbidden_packages), hidden_bins=ctx.task.forbidden_binaries, **kw)
 
 
 class Agent(Protocol):
@@ -77,8 +87,85 @@ class OracleAgent:
 
     def solve(self, ctx: Context) -> Outcome:
         shutil.rmtree(ctx.workspace.solution)
-        write_oracle(ctx.task.reference_spec(), ctx.task.reference_dir, ctx.workspace.solution)
+        kinds.write_oracle(ctx.task, ctx.workspace.solution)
         return Outcome()
+
+
+GRACE_S = 10.0  # how long a stopped agent has to hand back what it has
+
+
+class Stopped(BaseException):
+    """Raised in an agent that starts a process after its run's time is up; a BaseException, so that
+    an agent's own error handling does not carry on regardless."""
+
+
+class Watched:
+    """The run's sandbox as its agent sees it: every process tree it starts is known, so the harness
+    can end them all when the run's time is up, and none starts after."""
+
+    def __init__(self, inner: Sandbox):
+        self.inner = inner
+        self.name = inner.name
+        self._handles: list[Handle] = []
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.inner, attr)
+
+    def spawn(self, job: Job) -> Handle:
+        if self._stopped:
+            raise Stopped()
+        h = self.inner.spawn(job)
+        with self._lock:
+            self._handles = [x for x in self._handles if x.proc.returncode is None] + [h]
+            stopped = self._stopped
+        if stopped:
+            h.kill()
+        return h
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            live = [h for h in self._handles if h.proc.returncode is None]
+        for h in live:
+            try:
+                h.kill()
+            except Exception:  # noqa: BLE001 - a tree ending on its own meanwhile
+                pass
+
+
+def supervise(agent: Agent, ctx: Context) -> Outcome:
+    """agent.solve(ctx) bounded by the budget's time limit from outside the agent: at the deadline
+    every sandboxed process of the run is killed and the run ends as `time_limit`, whether or not the
+    agent keeps its own clock (an agent stuck on the host is left behind after GRACE_S)."""
+    watched = Watched(ctx.sandbox)
+    ctx = dataclasses.replace(ctx, sandbox=watched)
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["out"] = agent.solve(ctx)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            box["err"] = e
+
+    t = threading.Thread(target=work, name=f"swr-agent-{ctx.task.id}", daemon=True)
+    t.start()
+    t.join(ctx.budget.time_limit_s)
+    if not t.is_alive():
+        if "err" in box:
+            raise box["err"]
+        return box["out"]
+    ctx.stop.set()
+    watched.stop()
+    t.join(GRACE_S)
+    out = box.get("out") or Outcome()
+    if t.is_alive():
+        out.notes.append({"kind": "agent_unresponsive", "grace_s": GRACE_S})
+    elif "err" in box:
+        out.notes.append({"kind": "agent_stopped", "error": f"{type(box['err']).__name__}: {box['err']}"[:300]})
+    out.limit = "time_limit"
+    return out
 
 
 AGENTS: dict[str, Callable[[dict[str, Any]], Agent]] = {

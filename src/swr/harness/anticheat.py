@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import json
 import re
+import stat
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
-from swr.release import Task
+from swr.sandbox import tree
 
-from .workspace import SOLUTION, Workspace, protected_changes
+from .workspace import SNAPSHOT, SOLUTION, Workspace, protected_changes
+
+if TYPE_CHECKING:
+    from swr.kinds import AnyTask
 
 HIDDEN_MARKERS = ("private/hidden", "private/reference", "gates.json", "/proc/1/root")
 
@@ -33,36 +38,41 @@ def forbidden_uses(files: dict[str, bytes], forbidden: list[str]) -> list[dict[s
 def downgrades(root: Path) -> list[dict[str, Any]]:
     """Packages vendored into the workspace (a *.dist-info) at a version below the environment's own."""
     found = []
-    for info in sorted(root.rglob("*.dist-info")):
-        name, _, version = info.name[: -len(".dist-info")].rpartition("-")
+    dirs = [e.rel for e in tree.walk(root, SNAPSHOT, lambda why: None, skip=frozenset({".git"}))
+            if e.name.endswith(".dist-info") and stat.S_ISDIR(e.st.st_mode)]
+    for rel in sorted(dirs):
+        name, _, version = rel.rsplit("/", 1)[-1][: -len(".dist-info")].rpartition("-")
         try:
             have = metadata.version(name)
             if Version(version) < Version(have):
                 found.append({"kind": "dependency_downgrade", "package": name, "vendored": version,
-                              "environment": have, "path": str(info.relative_to(root))})
+                              "environment": have, "path": rel})
         except (metadata.PackageNotFoundError, InvalidVersion):
             continue
     return found
 
 
-def hidden_reaches(trajectory: dict[str, Any] | None, task: Task) -> list[dict[str, Any]]:
-    """Tool calls that name the task's private files or the release's own location."""
-    if not trajectory:
-        return []
+def hidden_reaches(trajectory: dict[str, Any] | None, task: AnyTask,
+                   observed: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """Tool calls that name the task's private files or the release's own location: those of the
+    trajectory, and those the harness observed itself (a command agent's stream or shell trace)."""
     markers = (*HIDDEN_MARKERS, str(task.root.resolve()), str(task.root.resolve().parent.parent))
-    found = []
-    for step in trajectory.get("steps", []):
-        for call in step.get("tool_calls") or []:
-            text = json.dumps(call.get("arguments", ""))
-            hit = next((m for m in markers if m in text), None)
-            if hit:
-                found.append({"kind": "hidden_path_attempt", "step": step.get("step_id"), "marker": hit})
+    calls = [(step.get("step_id"), call) for step in (trajectory or {}).get("steps", [])
+             for call in step.get("tool_calls") or []] + [(None, call) for call in observed]
+    found, seen = [], set()
+    for step, call in calls:
+        text = json.dumps(call.get("arguments", ""))
+        hit = next((m for m in markers if m in text), None)
+        if hit and (hit, text) not in seen:
+            seen.add((hit, text))
+            found.append({"kind": "hidden_path_attempt", "step": step, "marker": hit})
     return found
 
 
-def inspect(ws: Workspace, task: Task, trajectory: dict[str, Any] | None,
-            files: dict[str, bytes]) -> list[dict[str, Any]]:
-    """Every finding; `files` is the workspace's end snapshot, read once for this and the diff."""
-    forbidden = list(task.meta.get("anticheat", {}).get("forbidden_packages", []))
+def inspect(ws: Workspace, task: AnyTask, trajectory: dict[str, Any] | None, files: dict[str, bytes],
+            observed: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """Every finding; `files` is the workspace's end snapshot, read once for this and the diff;
+    `observed`, the tool calls the harness saw the agent make."""
+    forbidden = list(task.forbidden_packages)
     return ([{"kind": "protected_file", "path": f} for f in protected_changes(ws, files)]
-            + forbidden_uses(files, forbidden) + downgrades(ws.root) + hidden_reaches(trajectory, task))
+            + forbidden_uses(files, forbidden) + downgrades(ws.root) + hidden_reaches(trajectory, task, observed))

@@ -1,7 +1,8 @@
 """Third-party agents. A command agent is a shell template run inside swr's sandbox with the workspace
 mounted read-write; presets wrap Claude Code, Codex CLI and OpenHands. Those CLIs talk to their model
-themselves, so they run WITH network (the one thing they get beyond a candidate) and only the API key
-their preset names is copied into their otherwise cleared environment.
+themselves, so they get network (the one thing beyond a candidate): their own network namespace whose
+only way out is a per-run egress proxy to their model endpoint (--base-url, else the preset's API), and
+only the API key their preset names is copied into their otherwise cleared environment.
 
 mini-swe-agent is different: it is a Python library, so it runs here on the host (trusted: only the
 model call leaves the machine) and every shell command it issues goes through swr's sandbox without
@@ -11,25 +12,36 @@ from __future__ import annotations
 import json
 import os
 import platform
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.sandbox import WORKDIR, GiB, Job, Limits, MiB, Mount, run
+from swr.errors import SwrError
+from swr.release import INSTRUCTION
+from swr.sandbox import WORKDIR, GiB, Limits, MiB, Mount, RunResult, run, tree
+from swr.sandbox.egress import RELAY_FAILED, RELAY_FAILED_MSG, EgressProxy, endpoint, through_relay
 
-from .agents import Context, InfraError, Outcome
+from .agents import Context, InfraError, Outcome, agent_job
 from .llm_agent import swr_version, truncate
-from .trajectory import Metrics, TrajectoryBuilder, validate_atif
+from .trajectory import Metrics, TrajectoryBuilder, shell_trace_calls, validate_atif
+from .workspace import LOGS as LOGS_DIR
 
 LOGS = "/sandbox/logs"  # the agent's own logs; outside the workspace, so not in the diff
+TRACE = "commands.log"  # the generic preset's bash trace, in LOGS
+TRACE_CAP = 4 << 20
+OWN_TRAJECTORY_CAP = 64 << 20
+TRACING = ('{ exec {SWR_TRACE_FD}>>"$SWR_LOGS/' + TRACE + '"; } 2>/dev/null && BASH_XTRACEFD=$SWR_TRACE_FD '
+           '&& set -x\n')
 
 
 @dataclass(frozen=True)
 class Preset:
     template: str  # bash, run in the workspace; reads SWR_* variables (never formatted: no quoting bugs)
-    network: bool = True
+    network: bool = True  # to its model endpoint only, through an egress proxy
     secrets: tuple[str, ...] = ()  # host environment variables copied in
     base_url_vars: tuple[str, ...] = ()  # variables that receive --base-url
+    api: str | None = None  # the endpoint without --base-url
 
 
 PRESETS: dict[str, Preset] = {
@@ -41,57 +53,74 @@ PRESETS: dict[str, Preset] = {
         'claude -p "$(cat instruction.md)" ${SWR_MODEL:+--model "$SWR_MODEL"} --max-turns "$SWR_MAX_TURNS" '
         '--output-format stream-json --verbose --dangerously-skip-permissions',
         secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
-        base_url_vars=("ANTHROPIC_BASE_URL",)),
+        base_url_vars=("ANTHROPIC_BASE_URL",), api="https://api.anthropic.com"),
     # Codex CLI: `npm install -g @openai/codex`; OPENAI_API_KEY. Its own sandbox is off: swr's is the boundary.
     "codex": Preset(
         'codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox '
         '${SWR_MODEL:+-m "$SWR_MODEL"} "$(cat instruction.md)"', secrets=("OPENAI_API_KEY",),
-        base_url_vars=("OPENAI_BASE_URL",)),
+        base_url_vars=("OPENAI_BASE_URL",), api="https://api.openai.com/v1"),
     # OpenHands headless: `pip install openhands-ai` into swr's environment; LLM_API_KEY, local runtime.
     "openhands": Preset(
         'RUNTIME=local LLM_MODEL="$SWR_MODEL" WORKSPACE_BASE="$PWD" SANDBOX_VOLUMES="$PWD:$PWD:rw" '
         'python3 -m openhands.core.main -t "$(cat instruction.md)" -i "$SWR_MAX_TURNS"',
-        secrets=("LLM_API_KEY",), base_url_vars=("LLM_BASE_URL",)),
+        secrets=("LLM_API_KEY",), base_url_vars=("LLM_BASE_URL",), api="https://api.openai.com/v1"),
 }
 
 
 class CommandAgent:
-    """Any agent CLI: option `command` (bash template), `network` (default true), `secrets` (variable
-    names to pass in). The command sees SWR_MODEL, SWR_BASE_URL, SWR_MAX_TURNS, SWR_MAX_OUTPUT_TOKENS,
-    SWR_TIME_LIMIT and SWR_LOGS; an ATIF file it writes to $SWR_LOGS/trajectory.json is kept."""
+    """Any agent CLI: option `command` (bash template), `network` (default true: --base-url, and only
+    that, is reachable), `secrets` (variable names to pass in). The command sees SWR_MODEL, SWR_BASE_URL,
+    SWR_MAX_TURNS, SWR_MAX_OUTPUT_TOKENS, SWR_TIME_LIMIT and SWR_LOGS; an ATIF file it writes to
+    $SWR_LOGS/trajectory.json is kept."""
 
     def __init__(self, name: str, preset: Preset, options: dict[str, Any]):
         self.name = name
         self.preset = preset
         self.base_url = options.get("base_url")
+        try:
+            self.endpoint = endpoint(self.base_url, preset.api) if preset.network else None
+        except ValueError as e:
+            raise SwrError(f"agent {name}: {e}", field="--base-url") from None
 
     def solve(self, ctx: Context) -> Outcome:
         b = ctx.budget
-        logs = ctx.workspace.root.parent / "agent"
+        logs = ctx.workspace.root.parent / LOGS_DIR
         logs.mkdir(parents=True, exist_ok=True)
         env = {"SWR_MODEL": ctx.model or "", "SWR_BASE_URL": self.base_url or "",
                "SWR_MAX_TURNS": str(b.max_turns or 1000), "SWR_MAX_OUTPUT_TOKENS": str(b.max_output_tokens or ""),
                "SWR_TIME_LIMIT": str(b.time_limit_s or ""), "SWR_LOGS": LOGS}
         env |= {k: os.environ[k] for k in self.preset.secrets if k in os.environ}
-        if self.base_url:
-            env |= {k: self.base_url for k in self.preset.base_url_vars}
-        mounts = [Mount(logs.resolve(), LOGS, "rw")]  # with network, the backend adds DNS and TLS roots
         limits = Limits(time_s=b.time_limit_s or 1800.0, memory_bytes=4 * GiB, pids=1024, stdout_bytes=64 * MiB)
-        job = Job(["/bin/bash", "-c", self.preset.template], Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"),
-                  limits, extra_mounts=tuple(mounts), env=env, network=self.preset.network)
-        res = run(ctx.sandbox, job, b"")
-        (logs / "stdout.txt").write_bytes(res.stdout)
-        (logs / "stderr.txt").write_bytes(res.stderr)
+        res, egress_notes = self._run(ctx, env, limits, logs)
+        tree.write_file(logs, "stdout.txt", res.stdout)  # the agent had this directory: no link followed
+        tree.write_file(logs, "stderr.txt", res.stderr)
         stderr = res.stderr.decode(errors="replace")
         if res.returncode == 127 and res.limit is None:
             raise InfraError(f"agent {self.name}: command not found in the sandbox: {stderr[-300:]}")
-        out = Outcome(limit="time_limit" if res.limit == "timeout" else None)
+        if res.returncode == RELAY_FAILED and res.limit is None and RELAY_FAILED_MSG in stderr:
+            raise InfraError(f"agent {self.name}: {stderr[-300:]}")
+        out = Outcome(limit="time_limit" if res.limit == "timeout" else None, notes=egress_notes)
         if res.returncode not in (0, None):
             out.notes.append({"kind": "agent_exit", "code": res.returncode, "stderr": stderr[-500:]})
         stdout = res.stdout.decode(errors="replace")
         self._usage(stdout, out)
         out.trajectory = self._trajectory(ctx, logs, stdout, out)
         return out
+
+    def _run(self, ctx: Context, env: dict[str, str], limits: Limits, logs: Path) -> tuple[RunResult, list[Any]]:
+        """The template in the sandbox, its model endpoint (and nothing else) reachable through a
+        per-run egress proxy; with the proxy's refusals as notes. Unsandboxed, the host's network."""
+        ep = self.endpoint if ctx.sandbox.name != "none" else None
+        url = ep.sandbox_url() if ep and self.base_url else self.base_url
+        if url:
+            env = env | {k: url for k in (*self.preset.base_url_vars, "SWR_BASE_URL")}
+        argv = ["/bin/bash", "-c", self.preset.template]
+        with (EgressProxy(ep) if ep else nullcontext()) as proxy:
+            job = agent_job(ctx, through_relay(argv) if proxy else argv, limits,
+                            extra_mounts=(Mount(logs.resolve(), LOGS, "rw"),), env=env | (ep.agent_env() if ep else {}),
+                            egress=proxy.socket if proxy else None)
+            res = run(ctx.sandbox, job, b"")
+        return res, proxy.notes() if proxy else []  # closed: every refusal is counted
 
     def _usage(self, stdout: str, out: Outcome) -> None:
         """Claude Code's result line (its last) carries turns, tokens and cost; others report none."""
@@ -107,18 +136,25 @@ class CommandAgent:
             out.cost = float(data.get("total_cost_usd") or 0.0)
 
     def _trajectory(self, ctx: Context, logs: Path, stdout: str, out: Outcome) -> dict[str, Any]:
-        own = logs / "trajectory.json"
-        if own.is_file():
-            try:
-                return validate_atif(json.loads(own.read_text())).model_dump(mode="json", exclude_none=True)
-            except ValueError as e:  # json.JSONDecodeError is a ValueError too
-                out.notes.append({"kind": "bad_trajectory", "error": str(e)[:300]})
+        """The agent's own ATIF file if it wrote a valid one, else what swr saw: its shell trace (the
+        generic preset), its stream-json, or its output. What swr saw goes to anti-cheat either way."""
         t = TrajectoryBuilder(self.name, swr_version(), ctx.model)
-        t.user((ctx.workspace.root / "instruction.md").read_text())
+        t.user(ctx.workspace.start[INSTRUCTION].decode(errors="replace"))
+        traced = shell_trace_calls(tree.read_file(logs, TRACE, TRACE_CAP) or b"")
+        if traced:
+            t.agent_turn("the commands the agent's shell ran, traced by swr", traced)
         if not stream_steps(t, stdout, out):
             t.agent_turn(truncate(stdout, 20000), prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens)
             t.notes.append(f"summary of a command agent's run; its own log is in {logs.name}/ next to this file")
-        return t.build()
+        seen = t.build()
+        out.observed = [c for s in seen["steps"] for c in s.get("tool_calls") or []]
+        own = tree.read_file(logs, "trajectory.json", OWN_TRAJECTORY_CAP)
+        if own is not None:
+            try:
+                return validate_atif(json.loads(own)).model_dump(mode="json", exclude_none=True)
+            except ValueError as e:  # json.JSONDecodeError is a ValueError too
+                out.notes.append({"kind": "bad_trajectory", "error": str(e)[:300]})
+        return seen
 
 
 class SandboxEnvironment:
@@ -133,8 +169,8 @@ class SandboxEnvironment:
         from minisweagent.exceptions import Submitted
 
         cmd = action.get("command", "")
-        job = Job(["/bin/bash", "-c", "exec 2>&1\n" + cmd], Mount(self.ctx.workspace.root.resolve(), WORKDIR, "rw"),
-                  Limits(time_s=float(timeout or self.timeout), stdout_bytes=8 * MiB))
+        job = agent_job(self.ctx, ["/bin/bash", "-c", "exec 2>&1\n" + cmd],
+                        Limits(time_s=float(timeout or self.timeout), stdout_bytes=8 * MiB))
         res = run(self.ctx.sandbox, job, b"")
         text = res.stdout.decode(errors="replace")
         info = f"killed: {res.limit} limit" if res.limit else ""
@@ -255,14 +291,15 @@ def command_agent(name: str, options: dict[str, Any]) -> CommandAgent:
 
             raise SwrError("agent `command` needs the agent option `command` (a bash template)", field="--agent")
         secrets = tuple(options.get("secrets") or ())
-        return CommandAgent(name, Preset(options["command"], bool(options.get("network", True)), secrets), options)
+        template = TRACING + options["command"]  # its commands, for the trajectory and anti-cheat
+        return CommandAgent(name, Preset(template, bool(options.get("network", True)), secrets), options)
     return CommandAgent(name, PRESETS[name], options)
 
 
 def stream_steps(t: TrajectoryBuilder, stdout: str, out: Outcome) -> bool:
     """Claude Code's stream-json, one message per line, as ATIF steps: each assistant message with its
     tool calls, each tool result as the observation of its call. False if stdout is not that."""
-    events = []
+    first, events = len(t.steps), []
     for line in stdout.splitlines():
         try:
             events.append(json.loads(line))
@@ -283,7 +320,7 @@ def stream_steps(t: TrajectoryBuilder, stdout: str, out: Outcome) -> bool:
                 parts = [c.get("text", "") for c in body if isinstance(c, dict)] if isinstance(body, list) else []
                 text = body if isinstance(body, str) else "\n".join(parts)
                 t.observe(calls[b["tool_use_id"]], b["tool_use_id"], truncate(text, 20000))
-    agent_steps = [s for s in t.steps if s.source == "agent"]
+    agent_steps = [s for s in t.steps[first:] if s.source == "agent"]
     if not agent_steps:
         return False
     agent_steps[-1].metrics = Metrics(prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens,

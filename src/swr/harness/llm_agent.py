@@ -7,13 +7,14 @@ import json
 import os
 import time
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any
 
 from swr.errors import SwrError
-from swr.sandbox import WORKDIR, Job, Limits, MiB, Mount, run
+from swr.release import INSTRUCTION
+from swr.sandbox import WORKDIR, Limits, MiB, run, tree
+from swr.sandbox.base import hand_over
 
-from .agents import Context, InfraError, Outcome
+from .agents import Context, InfraError, Outcome, agent_job
 from .trajectory import TrajectoryBuilder
 
 SYSTEM = """You are a software engineer working in a shell, in the directory {workdir}.
@@ -58,8 +59,7 @@ def truncate(text: str, limit: int) -> str:
 
 def sandbox_command(ctx: Context, argv: list[str], time_s: float) -> str:
     """Run argv in the sandbox with the workspace mounted read-write; exit code plus output as text."""
-    job = Job(argv, Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"),
-              Limits(time_s=max(1.0, time_s), stdout_bytes=8 * MiB))
+    job = agent_job(ctx, argv, Limits(time_s=max(1.0, time_s), stdout_bytes=8 * MiB))
     res = run(ctx.sandbox, job, b"")
     out = res.stdout.decode(errors="replace")
     err = res.stderr.decode(errors="replace")
@@ -93,7 +93,7 @@ class OpenAIAgent:
         b, out = ctx.budget, Outcome()
         traj = TrajectoryBuilder(self.name, swr_version(), ctx.model)
         system = SYSTEM.format(workdir=WORKDIR)
-        task = (ctx.workspace.root / "instruction.md").read_text()
+        task = ctx.workspace.start[INSTRUCTION].decode()
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}, {"role": "user", "content": task}]
         traj.system(system)
         traj.user(task)
@@ -102,7 +102,7 @@ class OpenAIAgent:
             elapsed = time.monotonic() - start
             if b.max_turns is not None and out.turns >= b.max_turns:
                 out.limit = "turn_limit"
-            elif b.time_limit_s is not None and elapsed >= b.time_limit_s:
+            elif ctx.stop.is_set() or (b.time_limit_s is not None and elapsed >= b.time_limit_s):
                 out.limit = "time_limit"
             elif b.token_limit is not None and out.input_tokens + out.output_tokens >= b.token_limit:
                 out.limit = "token_limit"
@@ -179,6 +179,8 @@ class OpenAIAgent:
         return done
 
     def _tool(self, ctx: Context, name: str, args: Any, out: Outcome, start: float) -> tuple[str, bool]:
+        if ctx.stop.is_set():
+            return "not run: the run's time is up", True
         if not isinstance(args, dict):
             return f"error: the arguments are not a JSON object: {str(args)[:200]}", False
         left = self.command_timeout
@@ -197,22 +199,23 @@ class OpenAIAgent:
         return f"error: unknown tool {name!r}; use bash, write_file, feedback or finish", False
 
     def _write(self, ctx: Context, args: dict[str, Any], out: Outcome) -> str:
-        """Write inside the workspace only; a path that leaves it is refused and recorded."""
+        """Write a regular file inside the workspace only: a path that leaves it is refused and recorded;
+        a link, FIFO or device in the way is refused (opened without following or blocking)."""
         path, content = args.get("path"), args.get("content")
         if not isinstance(path, str) or not isinstance(content, str):
             return "error: write_file needs string `path` and `content`"
-        root = ctx.workspace.root.resolve()
         rel = path[len(WORKDIR) + 1:] if path.startswith(WORKDIR + "/") else path
-        target = (root / rel).resolve()
-        if Path(rel).is_absolute() or not target.is_relative_to(root) or target == root \
-                or ".git" in target.relative_to(root).parts:
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        if rel.startswith("/") or not parts or ".." in parts or ".git" in parts or "\0" in rel:
             out.notes.append({"kind": "workspace_escape", "tool": "write_file", "path": path})
             return f"error: {path!r} is outside the workspace"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content)
-        if content.startswith("#!"):
-            target.chmod(0o755)
-        return f"wrote {len(content)} characters to {target.relative_to(root)}"
+        try:
+            mode = 0o755 if content.startswith("#!") else 0o644
+            made = tree.write_in(ctx.workspace.root, parts, content.encode(), mode)
+        except OSError as e:
+            return f"error: cannot write {'/'.join(parts)}: {e.strerror or e}"
+        hand_over(made)  # the sandbox user's, like the rest of the workspace
+        return f"wrote {len(content)} characters to {'/'.join(parts)}"
 
 
 def _arguments(raw: str | None) -> Any:

@@ -4,25 +4,30 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import shutil
+import os
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from swr import kinds
 from swr.errors import SwrError
-from swr.grade import grade
-from swr.release import list_tasks, load_release, load_task, tree_hash
-from swr.sandbox import sandbox_for
+from swr.judge import missing_candidate
+from swr.release import list_tasks, load_release, tree_hash
+from swr.sandbox import Limits, Sandbox, sandbox_for, tree
+from swr.sandbox.capped import capped_dir, unmount
 from swr.scenario import content_hash
 
 from . import anticheat, workspace
-from .agents import Budget, Context, InfraError, make_agent
-from .store import RunRecord, Store
+from .agents import Budget, Context, InfraError, make_agent, supervise
+from .store import RunRecord, Store, private
 
 TRAJECTORY = "trajectory.json"
 DIFF = "diff.patch"
+LIVE = "live"  # what the agent writes during the run (workspace, logs): a capped tmpfs when root
+WORKSPACE = "workspace"
+LOGS_KEPT = tree.Bounds(depth=16, entries=10_000, bytes=256 << 20)
 
 
 @dataclass
@@ -92,29 +97,40 @@ def run_dir(cfg: JobConfig, key: str) -> Path:
 
 
 def execute(cfg: JobConfig, p: Planned) -> RunRecord:
-    """One run, start to verdict; never raises (an infrastructure failure is a record too)."""
-    task = load_task(p.task_root)
-    base = RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "infra_failure",
-                     task.meta.get("family", ""), task.meta.get("domain", ""))
-    d = run_dir(cfg, p.key)
-    shutil.rmtree(d, ignore_errors=True)  # a half-finished run of a killed job
+    """One run, start to verdict; never raises (an infrastructure failure is a record too), and leaves
+    no workspace behind."""
     t0 = time.monotonic()
+    base = RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "infra_failure")
+    d = run_dir(cfg, p.key)
     try:
-        sandbox = sandbox_for(cfg.sandbox, task.environment, cfg.image)
-        ws = workspace.create(task, d / "workspace")
-        out = make_agent(cfg.agent, cfg.agent_options).solve(
-            Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
-        end = workspace.snapshot(ws.root)
-        cheats = anticheat.inspect(ws, task, out.trajectory, end)
-        (d / DIFF).write_text(workspace.diff(ws, end))
-        v = grade(task, ws.solution, sandbox, split="all")
+        _discard(d)  # a half-finished run of a killed job (its live tmpfs too)
+        with capped_dir(d / LIVE, Limits().disk_bytes, executable=True):
+            return _execute(cfg, p, base, d, t0)
     except (InfraError, SwrError, OSError) as e:
-        base.error, base.wall_s = f"{type(e).__name__}: {e}", time.monotonic() - t0
-        return base
+        base.error = f"{type(e).__name__}: {e}"
     except Exception:  # noqa: BLE001 - a harness bug must not lose the job
-        base.error, base.wall_s = traceback.format_exc()[-2000:], time.monotonic() - t0
-        return base
-    _keep_solution(d)
+        base.error = traceback.format_exc()[-2000:]
+    finally:
+        _discard(d / LIVE)
+    base.wall_s = time.monotonic() - t0
+    return base
+
+
+def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: Path, t0: float) -> RunRecord:
+    """The run itself: workspace, the agent under its time limit, anti-cheat and diff on one snapshot,
+    grading of the copy that leaves the workspace, the records kept."""
+    task = kinds.load(p.task_root)
+    base.family, base.domain = task.meta.get("family", ""), task.meta.get("domain", "")
+    sandbox = sandbox_for(cfg.sandbox, task.environment, cfg.image)
+    ws = workspace.create(task, d / LIVE / WORKSPACE)
+    out = supervise(make_agent(cfg.agent, cfg.agent_options),
+                    Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
+    notes = list(out.notes)
+    end = workspace.snapshot(ws.root, notes, always=ws.start)
+    cheats = anticheat.inspect(ws, task, out.trajectory, end, out.observed)
+    (d / DIFF).write_text(workspace.diff(ws, end))
+    v = _grade_solution(task, ws, d, sandbox, notes)
+    notes += _keep_logs(d)
     if out.trajectory is not None:
         (d / TRAJECTORY).write_text(json.dumps(out.trajectory, indent=1))
     labels = list(v["labels"]) + ([out.limit] if out.limit else []) + (["anti_cheat"] if cheats else [])
@@ -122,15 +138,41 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
     label = "pass" if passed else ("anti_cheat" if cheats and v["pass"] else (out.limit or v["label"]))
     return RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "done",
                      base.family, base.domain, passed, label, labels, v, out.turns, out.input_tokens,
-                     out.output_tokens, out.cost, time.monotonic() - t0, cheats + out.notes)
+                     out.output_tokens, out.cost, time.monotonic() - t0, cheats + notes)
 
 
-def _keep_solution(d: Path) -> None:
-    """Keep solution/ next to the records; the rest of the workspace is reproducible from the task."""
-    ws = d / "workspace"
-    if (ws / workspace.SOLUTION).is_dir():
-        shutil.copytree(ws / workspace.SOLUTION, d / workspace.SOLUTION, symlinks=True)
-    shutil.rmtree(ws, ignore_errors=True)
+def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: Path, sandbox: Sandbox,
+                    notes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Grade the copy of solution/ kept next to the records, which holds exactly what anti-cheat and the
+    diff read (no link followed, no special file); a solution/ that cannot be copied out is missing."""
+    try:
+        notes += workspace.export_solution(ws, d / workspace.SOLUTION)
+    except tree.Rejected as e:
+        tree.remove_tree(d / workspace.SOLUTION)
+        return missing_candidate(task.id, str(e))
+    return kinds.grade(task, d / workspace.SOLUTION, sandbox, split="all")
+
+
+def _keep_logs(d: Path) -> list[dict[str, Any]]:
+    """An agent's own logs dir, made as safe to keep as its solution (it wrote there from the sandbox)."""
+    logs = d / LIVE / workspace.LOGS
+    if not os.path.lexists(logs):
+        return []
+    try:
+        return tree.export(logs, d / workspace.LOGS, LOGS_KEPT, strict=False)
+    except tree.Rejected as e:
+        return [{"kind": "not_kept", "path": workspace.LOGS, "reason": str(e)}]
+
+
+def _discard(d: Path) -> None:
+    """What the agent had goes once the run is recorded (bounded removal; a live tmpfs left mounted by
+    a killed job is detached first)."""
+    if os.path.ismount(d / LIVE):
+        unmount(d / LIVE)
+    try:
+        tree.remove_tree(d)
+    except OSError:
+        pass
 
 
 Progress = Callable[[RunRecord], None]
@@ -143,6 +185,7 @@ def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunReco
     planned = plan(cfg)
     store = Store(cfg.jobs_dir)
     try:
+        private(cfg.jobs_dir / cfg.name)
         store.put_job(cfg.name, {**cfg.what(), "release": str(cfg.release), "attempts": cfg.attempts,
                                  "planned": [[p.task, p.attempt, p.key] for p in planned]})
         done = store.finished(cfg.name)

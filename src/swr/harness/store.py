@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -54,7 +55,7 @@ class Store:
     """One database per jobs directory; safe to share between threads of one process."""
 
     def __init__(self, root: Path):
-        root.mkdir(parents=True, exist_ok=True)
+        private(root, own=root.is_dir() and (root / DB_FILE).exists())
         self.path = root / DB_FILE
         self.lock = threading.Lock()
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
@@ -95,6 +96,16 @@ class Store:
 
 COLUMNS = ("key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, "
            "verdict, turns, input_tokens, output_tokens, cost, wall_s, cheats, error, tries, finished")
+
+
+def private(d: Path, own: bool = True) -> None:
+    """A directory of records only its owner may enter (it keeps what agents made). One that existed
+    before is made private only if swr owns it (`own`), never a user's /tmp or home."""
+    if not d.is_dir():
+        d.mkdir(mode=0o700, parents=True)
+        own = True
+    if own:
+        os.chmod(d, 0o700)
 
 
 def _record(row: tuple[Any, ...]) -> RunRecord:

@@ -111,6 +111,24 @@ def validate_atif(data: dict[str, Any]) -> Trajectory:
         raise ValueError(f"not an ATIF trajectory: {e}") from None
 
 
+MAX_TRACED = 1000  # commands taken from a shell trace
+MAX_COMMAND = 2000  # characters of one
+
+
+def shell_trace_calls(trace: bytes) -> list[tuple[str, str, dict[str, Any]]]:
+    """A bash xtrace (`set -x`: each command on a line starting with "+", continuation lines after it)
+    as (id, "bash", {"command"}) tool calls, the first MAX_TRACED of them."""
+    commands: list[str] = []
+    for line in trace.decode("utf-8", errors="replace").splitlines():
+        if line.startswith("+"):
+            if len(commands) == MAX_TRACED:
+                break
+            commands.append(line.lstrip("+ ")[:MAX_COMMAND])
+        elif commands and len(commands[-1]) < MAX_COMMAND:
+            commands[-1] = (commands[-1] + "\n" + line)[:MAX_COMMAND]
+    return [(f"traced_{i}", "bash", {"command": c}) for i, c in enumerate(commands, 1)]
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 

@@ -5,11 +5,19 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+import stat
 import subprocess
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from swr.release import INSTRUCTION, TASK_TOML, Task
+from swr.release import INSTRUCTION, TASK_TOML
+from swr.sandbox import tree
+from swr.sandbox.base import hand_over
+
+if TYPE_CHECKING:
+    from swr.kinds import AnyTask
 
 SOLUTION = "solution"
 FEEDBACK = "feedback"
@@ -18,6 +26,9 @@ GIT_ENV = {"GIT_AUTHOR_NAME": "swr", "GIT_AUTHOR_EMAIL": "swr@localhost", "GIT_C
            "GIT_COMMITTER_EMAIL": "swr@localhost", "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
            "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
 MAX_DIFF_BYTES = 1 << 20
+SNAPSHOT = tree.Bounds(bytes=256 << 20)  # what anti-cheat and the diff read of a workspace (memory)
+EXPORT = tree.Bounds()  # what solution/ may hold to be graded and kept (disk)
+LOGS = "agent"  # next to the workspace: a command agent's own logs, mounted into its sandbox
 
 
 @dataclass
@@ -38,9 +49,9 @@ def feedback_script() -> str:
             "--sandbox none --jobs 1 \"$@\"\n")
 
 
-def create(task: Task, root: Path) -> Workspace:
+def create(task: AnyTask, root: Path) -> Workspace:
     """A fresh workspace for one run; hidden scenarios and the private reference never enter it."""
-    root.mkdir(parents=True)
+    root.mkdir(parents=True, exist_ok=True)  # (its parent may be a fresh tmpfs)
     shutil.copyfile(task.root / INSTRUCTION, root / INSTRUCTION)
     shutil.copyfile(task.root / TASK_TOML, root / TASK_TOML)
     shutil.copytree(task.root / "public", root / "public")
@@ -50,6 +61,7 @@ def create(task: Task, root: Path) -> Workspace:
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "starting state")
+    hand_over(root)  # the agent's sandbox user is not root: the workspace is its own
     return Workspace(root, snapshot(root))
 
 
@@ -60,17 +72,61 @@ def _git(root: Path, *args: str) -> None:
                    capture_output=True)
 
 
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every regular file under root (not .git), read without following links."""
+def snapshot(root: Path, notes: list[dict[str, Any]] | None = None,
+             always: Container[str] = frozenset()) -> dict[str, bytes]:
+    """Every file under root but .git, read without following links or blocking: a regular file's
+    first MAX_DIFF_BYTES (+1), a link or special file as a line saying what it is. Bounded (SNAPSHOT):
+    past a bound the snapshot stops there and `notes` says so; files in `always` (the starting ones)
+    are read whatever the agent added, so that a bound never looks like a changed protected file."""
     files: dict[str, bytes] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != ".git" and not os.path.islink(os.path.join(dirpath, d)))
-        for fn in sorted(filenames):
-            p = os.path.join(dirpath, fn)
-            if os.path.isfile(p) and not os.path.islink(p):
-                with open(p, "rb") as f:
-                    files[os.path.relpath(p, root)] = f.read(MAX_DIFF_BYTES + 1)
+    budget = _Budget(SNAPSHOT.bytes)
+
+    def over(why: str) -> None:
+        if notes is not None:
+            notes.append({"kind": "workspace_not_read", "reason": why})
+
+    for e in tree.walk(root, SNAPSHOT, over, skip=frozenset({".git"})):
+        if stat.S_ISREG(e.st.st_mode):
+            files[e.rel] = _read(e, budget, e.rel in always, over)
+        elif stat.S_ISLNK(e.st.st_mode):
+            files[e.rel] = b"[symbolic link to " + os.fsencode(_readlink(e)) + b"]\n"
+        elif not stat.S_ISDIR(e.st.st_mode):
+            files[e.rel] = f"[{tree.kind(e.st.st_mode)}]\n".encode()
     return files
+
+
+@dataclass
+class _Budget:
+    left: int
+    spent: bool = False
+
+
+def _read(e: tree.Entry, budget: _Budget, always: bool, over: Callable[[str], None]) -> bytes:
+    """A regular file's first MAX_DIFF_BYTES + 1 bytes, while the snapshot's budget lasts."""
+    if budget.left <= 0 and not always:
+        if not budget.spent:
+            over(f"more than {SNAPSHOT.bytes >> 20} MiB of files")
+            budget.spent = True
+        return b"[not read]\n"
+    data = tree.read_at(e.dir_fd, e.name, MAX_DIFF_BYTES + 1)
+    budget.left -= len(data or b"")
+    return data if data is not None else b"[not read]\n"
+
+
+def _readlink(e: tree.Entry) -> str:
+    try:
+        return os.readlink(e.name, dir_fd=e.dir_fd)
+    except OSError:
+        return "?"
+
+
+def export_solution(ws: Workspace, dest: Path) -> list[dict[str, Any]]:
+    """solution/ as grading and the records see it: a real directory in the workspace whose `run` is a
+    regular file, copied by tree.export (a link is never followed on the host). Raises tree.Rejected."""
+    notes = tree.export(ws.solution, dest, EXPORT)
+    if os.path.islink(dest / "run"):
+        raise tree.Rejected(f"{SOLUTION}/run is a symbolic link, not a file")
+    return notes
 
 
 def diff(ws: Workspace, end: dict[str, bytes] | None = None) -> str:

@@ -12,9 +12,11 @@ from .vector import NP_MIN, np_float_mask
 
 LABEL_ORDER = ("schema_failure", "structural_mismatch", "categorical_mismatch", "numeric_mismatch")
 MAX_MISMATCHES = 20
+MAX_EXTRA_KEYS = 20  # extra keys named in a comparison; the rest are only counted
+MAX_NAME = 200  # characters of one reported extra-key path
 MISSING = "<missing>"
 _ABSENT = object()  # stack marker: the candidate lacks this reference key
-_EXTRA = object()   # stack marker: report these extra keys (after the dict's children)
+_EXTRA = object()   # stack marker: count this dict pair's extra keys (after the dict's children)
 
 
 def dotted(path: Path) -> str:
@@ -56,7 +58,8 @@ class Mismatch:
 
 @dataclass
 class Comparison:
-    """Outcome of compare(): primary label, exact counts, first mismatches, extra keys."""
+    """Outcome of compare(): primary label, exact counts, first mismatches, the first extra keys and
+    how many there are in all (a candidate controls that number: only a few are ever named)."""
 
     label: str | None
     labels: list[str]
@@ -64,6 +67,7 @@ class Comparison:
     total: int
     mismatches: list[Mismatch] = field(default_factory=list)
     extra_keys: list[str] = field(default_factory=list)
+    extra_count: int = 0
 
     @property
     def ok(self) -> bool:
@@ -79,7 +83,7 @@ class Comparison:
 class _Acc:
     """Accumulates counts and diagnostics during the slow walk."""
 
-    __slots__ = ("matched", "total", "labels", "mismatches", "extra", "first_only", "stop")
+    __slots__ = ("matched", "total", "labels", "mismatches", "extra", "n_extra", "first_only", "stop")
 
     def __init__(self, first_only: bool) -> None:
         self.matched = 0
@@ -87,6 +91,7 @@ class _Acc:
         self.labels: set[str] = set()
         self.mismatches: list[Mismatch] = []
         self.extra: list[str] = []
+        self.n_extra = 0
         self.first_only = first_only
         self.stop = False
 
@@ -101,7 +106,7 @@ class _Acc:
         """Freeze into a Comparison with labels in LABEL_ORDER."""
         labels = [lab for lab in LABEL_ORDER if lab in self.labels]
         return Comparison(labels[0] if labels else None, labels, self.matched, self.total,
-                          self.mismatches, self.extra)
+                          self.mismatches, self.extra, self.n_extra)
 
 
 def compare(reference: Any, candidate: Any, tol: Tolerances) -> Comparison:
@@ -134,7 +139,7 @@ def _walk(ref: Any, cand: Any, tol: Tolerances, first_only: bool) -> _Acc:
             _unmatched(acc, "schema_failure", r, path, ap, tol, MISSING)
             continue
         if c is _EXTRA:
-            acc.extra.extend(r)
+            _extras(acc, r[0], r[1], path, ap, tol)
             continue
         kr, kc = kind(r), kind(c)
         if kr == "dict" or kr == "list":
@@ -161,7 +166,7 @@ def _unmatched(acc: _Acc, label: str, r: Any, path: Cons, ap: Path, tol: Toleran
 
 def _dict(r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Tolerances,
           acc: _Acc, stack: list[tuple[Any, Any, Cons, Path]]) -> None:
-    """Every graded reference key must be present; candidate-only keys are reported."""
+    """Every graded reference key must be present; candidate-only keys are reported (not by equal())."""
     resolve, sub = tol._resolve, tol._sub
     children = []
     for k, v in r.items():
@@ -169,11 +174,26 @@ def _dict(r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Toler
         if resolve(cap) is None:
             continue
         children.append((v, c[k] if k in c else _ABSENT, (path, k), cap))
-    extra = [_cons_dotted((path, k)) for k in c
-             if k not in r and resolve(sub(ap, k)) is not None]
-    if extra:
-        stack.append((extra, _EXTRA, path, ap))
+    if not acc.first_only and len(c) > len(children):
+        stack.append(((r, c), _EXTRA, path, ap))
     stack.extend(reversed(children))
+
+
+def _extras(acc: _Acc, r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Tolerances) -> None:
+    """Count the candidate's graded keys the reference lacks; name only the first MAX_EXTRA_KEYS. With
+    no ignore pattern every key is graded: counted from the reference's side, named until the cap."""
+    resolve, sub = tol._resolve, tol._sub
+    if not tol.ignore:
+        acc.n_extra += len(c) - sum(1 for k in r if k in c)
+        names = (k for k in c if k not in r)
+    else:
+        graded = [k for k in c if k not in r and resolve(sub(ap, k)) is not None]
+        acc.n_extra += len(graded)
+        names = iter(graded)
+    for k in names:
+        if len(acc.extra) >= MAX_EXTRA_KEYS:
+            break
+        acc.extra.append(_cons_dotted((path, k))[:MAX_NAME])
 
 
 def _list(r: Any, c: Any, path: Cons, ap: Path, tol: Tolerances, acc: _Acc,
@@ -243,4 +263,5 @@ def _leaf(r: Any, c: Any, kr: str, kc: str, path: Cons, ap: Path, tol: Tolerance
         acc.fail("categorical_mismatch", path, r, c)
 
 
-__all__ = ["Comparison", "Mismatch", "compare", "compare_slow", "equal", "dotted", "LABEL_ORDER", "MISSING"]
+__all__ = ["Comparison", "Mismatch", "compare", "compare_slow", "equal", "dotted", "LABEL_ORDER", "MISSING",
+           "MAX_EXTRA_KEYS"]

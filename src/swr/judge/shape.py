@@ -1,6 +1,9 @@
-"""Graded-structure helpers: leaf counting and the schema signature used by release gates."""
+"""Graded-structure helpers: leaf counting, the schema signature used by release gates, and the
+projection of a candidate output onto its reference's structure (what anti-shortcut compares)."""
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from .leaves import kind
@@ -85,3 +88,29 @@ def _close(pending: tuple[str, list[Any]], out: list[Any]) -> None:
         out.append(("dict", tuple(sorted(zip(keys, sigs), key=lambda kv: str(kv[0])))))
     else:
         out.append(("list", frozenset(sigs)))
+
+
+def project(doc: Any, ref: Any) -> Any:
+    """`doc` restricted to the keys its reference has (extra keys are not graded, so they can neither hide
+    nor cost an anti-shortcut comparison); a container of the wrong kind becomes a digest of its content.
+    Iterative: as deep as the reference, never recursion-limited."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, Any]] = [(doc, ref, root, 0)]
+    while stack:
+        d, r, parent, slot = stack.pop()
+        kd, kr = kind(d), kind(r)
+        if kd == "dict" and kr == "dict":
+            parent[slot] = out = {}
+            for k, rv in r.items():
+                if k in d:
+                    out[k] = None
+                    stack.append((d[k], rv, out, k))
+        elif kd == "list" and kr == "list" and len(d) == len(r):
+            parent[slot] = items = [None] * len(d)
+            stack.extend((d[i], r[i], items, i) for i in range(len(d)))
+        elif kd in ("dict", "list"):
+            text = json.dumps(d, sort_keys=True, default=str).encode()
+            parent[slot] = f"<{kd} {hashlib.sha256(text).hexdigest()[:32]}>"
+        else:
+            parent[slot] = d
+    return root[0]

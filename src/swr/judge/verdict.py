@@ -9,7 +9,7 @@ from typing import Any
 
 from .artifacts.fields import Reference, artifact_leaves, as_reference, judge_files, substitute
 from .compare import LABEL_ORDER, compare, equal
-from .shape import count_leaves
+from .shape import count_leaves, project
 from .tolerance import Tolerances
 
 STAGE_ORDER = (
@@ -19,7 +19,6 @@ STAGE_ORDER = (
 )
 ANTI_SHORTCUT = ("input_independent", "public_replay")
 STDERR_TAIL = 2000
-MAX_EXTRA_KEYS = 100
 _RANK = {lab: i for i, lab in enumerate(STAGE_ORDER)}
 
 
@@ -71,7 +70,8 @@ def _safe_float(x: float) -> float | str:
 
 def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str,
                    index: int) -> dict[str, Any]:
-    """Grade one run; "_output" keeps the parsed output with artifact digests (stripped by to_json)."""
+    """Grade one run; "_output" keeps the parsed output with artifact digests, projected onto the
+    reference's structure, for anti-shortcut (stripped by to_json)."""
     ref = as_reference(reference)
     out: dict[str, Any] = {
         "split": split, "index": index, "pass": False, "label": None, "labels": [],
@@ -87,7 +87,7 @@ def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str
     if doc is None:
         return _failed(out, "parse_failure", why, ref.output, tol)
     leaves = artifact_leaves(ref, tol)
-    out["_output"] = substitute(doc, leaves, ex.artifacts, "digest") if leaves else doc
+    out["_output"] = project(substitute(doc, leaves, ex.artifacts, "digest") if leaves else doc, ref.output)
     cmp = compare(substitute(ref.output, leaves, ref.files, "mask"), substitute(doc, leaves, ex.artifacts, "mask"), tol)
     bad = judge_files(ref, leaves, doc, ex.artifacts, tol) if leaves else []
     labels = stage_sorted([*cmp.labels, *(m.label for m in bad)])
@@ -96,9 +96,9 @@ def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str
          "field_agreement": (cmp.matched - len(bad)) / cmp.total if cmp.total else 1.0,
          "matched": cmp.matched - len(bad), "total": cmp.total,
          "mismatches": [m.to_json() for m in [*cmp.mismatches, *bad]],
-         "extra_keys": cmp.extra_keys[:MAX_EXTRA_KEYS]})
-    if len(cmp.extra_keys) > MAX_EXTRA_KEYS:
-        out["detail"] = f"{len(cmp.extra_keys)} extra keys, first {MAX_EXTRA_KEYS} listed"
+         "extra_keys": cmp.extra_keys})
+    if cmp.extra_count > len(cmp.extra_keys):
+        out["detail"] = f"{cmp.extra_count} extra keys, first {len(cmp.extra_keys)} listed"
     return out
 
 
