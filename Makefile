@@ -3,12 +3,12 @@ PY ?= python3
 VENV := .venv
 SWR := $(VENV)/bin/swr
 
-.PHONY: demo test venv bench sysdeps agents
+.PHONY: demo test test-full venv bench sysdeps agents
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test]'
+	$(VENV)/bin/pip install --quiet -e '.[test,engines]'
 	$(SWR) catalog install --all
 	touch $@
 
@@ -17,19 +17,27 @@ venv: $(VENV)/.installed
 demo: venv
 	$(SWR) demo --out release
 
-# The container tests need podman, runc and debootstrap (Debian packages; installed when running as root).
+# The container tests need podman, runc and debootstrap; the engine tasks' verifiers CalculiX, ngspice and
+# Yosys (Debian packages; installed when running as root).
+SYSDEPS := podman runc debootstrap calculix-ccx ngspice yosys
 sysdeps:
-	@command -v podman >/dev/null && command -v runc >/dev/null && command -v debootstrap >/dev/null || \
-	  { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	  --no-install-recommends podman runc debootstrap; } \
-	  || echo "podman/runc/debootstrap missing: apt-get install podman runc debootstrap (tests/test_sandbox_podman.py)"
+	@missing=$$(for c in podman runc debootstrap ccx ngspice yosys; do command -v $$c >/dev/null || echo $$c; done); \
+	  [ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	  --no-install-recommends $(SYSDEPS); } \
+	  || echo "missing: apt-get install $(SYSDEPS) (tests/test_sandbox_podman.py, tests/test_engines.py)"
 
 agents:  # a real third-party agent CLI for tests/test_claude_code.py (npm registry)
 	@command -v claude >/dev/null || npm install -g --no-fund --no-audit @anthropic-ai/claude-code >/dev/null \
 	  || echo "claude missing: npm install -g @anthropic-ai/claude-code (tests/test_claude_code.py)"
 
+# `make test` (CI; about 25 min on 2 cores): the catalog fixture is built with 2 variants per workflow and the
+# whole-catalog oracle run is a seeded sample (SWR_TEST_SEED, printed at the end). `make test-full` also runs
+# the exhaustive checks (marker `full`) on the catalog built with 6 variants, as `make demo` ships it.
 test: venv sysdeps agents
-	$(VENV)/bin/python -m pytest -q --durations=15
+	$(VENV)/bin/python -m pytest -q -m "not full" --durations=30
+
+test-full: venv sysdeps agents
+	SWR_TEST_VARIANTS=6 $(VENV)/bin/python -m pytest -q --durations=30
 
 bench: venv
 	$(VENV)/bin/python bench/sandbox_bench.py

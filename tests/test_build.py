@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CATALOG, FIXTURES, SWR, copy_tree, swr
+from conftest import CATALOG, CATALOG_VARIANTS, FIXTURES, SWR, copy_tree, swr
 from swr.build import BuildOptions, build, discover
 from swr.cache import ExecutionCache
 from swr.release import list_tasks, load_release, load_task, tree_hash
@@ -33,11 +33,11 @@ def one_workflow_per_domain() -> list[Path]:
 def test_catalog_builds_byte_identically_from_a_cold_cache(catalog_release: Path, tmp_path: Path) -> None:
     """Every task of a cold rebuild of a cross-section equals the same task in the full catalog build."""
     subset = one_workflow_per_domain()
-    opts = BuildOptions(jobs=2, cache=ExecutionCache(tmp_path / "cold-cache"))
+    opts = BuildOptions(variants=CATALOG_VARIANTS, jobs=2, cache=ExecutionCache(tmp_path / "cold-cache"))
     results = build(subset, tmp_path / "again", opts)
     assert all(not r.failure for r in results) and len(results) == 6
     tasks = [t.name for t in list_tasks(tmp_path / "again")]
-    assert len(tasks) == 36
+    assert len(tasks) == 6 * CATALOG_VARIANTS
     for tid in tasks:
         assert files_of(tmp_path / "again" / "tasks" / tid) == files_of(catalog_release / "tasks" / tid)
     rel = load_release(catalog_release)
@@ -132,6 +132,9 @@ def test_build_keeps_good_workflows_when_one_fails(tmp_path: Path) -> None:
     res = swr("build", str(tmp_path / "src"), "--out", str(tmp_path / "rel"), "--variants", "1", "-n", "2")
     assert res.returncode == 2
     assert "crashes" in res.stderr and "gate reference_succeeds" in res.stderr and "Traceback" not in res.stderr
+    progress = sorted(ln.split("] ", 1)[1] for ln in res.stderr.splitlines() if ln.startswith(("[1/2] ", "[2/2] ")))
+    assert len(progress) == 2 and progress[1].startswith("fixtures/good-linear: 1 task (")  # stderr is a pipe here
+    assert progress[0].startswith("fixtures/crashes: left out: gate reference_succeeds: the reference failed")
     rel = json.loads((tmp_path / "rel" / "release.json").read_text())
     assert rel["tasks"] == ["good-linear-v1"]
     failed = [w for w in rel["workflows"] if w["status"] == "failed"]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from conftest import FIXTURES, ROOT, copy_tree, swr, write_candidate
+from conftest import CATALOG, FIXTURES, ROOT, copy_tree, swr, write_candidate
 from swr.release import task_dir
 
 CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
@@ -78,20 +79,34 @@ def test_check_passes_a_good_workflow() -> None:
     assert "all gates pass" in res.stdout
 
 
-def test_demo_builds_grades_oracle_and_baselines(tmp_path: Path) -> None:
-    tree = tmp_path / "catalog"
-    for name in ("good-linear", "good-entry"):
-        copy_tree(FIXTURES / name, tree / "data-document" / "fixtures" / name)
-    res = swr("demo", "--catalog", str(tree), "--out", str(tmp_path / "release"), "-n", "2")
+def test_demo_and_run_take_relative_paths_and_log_progress_off_a_terminal(tmp_path: Path, monkeypatch) -> None:
+    """`make demo` passes `--out release`: sandboxed runs start in "/", so a relative path must still reach
+    a task's public files (pandoc's templates). With stderr a pipe, a line per finished workflow and task."""
+    monkeypatch.setenv("SWR_CACHE", str(tmp_path / "cache"))
+    copy_tree(CATALOG / "data-document" / "pandoc" / "markdown-ast", tmp_path / "catalog" / "markdown-ast")
+    copy_tree(FIXTURES / "good-linear", tmp_path / "catalog" / "good-linear")
+    res = swr("demo", "--catalog", "catalog/markdown-ast", "--catalog", "catalog/good-linear", "--out", "release",
+              "--variants", "2", "-n", "2", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
-    assert "12/12 oracle passes, 0 nop passes" in res.stdout
-    assert (tmp_path / "release" / "release.json").is_file()
+    assert "4/4 oracle passes, 0 nop passes" in res.stdout
+    lines = res.stderr.splitlines()
+    built = [m.groups() for ln in lines if (m := re.fullmatch(r"\[(\d)/2\] (\S+): (.*) \(\d+ s\)", ln))]
+    assert sorted(n for n, _, _ in built) == ["1", "2"], lines
+    assert sorted((w, what) for _, w, what in built) == [("fixtures/good-linear", "2 tasks"),
+                                                         ("pandoc/markdown-ast", "2 tasks")]
+    tasks = ["good-linear-v1", "good-linear-v2", "markdown-ast-v1", "markdown-ast-v2"]
+    assert [ln for ln in lines if "baselines" in ln] == [
+        f"[{i}/4] baselines {t}: oracle pass, nop fail" for i, t in enumerate(tasks, 1)]
+    assert sorted(p.name for p in (tmp_path / "release" / "tasks").iterdir()) == tasks
+    run = swr("run", "release", "-a", "oracle", "-i", "markdown-ast-*", "--jobs-dir", "jobs", "--job", "rel",
+              cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert sorted(run.stderr.splitlines()) == ["markdown-ast-v1 #1: pass", "markdown-ast-v2 #1: pass"]
+    assert "2/2 runs passed" in run.stdout and (tmp_path / "jobs").is_dir()
 
 
 def test_readme_wrap_your_own_walkthrough_passes_check(tmp_path: Path) -> None:
     """The README's "wrap your own software" files, copied as a newcomer would, pass `swr check`."""
-    import re
-
     readme = (ROOT / "README.md").read_text()
     for body in re.findall(r"```(?:python|toml)\n(# (my-workflows/\S+)\n.*?)```", readme, re.S):
         dest = tmp_path / body[1]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SWR, swr
+from conftest import SWR, TEST_SEED, sample_per_domain, swr
 from swr.harness import agents as agents_mod
 from swr.harness import workspace
 from swr.harness.agents import Budget, Context, OracleAgent, Outcome
@@ -35,14 +35,29 @@ def records(jobs: Path, job: str):
 
 # --------------------------------------------------------------------- baselines over the whole catalog
 
-def test_nop_passes_nothing_and_oracle_everything_on_the_catalog(catalog_release: Path, tmp_path: Path) -> None:
-    """Acceptance 1 of `swr run`: nop passes 0 % and the oracle 100 % over every task of the catalog."""
+def _oracle_passes(release: Path, jobs_dir: Path, tasks: list[str], why: str) -> None:
+    """`swr run -a oracle` on exactly these tasks passes every one."""
+    oracle = run_job(JobConfig(release, "oracle", include=tuple(tasks), jobs_dir=jobs_dir, concurrency=2))
+    failed = [(r.task, r.label, r.error) for r in oracle if not r.passed]
+    assert sorted({r.task for r in oracle}) == sorted(tasks) and not failed, (why, failed)
+
+
+def test_nop_passes_nothing_and_a_seeded_sample_passes_the_oracle(catalog_release: Path, tmp_path: Path) -> None:
+    """Acceptance 1 of `swr run`: nop passes 0 % of the catalog, and the oracle passes through the whole harness
+    (workspace, agent, grading, records) on three tasks per domain drawn with the printed seed. The build's own
+    oracle gate has already passed the reference as a candidate on every task's hidden split."""
     tasks = len(list_tasks(catalog_release))
     nop = run_job(JobConfig(catalog_release, "nop", jobs_dir=tmp_path, concurrency=2))
     assert len(nop) == tasks and not any(r.passed for r in nop) and {r.label for r in nop} == {"missing_candidate"}
-    oracle = run_job(JobConfig(catalog_release, "oracle", jobs_dir=tmp_path, concurrency=2))
-    failed = [(r.task, r.label, r.error) for r in oracle if not r.passed]
-    assert len({r.task for r in oracle}) == tasks and not failed, failed
+    sample = sample_per_domain(catalog_release, 3)
+    assert len(sample) == 3 * 6
+    _oracle_passes(catalog_release, tmp_path, sample, f"sample drawn with SWR_TEST_SEED={TEST_SEED}")
+
+
+@pytest.mark.full
+def test_oracle_passes_every_task_of_the_catalog(catalog_release: Path, tmp_path: Path) -> None:
+    """The exhaustive version (`make test-full`): the oracle through `swr run` on every task."""
+    _oracle_passes(catalog_release, tmp_path, [t.name for t in list_tasks(catalog_release)], "every task")
 
 
 # --------------------------------------------------------------------- the workspace
@@ -178,7 +193,9 @@ class VendoringAgent:
 
     def solve(self, ctx: Context) -> Outcome:
         sol = ctx.workspace.solution
-        (sol / "run").write_text("#!/usr/bin/env python3\nimport json, sys\nimport numpy\ns = json.load(sys.stdin)\n"
+        # numpy is unimportable in the grading sandbox; the source scan still names the attempt
+        (sol / "run").write_text("#!/usr/bin/env python3\nimport json, sys\ntry:\n    import numpy\nexcept ImportError:\n"
+                                 "    pass\ns = json.load(sys.stdin)\n"
                                  "print(json.dumps({'y': 2 * s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n")
         (sol / "run").chmod(0o755)
         (sol / "lib" / "numpy-1.0.0.dist-info").mkdir(parents=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import threading
+import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,24 +12,44 @@ from typing import Any, Callable
 
 from swr import __version__
 from swr.cache import ExecutionCache
+from swr.engine.task import EngineResult, build_engine, discover_engines
 from swr.errors import SwrError
-from swr.gates import (GATES, GateFailure, check_deterministic, insensitive_failure, insensitive_pairs, parse_output,
-                       replay_controls, schema_outliers, strip_ignored)
+from swr.gates import (
+    GATES,
+    GateFailure,
+    check_deterministic,
+    insensitive_failure,
+    insensitive_pairs,
+    parse_output,
+    replay_controls,
+    schema_outliers,
+    strip_ignored,
+)
 from swr.grade import oracle_verdict
+from swr.instructions import render, schema
 from swr.judge import Tolerances
 from swr.judge.artifacts import ArtifactConfigError, kind_of
-from swr.judge.compare import dotted
 from swr.judge.artifacts.fields import Reference, artifact_leaves
+from swr.judge.compare import dotted
 from swr.judge.verdict import reference_view
-from swr.instructions import render, schema
-from swr.release import (Example, finish_release, load_task, staging_dir, task_dir, task_meta, write_gates,
-                         write_task)
+from swr.release import (
+    TASKS,
+    Example,
+    finish_release,
+    load_task,
+    staging_dir,
+    task_dir,
+    task_meta,
+    write_gates,
+    write_task,
+)
 from swr.sandbox import RunResult, Sandbox, get_sandbox
 from swr.scenario import content_hash, sample_scenario
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
 from swr.workflow import Runner, command_exists, limits_for
 
 Progress = Callable[[int, int], None]  # (advance, add_to_total)
+Finished = Callable[["WorkflowResult", int, int], None]  # (result, workflows finished so far, workflows in all)
 MAX_DRAWS = 1000
 
 
@@ -70,6 +92,7 @@ class WorkflowResult:
     spec: WorkflowSpec
     tasks: list[str] = field(default_factory=list)
     failure: str | None = None
+    wall_s: float = 0.0  # for progress lines only; never written to the release
 
     @property
     def message(self) -> str:
@@ -82,8 +105,9 @@ class WorkflowResult:
                 "reason": self.failure, "tasks": self.tasks}
 
 
-def discover(paths: list[Path]) -> list[Path]:
-    """Workflow directories: each path is one, or a tree searched for workflow.toml files."""
+def discover(paths: list[Path], allow_none: bool = False) -> list[Path]:
+    """Workflow directories: each path is one, or a tree searched for workflow.toml files (none is an
+    error unless the paths hold engines)."""
     found: list[Path] = []
     for p in paths:
         if (p / SPEC_FILE).is_file():
@@ -92,8 +116,8 @@ def discover(paths: list[Path]) -> list[Path]:
             found += sorted(f.parent for f in p.rglob(SPEC_FILE) if not any(s.startswith(".") for s in f.parts))
         else:
             raise SwrError("no such workflow directory", file=p)
-    if not found:
-        raise SwrError(f"no {SPEC_FILE} found", file=", ".join(map(str, paths)))
+    if not found and not allow_none:
+        raise SwrError(f"no {SPEC_FILE} or engine.toml found", file=", ".join(map(str, paths)))
     return found
 
 
@@ -253,20 +277,48 @@ def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbo
     return res
 
 
-def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None) -> list[WorkflowResult]:
-    """Build a release from workflow directories; failed workflows are reported and left out."""
-    specs = [load_spec(d) for d in discover(paths)]
+def _timed(fn: Callable[[], WorkflowResult]) -> WorkflowResult:
+    """The result with its wall time, for progress lines."""
+    t0 = time.monotonic()
+    res = fn()
+    res.wall_s = time.monotonic() - t0
+    return res
+
+
+def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None,
+          finished: Finished = lambda r, i, n: None) -> list[WorkflowResult]:
+    """Build a release from workflow directories; failed workflows are reported and left out.
+    `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows)."""
+    out = Path(out).absolute()  # sandboxed runs start in "/": a relative mount source would not exist there
+    engines = discover_engines(paths)
+    specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines))]
     names = [s.name for s in specs]
     if dup := sorted({n for n in names if names.count(n) > 1}):
         raise SwrError(f"workflow name {dup[0]!r} is used by more than one workflow", field="name")
     sandbox = get_sandbox(opts.sandbox)
     staging = staging_dir(out)
+    done, lock = [0], threading.Lock()
+
+    def one(spec: WorkflowSpec) -> WorkflowResult:
+        res = _timed(lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))
+        with lock:
+            done[0] += 1
+            finished(res, done[0], len(specs) + len(engines))  # engines are built after the workflows
+        return res
+
     with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
-        results = list(workflows.map(lambda s: build_workflow(s, staging, opts, sandbox, runs, progress), specs))
+        results: list[Any] = list(workflows.map(one, specs))
+    for d in engines:  # one at a time: each runs its cases `jobs` at a time
+        res = build_engine(d, staging / TASKS, sandbox, opts.jobs)
+        results.append(res)
+        finished(res, len(results), len(specs) + len(engines))
     summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
                "tasks": sorted(t for r in results for t in r.tasks),
-               "workflows": sorted((r.summary() for r in results), key=lambda w: w["name"]),
-               "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results),
-                         "workflows_failed": sum(bool(r.failure) for r in results)}}
+               "workflows": sorted((r.summary() for r in results if isinstance(r, WorkflowResult)),
+                                   key=lambda w: w["name"]),
+               **({"engines": [r.summary() for r in results if isinstance(r, EngineResult)]} if engines else {}),
+               "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results
+                                                                      if isinstance(r, WorkflowResult)),
+                         "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}
     finish_release(staging, out, summary)
     return results

@@ -7,13 +7,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from swr.errors import SwrError
+
+if TYPE_CHECKING:
+    from swr.build import WorkflowResult
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Software-in-the-loop reconstruction: verified tasks for coding agents.")
@@ -26,13 +29,23 @@ SANDBOX = typer.Option("bwrap", "--sandbox", "-e",
 JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 
+def _absolute(value: Any) -> Any:
+    """A path (or list of paths) made absolute against the cwd, without following symlinks."""
+    if isinstance(value, Path):
+        return value.absolute()
+    if isinstance(value, list) and value and all(isinstance(v, Path) for v in value):
+        return [v.absolute() for v in value]
+    return value
+
+
 def handled(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """One line on stderr and exit 2 for anything the user can fix; no traceback."""
+    """One line on stderr and exit 2 for anything the user can fix; no traceback. Every path the user
+    gives becomes absolute here, since sandboxed runs start in "/" where a relative path means nothing."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            return fn(*map(_absolute, args), **{k: _absolute(v) for k, v in kwargs.items()})
         except SwrError as e:
             err.print(f"swr: {e}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
@@ -56,15 +69,30 @@ def _progress() -> Progress:
                     console=err, transient=False, disable=not err.is_terminal)
 
 
+def _log_line(text: str) -> None:
+    """A progress line for logs: the bar shows on a terminal, these lines everywhere else (CI)."""
+    if not err.is_terminal:
+        err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
+    """`[i/n] family/workflow: k tasks (t s)`, or why it was left out."""
+    s = r.spec
+    n_tasks = len(r.tasks)
+    what = f"{n_tasks} task{'s' * (n_tasks != 1)}" if not r.failure else f"left out: {r.failure}"
+    _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)")
+
+
 def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
-    """Build with a progress bar, print the table and each failure's line; True if all built."""
+    """Build with a progress bar (or a line per workflow off a terminal), print the table and each failure's
+    line; True if all built."""
     from swr.build import build as do_build
     from swr.tables import build_table
 
     with _progress() as bar:
         tid = bar.add_task("executions", total=0)
         results = do_build(paths, out_dir, opts, lambda a, t: bar.update(
-            tid, advance=a, total=(bar.tasks[tid].total or 0) + t))
+            tid, advance=a, total=(bar.tasks[tid].total or 0) + t), _workflow_done)
     out.print(build_table([r.summary() for r in results]))
     for r in results:
         if r.failure:
@@ -94,7 +122,8 @@ def build(workflows: list[Path] = typer.Argument(..., help="Workflow directories
 @handled
 def check(workflow: Path, jobs: int = JOBS, sandbox: str = SANDBOX, seed: int = 0) -> None:
     """Validate a workflow, run a few scenarios, and run every release gate on it."""
-    from swr.check import check as do_check, trial_text
+    from swr.check import check as do_check
+    from swr.check import trial_text
 
     report = do_check(workflow, sandbox=sandbox, jobs=jobs, seed=seed)
     for t in report.trials:
@@ -117,18 +146,24 @@ def tasks(release: Path, as_json: bool = JSON) -> None:
 
 
 def _grade(task: Path, candidate: Path, as_json: bool, jobs: int, sandbox: str, split: str) -> None:
-    from swr.grade import grade as do_grade
-    from swr.release import load_task
+    from swr import kinds
     from swr.sandbox import sandbox_for
     from swr.tables import verdict_table
 
-    t = load_task(task)  # under podman/docker: in the task's image
-    v = do_grade(t, candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
+    t = kinds.load(task)  # under podman/docker: in the task's image
+    v = kinds.grade(t, candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
     if as_json:
         print(json.dumps(v, indent=2, allow_nan=False))
     else:
         out.print(verdict_table(v))
-    raise typer.Exit(0 if v["pass"] else 1)
+    raise typer.Exit(0 if _passed(v) else 1)
+
+
+def _passed(v: dict[str, Any]) -> bool:
+    """A verdict's pass; an engine's example feedback passes when every example ran and matched."""
+    if v.get("split") == "public" and v.get("kind") == "engine":
+        return all(not e["failure"] and e["worst_relative_difference"] <= 1e-6 for e in v["examples"])
+    return bool(v["pass"])
 
 
 @app.command()
@@ -147,18 +182,28 @@ def feedback(task: Path, candidate: Path, as_json: bool = JSON, jobs: int = JOBS
 
 @app.command()
 @handled
-def demo(catalog: Path = typer.Option(Path("catalog"), help="Workflow tree to build."),
-         out_dir: Path = typer.Option(Path("release"), "--out", "-o"), seed: int = 0, jobs: int = JOBS,
-         sandbox: str = SANDBOX) -> None:
+def demo(catalog: list[Path] = typer.Option([Path("catalog")], "--catalog",
+                                           help="Workflow tree or directory to build (repeatable: a slice)."),
+         out_dir: Path = typer.Option(Path("release"), "--out", "-o"), variants: int = typer.Option(6, min=1),
+         seed: int = 0, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
     """The main job: build the catalog, grade the oracle and baselines, print the report."""
     from swr.baselines import baseline_rows
     from swr.build import BuildOptions
     from swr.sandbox import get_sandbox
     from swr.tables import demo_table
 
-    if not _run_build([catalog], out_dir, BuildOptions(seed=seed, jobs=jobs, sandbox=sandbox)):
+    if not _run_build(catalog, out_dir, BuildOptions(variants=variants, seed=seed, jobs=jobs, sandbox=sandbox)):
         raise typer.Exit(2)
-    rows = baseline_rows(out_dir, get_sandbox(sandbox), jobs)
+
+    with _progress() as bar:
+        tid = bar.add_task("baselines", total=None)
+
+        def graded(row: dict[str, Any], i: int, n: int) -> None:
+            bar.update(tid, completed=i, total=n)
+            verdicts = ", ".join(f"{k} {'pass' if row[k] else 'fail'}" for k in ("oracle", "nop"))
+            _log_line(f"[{i}/{n}] baselines {row['task']}: {verdicts}")
+
+        rows = baseline_rows(out_dir, get_sandbox(sandbox), jobs, graded)
     out.print(demo_table(rows))
     ok = all(r["oracle"] and not r["nop"] and not (r["modal"] or r["nearest"] or r["best_public"]) for r in rows)
     out.print(f"{sum(r['oracle'] for r in rows)}/{len(rows)} oracle passes, {sum(r['nop'] for r in rows)} nop passes")
