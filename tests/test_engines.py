@@ -1,0 +1,136 @@
+"""Engine tasks end to end, on the shipped engines: `swr build engines`, the achievability audit, the
+cheats, `swr grade`, `swr run` with the oracle and nop, and a workspace without the forbidden tools.
+
+The release is built once (relative `--out`, as a newcomer types it) with the real reference tools
+(ngspice, yosys, CalculiX, OpenCASCADE) inside the sandbox."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, swr
+
+from swr import kinds
+from swr.engine.spec import load_engine
+from swr.errors import SwrError
+from swr.harness.agents import Budget
+from swr.harness.run import JobConfig, run_job
+
+ENGINES = ROOT / "engines"
+
+
+@pytest.fixture(scope="session")
+def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("engines")
+    res = swr("build", str(ENGINES), "--out", "rel", "--jobs", "2", cwd=base, timeout=3000)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def test_every_engine_builds_and_its_thresholds_are_achievable(engines_release: Path) -> None:
+    res = swr("audit", "achievability", str(engines_release), "--json", timeout=1800)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    rows = [r for r in json.loads(res.stdout)["tasks"] if r["kind"] == "engine"]
+    assert len(rows) >= 10 and len(rows) == len(list(ENGINES.glob("*/engine.toml")))
+    for r in rows:
+        assert r["oracle_pass"] and not r["nop_pass"], r
+        spec = load_engine(ENGINES / r["task"])
+        tolerance = [c.name for c in spec.checks if c.kind == "tolerance"]
+        assert [t["check"] for t in r["thresholds"]] == tolerance  # each tolerance check is probed
+        for t in r["thresholds"]:
+            assert t["attained"] is not None and t["margin_ok"], (r["task"], t)
+
+
+def test_every_cheat_fails_on_a_named_check(engines_release: Path) -> None:
+    """The build graded every cheat; its record names the check each one failed."""
+    for task in sorted((engines_release / "tasks").iterdir()):
+        record = json.loads((task / "private" / "build.json").read_text())
+        assert record["cheats"], task.name
+        for name, c in record["cheats"].items():
+            assert not c["pass"] and any(label.split(":")[0].endswith("_failure") and ":" in label
+                                         for label in c["labels"]), (task.name, name, c)
+
+
+@pytest.mark.parametrize("engine, cheat, label", [
+    ("logic-synth", "one-wrong-design", "proof_failure:equivalence"),  # right on every design but one
+    ("erp-ledger", "half-even", "invariant_failure:expected_balances"),  # one cent off
+    ("cfd-2d", "closed-form", "tolerance_failure:divergence"),  # reports zero divergence, is not divergence-free
+])
+def test_swr_grade_fails_the_cheat(engines_release: Path, engine: str, cheat: str, label: str) -> None:
+    res = swr("grade", str(engines_release / "tasks" / engine), str(ENGINES / engine / "cheat" / cheat), "--json")
+    assert res.returncode == 1, res.stderr[-2000:]
+    v = json.loads(res.stdout)
+    assert v["pass"] is False and label in v["labels"], v["labels"]
+    assert v["score"].split("/")[1] == str(len(kinds.load(engines_release / "tasks" / engine).hidden))
+
+
+def test_logic_synth_one_counterexample_fails_though_the_others_prove(engines_release: Path) -> None:
+    task = kinds.load(engines_release / "tasks" / "logic-synth")
+    from swr.sandbox import get_sandbox
+
+    v = kinds.grade(task, ENGINES / "logic-synth" / "cheat" / "one-wrong-design", get_sandbox("bwrap"))
+    ok, n = map(int, v["score"].split("/"))
+    assert not v["pass"] and ok == n - 1  # every other design proves equivalent
+
+
+def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp_path: Path) -> None:
+    oracle = run_job(JobConfig(engines_release, "oracle", jobs_dir=tmp_path / "jobs"))
+    assert oracle and all(r.passed for r in oracle), [(r.task, r.label, r.error) for r in oracle if not r.passed]
+    assert all(r.verdict["score"].split("/")[0] == r.verdict["score"].split("/")[1] for r in oracle)
+    nop = run_job(JobConfig(engines_release, "nop", jobs_dir=tmp_path / "jobs"))
+    assert len(nop) == len(oracle) and not any(r.passed for r in nop)
+    res = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs"), "--json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["pass_at_1"] == 1.0
+
+
+PROBE = """set -e
+python3 - <<'EOF'
+import importlib, json, os, shutil
+res = {"binary": shutil.which("__BINARY__")}
+try:
+    importlib.import_module("__PACKAGE__")
+    res["package"] = "imported"
+except ImportError:
+    res["package"] = None
+os.makedirs("solution", exist_ok=True)
+with open("solution/probe.json", "w") as f:
+    json.dump(res, f)
+EOF
+"""
+
+
+@pytest.mark.parametrize("engine, binary, package", [("logic-synth", "yosys", "pyverilog"),
+                                                     ("place-route", "nextpnr-ice40", "networkx")])
+def test_workspace_has_no_forbidden_binary_or_package(engines_release: Path, tmp_path: Path, engine: str,
+                                                      binary: str, package: str) -> None:
+    """Forbidden tools are absent from the agent's sandbox: logic-synth's yosys (the host has it) is not
+    on its PATH, place-route's networkx (installed here) is not importable."""
+    cfg = JobConfig(engines_release, "command", job="probe", jobs_dir=tmp_path / "jobs", include=(engine,),
+                    budget=Budget(time_limit_s=120), agent_options={
+                        "command": PROBE.replace("__BINARY__", binary).replace("__PACKAGE__", package),
+                        "network": False})
+    (rec,) = run_job(cfg)
+    assert rec.status == "done", rec.error
+    probe = json.loads(next((tmp_path / "jobs" / "probe" / "runs").glob("*/solution/probe.json")).read_text())
+    assert probe == {"binary": None, "package": None}
+
+
+def test_the_host_has_what_the_probes_hide() -> None:
+    """The probes above would pass vacuously if the tools were not installed here at all."""
+    import importlib.util
+
+    assert shutil.which("yosys") and importlib.util.find_spec("networkx")
+
+
+def test_a_proof_check_with_a_share_is_refused(tmp_path: Path) -> None:
+    d = tmp_path / "bad"
+    shutil.copytree(ENGINES / "logic-synth", d)
+    text = (d / "engine.toml").read_text()
+    (d / "engine.toml").write_text(text.replace('kind = "proof"', 'kind = "proof"\nshare = 0.9', 1))
+    with pytest.raises(SwrError, match="must hold on every case"):
+        load_engine(d)
+    res = swr("build", str(d), "--out", str(tmp_path / "out"))
+    assert res.returncode == 2 and "engine.toml" in res.stderr and "checks" in res.stderr
