@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from swr import __version__
 from swr.cache import ExecutionCache
-from swr.engine.task import EngineResult, build_engine, discover_engines
+from swr.engine.spec import ENGINE_FILE
+from swr.engine.task import EngineResult, build_engine
 from swr.errors import SwrError
 from swr.gates import (
     GATES,
@@ -105,19 +106,19 @@ class WorkflowResult:
                 "reason": self.failure, "tasks": self.tasks}
 
 
-def discover(paths: list[Path], allow_none: bool = False) -> list[Path]:
-    """Workflow directories: each path is one, or a tree searched for workflow.toml files (none is an
-    error unless the paths hold engines)."""
+def discover(paths: list[Path], marker: str = SPEC_FILE, allow_none: bool = False) -> list[Path]:
+    """Directories holding `marker` (workflow.toml, engine.toml): each path is one, or a tree searched
+    for them; finding none is an error unless allowed."""
     found: list[Path] = []
     for p in paths:
-        if (p / SPEC_FILE).is_file():
+        if (p / marker).is_file():
             found.append(p)
         elif p.is_dir():
-            found += sorted(f.parent for f in p.rglob(SPEC_FILE) if not any(s.startswith(".") for s in f.parts))
+            found += sorted(f.parent for f in p.rglob(marker) if not any(s.startswith(".") for s in f.parts))
         else:
-            raise SwrError("no such workflow directory", file=p)
+            raise SwrError("no such workflow or engine directory", file=p)
     if not found and not allow_none:
-        raise SwrError(f"no {SPEC_FILE} or engine.toml found", file=", ".join(map(str, paths)))
+        raise SwrError(f"no {marker} found", file=", ".join(map(str, paths)))
     return found
 
 
@@ -290,7 +291,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
     """Build a release from workflow directories; failed workflows are reported and left out.
     `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows)."""
     out = Path(out).absolute()  # sandboxed runs start in "/": a relative mount source would not exist there
-    engines = discover_engines(paths)
+    engines = discover(paths, ENGINE_FILE, allow_none=True)
     specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines))]
     names = [s.name for s in specs]
     if dup := sorted({n for n in names if names.count(n) > 1}):

@@ -57,12 +57,12 @@ class Task:
     @property
     def forbidden_packages(self) -> tuple[str, ...]:
         """Packages a candidate must not use: unimportable in its sandbox, and named by anti-cheat."""
-        return tuple(self.meta.get("anticheat", {}).get("forbidden_packages", ()))
+        return forbidden(self.meta, "packages")
 
     @property
     def forbidden_binaries(self) -> tuple[str, ...]:
         """Programs a candidate must not run (engine tasks name them; workflows none so far)."""
-        return tuple(self.meta.get("anticheat", {}).get("forbidden_binaries", ()))
+        return forbidden(self.meta, "binaries")
 
     @property
     def files_dir(self) -> Path | None:
@@ -88,6 +88,11 @@ class Task:
         if not (self.reference_dir / SPEC_FILE).is_file():
             raise SwrError("this task has no private reference (a public-only copy?)", file=self.root)
         return load_spec(self.reference_dir)
+
+
+def forbidden(meta: dict[str, Any], what: str) -> tuple[str, ...]:
+    """task.toml's `[anticheat] forbidden_<what>` (packages, binaries), whatever the task's kind."""
+    return tuple(meta.get("anticheat", {}).get(f"forbidden_{what}", ()))
 
 
 def dump_json(obj: Any) -> str:

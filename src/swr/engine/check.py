@@ -136,7 +136,7 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2) -> Checked:
         problems.append("the empty candidate passes")
     cheats = {}
     for d in sorted((spec.directory / CHEATS).iterdir()) if (spec.directory / CHEATS).is_dir() else []:
-        v = grade_engine(spec, verifier, d, cases, sandbox, jobs, spec.name)
+        v = grade_engine(spec, verifier, d, cases, sandbox, jobs, spec.name, beneath=(spec.directory / REFERENCE,))
         cheats[d.name] = {"pass": v["pass"], "labels": v["labels"], "score": v["score"]}
         if v["pass"] or not v["failed_checks"]:
             problems.append(f"cheat {d.name} must fail on a named check: {v['labels']}")

@@ -15,7 +15,7 @@ import tomli_w
 
 from swr.engine.check import check_engine
 from swr.engine.spec import ENGINE_FILE, REFERENCE, SPEC_MD, VERIFIER, EngineSpec, load_engine
-from swr.release import INSTRUCTION, TASK_TOML, dump_json
+from swr.release import INSTRUCTION, TASK_TOML, dump_json, forbidden
 from swr.sandbox import Sandbox
 
 EXAMPLES = "public/examples"
@@ -59,11 +59,11 @@ class EngineTask:
 
     @property
     def forbidden_packages(self) -> tuple[str, ...]:
-        return tuple(self.meta.get("anticheat", {}).get("forbidden_packages", ()))
+        return forbidden(self.meta, "packages")
 
     @property
     def forbidden_binaries(self) -> tuple[str, ...]:
-        return tuple(self.meta.get("anticheat", {}).get("forbidden_binaries", ()))
+        return forbidden(self.meta, "binaries")
 
 
 def load_engine_private(root: Path) -> EngineSpec:
@@ -146,17 +146,6 @@ class EngineResult:
     def summary(self) -> dict[str, Any]:
         return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "engine",
                 "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks}
-
-
-def discover_engines(paths: list[Path]) -> list[Path]:
-    """Engine directories: each path is one, or a tree searched for engine.toml files."""
-    found: list[Path] = []
-    for p in paths:
-        if (p / ENGINE_FILE).is_file():
-            found.append(p)
-        elif p.is_dir():
-            found += sorted(f.parent for f in p.rglob(ENGINE_FILE) if not any(s.startswith(".") for s in f.parts))
-    return found
 
 
 def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int) -> EngineResult:
