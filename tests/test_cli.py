@@ -68,8 +68,8 @@ def test_tasks_lists_the_release(linear_release: Path) -> None:
     res = swr("tasks", str(linear_release), "--json")
     rows = json.loads(res.stdout)
     assert [r["id"] for r in rows] == ["good-linear-v1", "good-linear-v2"]
-    assert rows[0] == {"id": "good-linear-v1", "family": "fixtures", "domain": "data-document", "public": 3,
-                       "hidden": 3, "gates": "7/7"}
+    assert rows[0] == {"id": "good-linear-v1", "kind": "workflow", "family": "fixtures", "domain": "data-document",
+                       "public": 3, "hidden": 3, "gates": "7/7"}
     assert "good-linear-v2" in swr("tasks", str(linear_release)).stdout
 
 

@@ -37,7 +37,10 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
 
 
 def tasks_table(rows: list[dict[str, Any]]) -> Table:
-    table = Table("id", "kind", "family", "domain", "public", "hidden", "gates", title=f"{len(rows)} tasks")
+    table = Table(title=f"{len(rows)} tasks")
+    table.add_column("id", no_wrap=True, min_width=max((len(r["id"]) for r in rows), default=2))  # ids are copied
+    for name in ("kind", "family", "domain", "public", "hidden", "gates"):
+        table.add_column(name)
     for r in rows:
         table.add_row(r["id"], r["kind"], r["family"], r["domain"], str(r["public"]), str(r["hidden"]), r["gates"])
     return table

@@ -68,10 +68,12 @@ def _system_mounts() -> list[str]:
 
 
 def _python_mounts(binary: str) -> list[str]:
-    """swr's interpreter and environment (and the bwrap binary, which the inner stage runs)."""
+    """swr's interpreter and environment, and the bwrap binary the inner stage runs: with the libraries
+    a wheel ships beside it (its site-packages), or alone."""
     roots = [str(r) for r in python_roots() if not str(r).startswith("/usr/")]
     if not any(Path(binary).is_relative_to(r) for r in (*roots, "/usr")):
-        roots.append(binary)
+        site = next((p for p in Path(binary).resolve().parents if p.name in ("site-packages", "dist-packages")), None)
+        roots.append(str(site or binary))
     return [a for root in roots for a in ("--ro-bind", root, root)]
 
 
