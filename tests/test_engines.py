@@ -83,7 +83,36 @@ def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp
     assert len(nop) == len(oracle) and not any(r.passed for r in nop)
     res = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs"), "--json")
     assert res.returncode == 0, res.stderr
-    assert json.loads(res.stdout)["pass_at_1"] == 1.0
+    summary = json.loads(res.stdout)
+    assert summary["pass_at_1"] == 1.0
+    assert summary["scores"] == {r.task: r.verdict["score"] for r in oracle}  # every engine's k/N, k = N
+    shown = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs")).stdout
+    assert f"logic-synth {summary['scores']['logic-synth']}" in shown
+
+
+def test_consensus_flags_candidates_that_agree_against_the_reference(engines_release: Path, tmp_path: Path) -> None:
+    """Two copies of one wrong ledger agree with each other, not with the reference: flagged per case;
+    the reference and a copy of it are not."""
+    # candidates as directories named by task id: only erp-ledger is compared
+    wrong = [shutil.copytree(ENGINES / "erp-ledger" / "reference", tmp_path / f"w{i}" / "erp-ledger") for i in (1, 2)]
+    for w in wrong:  # the half-even cheat's rule, in a whole candidate: banker's rounding
+        (w / "ledger.py").write_text((w / "ledger.py").read_text() + HALF_EVEN)
+    res = swr("audit", "consensus", str(engines_release), *(str(w.parent) for w in wrong), "--json", timeout=900)
+    out = json.loads(res.stdout)
+    assert res.returncode == 1 and out["tasks_compared"] == 1 and out["flags"], res.stdout[-2000:]
+    assert all(f["task"] == "erp-ledger" and sorted(f["candidates"]) == sorted(w.as_posix() for w in wrong)
+               for f in out["flags"])
+    right = [shutil.copytree(ENGINES / "erp-ledger" / "reference", tmp_path / f"r{i}" / "erp-ledger") for i in (1, 2)]
+    res = swr("audit", "consensus", str(engines_release), *(str(r.parent) for r in right), "--json", timeout=900)
+    assert res.returncode == 0 and not json.loads(res.stdout)["flags"], res.stdout[-2000:]
+
+
+HALF_EVEN = """
+
+def round_half_away(q):  # noqa: F811 - the defect under audit
+    from fractions import Fraction
+    return round(Fraction(q))
+"""
 
 
 PROBE = """set -e

@@ -94,6 +94,8 @@ def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k
     for name, g in res["by_domain"].items():
         out.print(f"  {name}: {g['tasks']} tasks, pass@1 {g['pass_at_1']:.3f}", **plain)
     out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}", **plain)
+    if res["scores"]:
+        out.print("  scores (best run): " + ", ".join(f"{t} {s}" for t, s in res["scores"].items()), **plain)
 
 
 image_app = typer.Typer(help="Container images for podman/docker runs (`swr run -e podman`).", no_args_is_help=True)

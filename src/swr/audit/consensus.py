@@ -6,20 +6,28 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from swr import kinds
+from swr.engine.check import dig
+from swr.engine.feedback import differences
+from swr.engine.grading import run_candidate
+from swr.engine.task import EngineTask
 from swr.grade import candidate_problem, execute
 from swr.judge.artifacts.fields import Reference
 from swr.judge.verdict import parse_output, reference_view
-from swr.release import Task, list_tasks, load_task
+from swr.release import Task, list_tasks
 from swr.sandbox import get_sandbox
 
 from .oracle import leaf_within, leaves
 
+AGREE = 1e-6  # engine outputs agree when every numeric leaf is this close (relative) and the rest equal
+ADVICE_ENGINE = ("solve this case again by the method the specification prescribes and compare with the reference "
+                 "tool's output by hand: the expected values, the verifier's conventions or the spec may be wrong")
 ADVICE = ("re-run the reference on this scenario and recompute the field by hand from its definition; check units, "
           "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
           "compute the same quantity")
 
 
-def candidate_for(root: Path, task: Task) -> Path | None:
+def candidate_for(root: Path, task: kinds.AnyTask) -> Path | None:
     """A candidate directory for this task: ROOT itself if it has a `run`, else ROOT/<task-id>."""
     for d in (root, root / task.id):
         if candidate_problem(d) is None:
@@ -57,17 +65,42 @@ def task_consensus(task: Task, candidates: list[Path], sandbox: Any, scratch: Pa
     return flags
 
 
+def engine_consensus(task: EngineTask, candidates: list[Path], sandbox: Any, quorum: int) -> list[dict[str, Any]]:
+    """Per hidden case: candidates whose outputs agree with each other (every leaf within AGREE, relative)
+    and not with the reference's output on that case."""
+    spec = task.spec
+    flags = []
+    for case in task.hidden:
+        ref = run_candidate(spec, task.reference_dir, case, sandbox).output
+        outs = [run_candidate(spec, c, case, sandbox).output for c in candidates]
+        off = [k for k, o in enumerate(outs) if o is not None and not _agree(ref, o)]
+        best = max(({k} | {m for m in off if _agree(outs[k], outs[m])} for k in off), key=len, default=set())
+        if len(best) >= quorum:
+            field = next((p for p, _ in differences(ref, outs[min(best)])), ".")
+            flags.append({"task": task.id, "hidden": case["id"], "field": field, "reference": dig(ref, field),
+                          "consensus": dig(outs[min(best)], field),
+                          "candidates": sorted(candidates[m].as_posix() for m in best), "advice": ADVICE_ENGINE})
+    return flags
+
+
+def _agree(a: Any, b: Any) -> bool:
+    return all(d is not None and d <= AGREE for _, d in differences(a, b))
+
+
 def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, sandbox: str = "bwrap") -> dict[str, Any]:
     sb = get_sandbox(sandbox)
     flags: list[dict[str, Any]] = []
     seen = 0
     with tempfile.TemporaryDirectory(prefix="swr-consensus-") as tmp:
         for n, root in enumerate(list_tasks(release)):
-            task = load_task(root)
+            task = kinds.load(root)
             found = [c for c in (candidate_for(p, task) for p in candidates) if c is not None]
             if len(found) < quorum:
                 continue
             seen += 1
+            if isinstance(task, EngineTask):
+                flags += engine_consensus(task, found, sb, quorum)
+                continue
             scratch = Path(tmp) / str(n)
             scratch.mkdir()
             flags += task_consensus(task, found, sb, scratch, quorum)

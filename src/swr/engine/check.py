@@ -68,15 +68,21 @@ def selftests(spec: EngineSpec, sandbox: Sandbox) -> list[str]:
             problems.append(f"selftest {t['id']}: reference {ran.failure}: {ran.detail[-300:]}")
             continue
         for path, want in t.get("expect", {}).items():
-            got = _dig(ran.output, path)
+            got = dig(ran.output, path)
             if not _close(got, want, float(t.get("rtol", 1e-9)), float(t.get("atol", 0.0))):
                 problems.append(f"selftest {t['id']}: {path} = {got!r}, derived by hand: {want!r}")
     return problems
 
 
-def _dig(obj: Any, path: str) -> Any:
+def dig(obj: Any, path: str) -> Any:
+    """The value at a dotted path (list indices as numbers); None where there is none."""
     for part in path.split("."):
-        obj = obj[int(part)] if isinstance(obj, list) and part.lstrip("-").isdigit() else (obj or {}).get(part)
+        if isinstance(obj, list) and part.lstrip("-").isdigit() and -len(obj) <= int(part) < len(obj):
+            obj = obj[int(part)]
+        elif isinstance(obj, dict):
+            obj = obj.get(part)
+        else:
+            return None
     return obj
 
 

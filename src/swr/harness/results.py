@@ -74,7 +74,20 @@ def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: 
                          "failed": _median([r.turns for r in done if not r.passed])},
         "median_tokens": {"passed": _median([r.input_tokens + r.output_tokens for r in done if r.passed]),
                           "failed": _median([r.input_tokens + r.output_tokens for r in done if not r.passed])},
+        "scores": best_scores(done),
     }
+
+
+def best_scores(records: list[RunRecord]) -> dict[str, str]:
+    """Per task with a scored verdict (engine tasks: "k/N" cases), the best run's score."""
+    best: dict[str, tuple[float, str]] = {}
+    for r in records:
+        score = (r.verdict or {}).get("score")
+        if isinstance(score, str) and "/" in score:
+            k, n = (int(x) for x in score.split("/"))
+            if r.task not in best or k / max(n, 1) > best[r.task][0]:
+                best[r.task] = (k / max(n, 1), score)
+    return {t: s for t, (_, s) in sorted(best.items())}
 
 
 def job_results(jobs_dir: Path, job: str, k: int | None = None) -> dict[str, Any]:
