@@ -51,6 +51,14 @@ def test_every_cheat_fails_on_a_named_check(engines_release: Path) -> None:
         for name, c in record["cheats"].items():
             assert not c["pass"] and any(label.split(":")[0].endswith("_failure") and ":" in label
                                          for label in c["labels"]), (task.name, name, c)
+            assert not {"missing_candidate", "execution_failure"} & set(c["labels"]), (task.name, name, c)
+
+
+def cheating_candidate(engine: str, cheat: str, dest: Path) -> Path:
+    """A cheat as a whole candidate: the reference with the cheat's files over it (as `check` layers it)."""
+    shutil.copytree(ENGINES / engine / "reference", dest, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ENGINES / engine / "cheat" / cheat, dest, dirs_exist_ok=True)
+    return dest
 
 
 @pytest.mark.parametrize("engine, cheat, label", [
@@ -58,21 +66,24 @@ def test_every_cheat_fails_on_a_named_check(engines_release: Path) -> None:
     ("erp-ledger", "half-even", "invariant_failure:expected_balances"),  # one cent off
     ("cfd-2d", "closed-form", "tolerance_failure:divergence"),  # reports zero divergence, is not divergence-free
 ])
-def test_swr_grade_fails_the_cheat(engines_release: Path, engine: str, cheat: str, label: str) -> None:
-    res = swr("grade", str(engines_release / "tasks" / engine), str(ENGINES / engine / "cheat" / cheat), "--json")
+def test_swr_grade_fails_the_cheat(engines_release: Path, tmp_path: Path, engine: str, cheat: str, label: str) -> None:
+    cand = cheating_candidate(engine, cheat, tmp_path / "cand")
+    res = swr("grade", str(engines_release / "tasks" / engine), str(cand), "--json")
     assert res.returncode == 1, res.stderr[-2000:]
     v = json.loads(res.stdout)
     assert v["pass"] is False and label in v["labels"], v["labels"]
+    assert not any(c["failure"] for c in v["cases"]), v["cases"]  # it runs: the check catches it
     assert v["score"].split("/")[1] == str(len(kinds.load(engines_release / "tasks" / engine).hidden))
 
 
-def test_logic_synth_one_counterexample_fails_though_the_others_prove(engines_release: Path) -> None:
+def test_logic_synth_one_counterexample_fails_though_the_others_prove(engines_release: Path, tmp_path: Path) -> None:
     task = kinds.load(engines_release / "tasks" / "logic-synth")
     from swr.sandbox import get_sandbox
 
-    v = kinds.grade(task, ENGINES / "logic-synth" / "cheat" / "one-wrong-design", get_sandbox("bwrap"))
+    cand = cheating_candidate("logic-synth", "one-wrong-design", tmp_path / "cand")
+    v = kinds.grade(task, cand, get_sandbox("bwrap"))
     ok, n = map(int, v["score"].split("/"))
-    assert not v["pass"] and ok == n - 1  # every other design proves equivalent
+    assert not v["pass"] and ok == n - 1 and v["labels"] == ["proof_failure:equivalence"], v["labels"]
 
 
 def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp_path: Path) -> None:
