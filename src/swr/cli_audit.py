@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from swr.cli import JOBS, JSON, SANDBOX, handled, out
+from swr.cli_common import JOBS, JSON, SANDBOX, handled, out
 
 audit_app = typer.Typer(no_args_is_help=True, help="Audit the verifiers of a release.")
 RERUN = typer.Option(True, "--rerun/--no-rerun", help="Also re-execute the reference (needs the private reference).")

@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from swr.cli import JSON, SANDBOX, app, err, handled, out
+from swr.cli_common import JSON, SANDBOX, app, err, handled, out
 
 JOBS_DIR = typer.Option(Path("jobs"), "--jobs-dir", help="Where the store and run records live.")
 

@@ -22,7 +22,7 @@ from swr.release import INSTRUCTION
 from swr.sandbox import WORKDIR, GiB, Limits, MiB, Mount, RunResult, run, tree
 from swr.sandbox.egress import RELAY_FAILED, RELAY_FAILED_MSG, EgressProxy, endpoint, through_relay
 
-from .agents import Context, InfraError, Outcome, agent_job
+from .agent_base import Context, InfraError, Outcome, agent_job
 from .llm_agent import swr_version, truncate
 from .trajectory import Metrics, TrajectoryBuilder, shell_trace_calls, validate_atif
 from .workspace import LOGS as LOGS_DIR

@@ -1,8 +1,9 @@
 """Where runs execute: a local thread pool (runs mostly wait on sandboxed processes and endpoints), or
-a Dask cluster. Either way results come back to this process, the only writer of the store."""
+a Dask cluster. Either way results come back to this process, the only writer of the store. The work
+itself (run.execute) is handed in, so this module never imports the one that uses it."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -13,16 +14,16 @@ if TYPE_CHECKING:
     from .run import JobConfig, Planned
     from .store import RunRecord
 
+    Work = Callable[[JobConfig, Planned], RunRecord]  # one planned run, executed wherever the pool puts it
+
 
 class LocalExecutor:
     def __init__(self, concurrency: int):
         self.pool = ThreadPoolExecutor(max(1, concurrency))
 
-    def map(self, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
+    def map(self, work: Work, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
         """(planned, record) as each run finishes."""
-        from .run import execute
-
-        futures = {self.pool.submit(execute, cfg, p): p for p in todo}
+        futures = {self.pool.submit(work, cfg, p): p for p in todo}
         for f in as_completed(futures):
             yield futures[f], f.result()
 
@@ -49,12 +50,11 @@ class DaskExecutor:
                                         dashboard_address=None, security=_temporary_security())
             self.client = Client(self.cluster, security=self.cluster.security)
 
-    def map(self, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
+    def map(self, work: Work, cfg: JobConfig, todo: list[Planned]) -> Iterator[tuple[Planned, RunRecord]]:
+        """(planned, record) as each run finishes; `work` goes to the workers by reference (module-level)."""
         from dask.distributed import as_completed as dask_completed
 
-        from .run import execute
-
-        futures = {self.client.submit(execute, cfg, p, retries=2, pure=False): p
+        futures = {self.client.submit(work, cfg, p, retries=2, pure=False): p
                    for p in todo}
         for f in dask_completed(list(futures)):
             yield futures[f], f.result()

@@ -14,7 +14,7 @@ from swr.release import INSTRUCTION
 from swr.sandbox import WORKDIR, Limits, MiB, run, tree
 from swr.sandbox.base import hand_over
 
-from .agents import Context, InfraError, Outcome, agent_job
+from .agent_base import Context, InfraError, Outcome, agent_job
 from .trajectory import TrajectoryBuilder
 
 SYSTEM = """You are a software engineer working in a shell, in the directory {workdir}.

@@ -21,6 +21,7 @@ from swr.scenario import content_hash
 
 from . import anticheat, workspace
 from .agents import Budget, Context, InfraError, make_agent, supervise
+from .executor import executor_for
 from .store import RunRecord, Store, private
 
 TRAJECTORY = "trajectory.json"
@@ -180,8 +181,6 @@ Progress = Callable[[RunRecord], None]
 
 def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunRecord]:
     """Run what is missing, retrying infrastructure failures; returns every record of the job."""
-    from .executor import executor_for
-
     planned = plan(cfg)
     store = Store(cfg.jobs_dir)
     try:
@@ -194,7 +193,7 @@ def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunReco
         with executor_for(cfg) as pool:
             while todo:
                 retry = []
-                for p, rec in pool.map(cfg, todo):
+                for p, rec in pool.map(execute, cfg, todo):
                     tries[p.key] += 1
                     rec.tries = tries[p.key]
                     store.put_run(rec)

@@ -1,0 +1,126 @@
+"""The code's shape: no import cycles among swr's modules, counting imports made inside functions too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _modules() -> dict[str, Path]:
+    """Every swr module by dotted name (a package by its own name, from its __init__.py)."""
+    found = {}
+    for path in sorted((SRC / "swr").rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _import_nodes(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement at any depth, except those under `if TYPE_CHECKING:` (never run)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _targets(name: str, is_package: bool, node: ast.Import | ast.ImportFrom, modules: set[str]) -> set[str]:
+    """The swr modules one import statement loads by name (`from p import m` loads p.m when m is a module)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name in modules}
+    base = node.module or ""
+    if node.level:
+        package = name.split(".") if is_package else name.split(".")[:-1]
+        anchor = package[:len(package) - (node.level - 1)]
+        base = ".".join(anchor + ([base] if base else []))
+    hits = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules}
+    if base in modules and len(hits) < len(node.names):
+        hits.add(base)
+    return hits
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the swr modules it imports, anywhere in its body."""
+    modules = _modules()
+    names = set(modules)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        is_package = path.name == "__init__.py"
+        graph[name] = {t for n in _import_nodes(tree) for t in _targets(name, is_package, n, names)} - {name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def test_the_cycle_finder_reports_a_cycle_once_and_nothing_for_a_chain() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_counts_imports_inside_functions_and_skips_type_checking_blocks() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import swr.x\n"
+                     "def f():\n    from swr import y\n    from . import z\n")
+    nodes = _import_nodes(tree)
+    found = set().union(*(_targets("swr.w", False, n, {"swr.x", "swr.y", "swr.z"}) for n in nodes))
+    assert found == {"swr.y", "swr.z"}
+
+
+def test_graph_covers_the_known_modules() -> None:
+    graph = import_graph()
+    assert "swr.cli" in graph and "swr.harness.agents" in graph and "swr.build" in graph
+    assert "swr.errors" in graph["swr.cli"]
+
+
+def test_no_import_cycles() -> None:
+    found = cycles(import_graph())
+    assert found == [], "import cycles among swr modules: " + "; ".join(" <-> ".join(c) for c in found)
