@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -14,7 +15,7 @@ import pytest
 from conftest import CATALOG, CATALOG_VARIANTS, FIXTURES, SWR, copy_tree, swr
 from swr.build import BuildOptions, build, discover
 from swr.cache import ExecutionCache
-from swr.release import list_tasks, load_release, load_task, tree_hash
+from swr.release import list_tasks, load_release, load_task, task_dir, tree_hash, write_task
 from swr.scenario import content_hash
 
 
@@ -42,6 +43,18 @@ def test_catalog_builds_byte_identically_from_a_cold_cache(catalog_release: Path
         assert files_of(tmp_path / "again" / "tasks" / tid) == files_of(catalog_release / "tasks" / tid)
     rel = load_release(catalog_release)
     assert rel["content_hash"] == tree_hash(catalog_release / "tasks")
+
+
+def test_write_task_hands_back_the_task_load_task_reads(linear_release: Path, tmp_path: Path) -> None:
+    """The build's final gates grade the Task write_task returns: it must equal the one read back from disk,
+    scenario keys in the files' (sorted) order, the order a candidate receives them in."""
+    src = load_task(task_dir(linear_release, "good-linear-v1"))
+    unsorted = [dataclasses.replace(e, scenario=dict(reversed(e.scenario.items()))) for e in src.public]
+    assert any(list(e.scenario) != sorted(e.scenario) for e in unsorted)
+    written = write_task(tmp_path / "t", src.meta, "instruction", {}, unsorted, src.hidden, src.reference_dir, [])
+    again = load_task(tmp_path / "t")
+    assert written == again
+    assert [list(e.scenario) for e in written.public] == [list(e.scenario) for e in again.public]
 
 
 def test_another_seed_gives_other_scenarios(linear_release: Path, tmp_path: Path) -> None:

@@ -36,8 +36,8 @@ from swr.judge.verdict import reference_view
 from swr.release import (
     TASKS,
     Example,
+    Task,
     finish_release,
-    load_task,
     staging_dir,
     task_dir,
     task_meta,
@@ -213,7 +213,7 @@ class WorkflowBuild:
         slots = self.gated_slots()
         limits = limits_for(self.spec)
         files = sorted({str(c) for i in self.spec.inputs.values() if i.type == "path" for c in i.choices or ()})
-        ids = []
+        written: list[Task] = []
         for v, ss in slots.items():
             public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
             hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
@@ -222,19 +222,17 @@ class WorkflowBuild:
                     for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
             out_schema = schema(self.spec, [ex.output for ex in public], arts)
             instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)
-            write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction, out_schema,
-                       public, hidden, self.spec.directory, files)
-            ids.append(tid)
-        self.progress(0, len(ids) * self.opts.hidden)
-        for tid in ids:
-            self._final_gates(task_dir(staging, tid))
-        return ids
+            written.append(write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction,
+                                      out_schema, public, hidden, self.spec.directory, files))
+        self.progress(0, len(written) * self.opts.hidden)
+        for task in written:
+            self._final_gates(task)
+        return [task.id for task in written]
 
-    def _final_gates(self, root: Path) -> None:
-        """Gates 6 and 7 on the written task, then its gates.json."""
-        task = load_task(root)
-        try:
-            v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden")  # the gate is about r_hid
+    def _final_gates(self, task: Task) -> None:
+        """Gates 6 and 7 on the task as written (handed over, not read back), then its gates.json."""
+        try:  # the gate is about r_hid
+            v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec)
         except SwrError as e:  # an artifact option the comparator rejects
             raise GateFailureError(GateFailure("oracle_passes", e.message)) from None
         self.progress(len(task.hidden), 0)
@@ -248,7 +246,7 @@ class WorkflowBuild:
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
         gates["oracle_passes"]["r_hid"] = v["r_hid"]
         gates["replay_controls_fail"]["controls"] = controls
-        write_gates(root, gates)
+        write_gates(task.root, gates)
 
     def close(self) -> None:
         self.runner.close()

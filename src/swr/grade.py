@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from swr.errors import SwrError
 from swr.judge import Execution, missing_candidate, verdict
@@ -16,6 +16,9 @@ from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.verdict import Reference
 from swr.release import TASK_TOML, Example, Task
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
+
+if TYPE_CHECKING:
+    from swr.spec import WorkflowSpec
 
 Split = Literal["all", "public", "hidden"]
 
@@ -61,11 +64,13 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
             raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
 
 
-def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all") -> dict[str, Any]:
-    """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`)."""
+def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all",
+                   spec: WorkflowSpec | None = None) -> dict[str, Any]:
+    """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`); the build hands in the
+    workflow it parsed, others read it from the task's private reference."""
     from swr.workflow import write_oracle
 
-    spec = task.reference_spec()
+    spec = spec or task.reference_spec()
     d = Path(tempfile.mkdtemp(prefix="swr-oracle-"))
     try:
         write_oracle(spec, task.reference_dir, d / "candidate")

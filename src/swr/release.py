@@ -117,13 +117,18 @@ def write_gates(root: Path, gates: dict[str, Any]) -> None:
     _write(gates_path(root), dump_json({"gates": gates}))
 
 
+PUBLIC_EXAMPLES = Path("public", "examples")
+HIDDEN_EXAMPLES = Path("private", "hidden")
+
+
 def write_task(root: Path, meta: dict[str, Any], instruction: str, schema: dict[str, Any],
-               public: list[Example], hidden: list[Example], reference_src: Path, files: list[str]) -> None:
-    """Write one task directory (gates.json comes after the final gates); `files` travel with the task."""
+               public: list[Example], hidden: list[Example], reference_src: Path, files: list[str]) -> Task:
+    """Write one task directory (gates.json comes after the final gates); `files` travel with the task.
+    Returns the task as written, for the build's final gates, without reading it back."""
     _write(root / TASK_TOML, tomli_w.dumps(meta))
     _write(root / INSTRUCTION, instruction)
     _write(root / "public" / "schema.json", dump_json(schema))
-    for split, examples in (("public/examples", public), ("private/hidden", hidden)):
+    for split, examples in ((PUBLIC_EXAMPLES, public), (HIDDEN_EXAMPLES, hidden)):
         for ex in examples:
             d = root / split / str(ex.index)
             _write(d / "scenario.json", dump_json(ex.scenario))
@@ -136,6 +141,15 @@ def write_task(root: Path, meta: dict[str, Any], instruction: str, schema: dict[
         shutil.copyfile(reference_src / rel, dst)
     shutil.copytree(reference_src, root / "private" / "reference",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return _task(root, root / TASK_TOML, meta, [_as_written(ex, root / PUBLIC_EXAMPLES) for ex in public],
+                 [_as_written(ex, root / HIDDEN_EXAMPLES) for ex in hidden])
+
+
+def _as_written(ex: Example, split_dir: Path) -> Example:
+    """An example as load_task reads it from its directory: values as the JSON files hold them (sorted keys,
+    which the oracle then receives on stdin like every later candidate), files in the example's directory."""
+    return Example(ex.index, json.loads(dump_json(ex.scenario)), json.loads(dump_json(ex.output)),
+                   split_dir / str(ex.index))
 
 
 def _examples(d: Path) -> list[Example]:
@@ -164,6 +178,11 @@ def load_task(root: str | Path) -> Task:
         raise SwrError(f"not a task directory (no {TASK_TOML})", file=root) from None
     except tomllib.TOMLDecodeError as e:
         raise SwrError(f"invalid TOML: {e}", file=path) from None
+    return _task(root, path, meta, _examples(root / PUBLIC_EXAMPLES), _examples(root / HIDDEN_EXAMPLES))
+
+
+def _task(root: Path, path: Path, meta: dict[str, Any], public: list[Example], hidden: list[Example]) -> Task:
+    """A Task from task.toml's table (`path` names the file in errors) and its examples."""
     try:
         tol, lim = meta["tolerances"], meta["limits"]
         fields = tol.get("fields", {})
@@ -175,8 +194,6 @@ def load_task(root: str | Path) -> Task:
         task_id = meta["id"]
     except KeyError as e:
         raise SwrError("is required but missing", file=path, field=str(e.args[0])) from None
-    public = _examples(root / "public" / "examples")
-    hidden = _examples(root / "private" / "hidden")
     return Task(task_id, root, meta, tolerances, limits, public, hidden)
 
 
