@@ -36,8 +36,24 @@ class Example:
     artifacts: tuple[str, ...] = ()  # the names among `files` that the output refers to
 
 
+class Forbidden:
+    """task.toml's `[anticheat]` lists, whatever the task's kind (a mixin over `meta`)."""
+
+    meta: dict[str, Any]
+
+    @property
+    def forbidden_packages(self) -> tuple[str, ...]:
+        """Packages a candidate must not use: unimportable in its sandbox, and named by anti-cheat."""
+        return tuple(self.meta.get("anticheat", {}).get("forbidden_packages", ()))
+
+    @property
+    def forbidden_binaries(self) -> tuple[str, ...]:
+        """Programs a candidate must not run: absent from its sandbox's PATH."""
+        return tuple(self.meta.get("anticheat", {}).get("forbidden_binaries", ()))
+
+
 @dataclass
-class Task:
+class Task(Forbidden):
     """A task as graders, agents and audits see it; `hidden` is empty in a public-only workspace."""
 
     id: str
@@ -53,16 +69,6 @@ class Task:
         """Share of hidden scenarios a pass needs: 1 unless a task.toml `[grading]` table lowers it
         (imported verifiers sometimes do; `swr audit lint` flags it)."""
         return float(self.meta.get("grading", {}).get("pass_threshold", 1.0))
-
-    @property
-    def forbidden_packages(self) -> tuple[str, ...]:
-        """Packages a candidate must not use: unimportable in its sandbox, and named by anti-cheat."""
-        return forbidden(self.meta, "packages")
-
-    @property
-    def forbidden_binaries(self) -> tuple[str, ...]:
-        """Programs a candidate must not run (engine tasks name them; workflows none so far)."""
-        return forbidden(self.meta, "binaries")
 
     @property
     def files_dir(self) -> Path | None:
@@ -88,11 +94,6 @@ class Task:
         if not (self.reference_dir / SPEC_FILE).is_file():
             raise SwrError("this task has no private reference (a public-only copy?)", file=self.root)
         return load_spec(self.reference_dir)
-
-
-def forbidden(meta: dict[str, Any], what: str) -> tuple[str, ...]:
-    """task.toml's `[anticheat] forbidden_<what>` (packages, binaries), whatever the task's kind."""
-    return tuple(meta.get("anticheat", {}).get(f"forbidden_{what}", ()))
 
 
 def dump_json(obj: Any) -> str:

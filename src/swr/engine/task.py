@@ -15,7 +15,7 @@ import tomli_w
 
 from swr.engine.check import check_engine
 from swr.engine.spec import ENGINE_FILE, REFERENCE, SPEC_MD, VERIFIER, EngineSpec, load_engine
-from swr.release import INSTRUCTION, TASK_TOML, dump_json, forbidden
+from swr.release import INSTRUCTION, TASK_TOML, Forbidden, dump_json
 from swr.sandbox import Sandbox
 
 EXAMPLES = "public/examples"
@@ -26,7 +26,7 @@ FEEDBACK_NOTE = ("`./feedback` runs your `solution/run` on the three worked exam
 
 
 @dataclass
-class EngineTask:
+class EngineTask(Forbidden):
     """An engine task as graders and agents see it (`hidden` is empty in a public-only copy)."""
 
     id: str
@@ -57,13 +57,6 @@ class EngineTask:
         """Engine tasks run on the host's system (their verifiers' tools are there)."""
         return {}
 
-    @property
-    def forbidden_packages(self) -> tuple[str, ...]:
-        return forbidden(self.meta, "packages")
-
-    @property
-    def forbidden_binaries(self) -> tuple[str, ...]:
-        return forbidden(self.meta, "binaries")
 
 
 def load_engine_private(root: Path) -> EngineSpec:
