@@ -48,7 +48,7 @@ def sample_per_domain(release: Path, per_domain: int, seed: int = TEST_SEED) -> 
     """A seeded sample of task ids: `per_domain` tasks from each domain of the release."""
     by_domain: dict[str, list[str]] = {}
     for root in list_tasks(release):
-        by_domain.setdefault(load_task(root).meta["domain"], []).append(root.name)
+        by_domain.setdefault(load_task(root).meta.domain, []).append(root.name)
     rng = random.Random(seed)
     return sorted(t for d in sorted(by_domain) for t in rng.sample(by_domain[d], min(per_domain, len(by_domain[d]))))
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import swr
 
 from swr.harness.agents import Budget
-from swr.harness.run import DIFF, TRAJECTORY, JobConfig, run_dir, run_job
+from swr.harness.run import JobConfig, run_dir, run_job
 from swr.harness.store import RunRecord
 from swr.harness.trajectory import validate_atif
 
@@ -131,12 +131,12 @@ def test_openai_agent_fixes_its_solution_and_passes(linear_release: Path, tmp_pa
     assert json.loads(first.split("\n", 1)[1])["pass"] is False and "numeric_mismatch" in first
     assert json.loads(second.split("\n", 1)[1])["pass"] is True
     d = run_dir(cfg, rec.key)
-    traj = validate_atif(json.loads((d / TRAJECTORY).read_text()))
+    traj = validate_atif(json.loads(d.trajectory.read_text()))
     assert traj.schema_version == "ATIF-v1.4" and traj.agent.name == "openai"
     assert [s.source for s in traj.steps[:2]] == ["system", "user"] and len(traj.steps) == 2 + len(OPENAI_SCRIPT)
     assert traj.final_metrics and traj.final_metrics.total_completion_tokens == rec.output_tokens
     assert traj.steps[4].observation and "numeric_mismatch" in (traj.steps[4].observation.results[0].content or "")
-    diff = (d / DIFF).read_text()
+    diff = d.diff.read_text()
     assert "b/solution/run" in diff and "2 * s['a']" in diff
     from swr.harness.store import Store
 
@@ -233,7 +233,7 @@ def test_real_mini_swe_agent_drives_a_graded_run(linear_release: Path, tmp_path:
     assert all(r["max_tokens"] == cfg.budget.max_output_tokens for r in srv.requests)
     outputs = srv.tool_results()
     assert "numeric_mismatch" in outputs[2] and '\\"pass\\": true' in outputs[3]
-    traj = validate_atif(json.loads((run_dir(cfg, rec.key) / TRAJECTORY).read_text()))
+    traj = validate_atif(json.loads(run_dir(cfg, rec.key).trajectory.read_text()))
     assert traj.agent.name == "mini-swe-agent" and sum(s.source == "agent" for s in traj.steps) == len(MINI_SCRIPT)
 
 
@@ -268,9 +268,9 @@ def test_command_agent_runs_its_template_in_the_sandbox(linear_release: Path, tm
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.passed, (rec.error, rec.verdict)
     d = run_dir(cfg, rec.key)
-    traj = validate_atif(json.loads((d / TRAJECTORY).read_text()))
+    traj = validate_atif(json.loads(d.trajectory.read_text()))
     assert traj.agent.name == "command" and "built" in traj.steps[-1].message
-    assert (d / "agent" / "stdout.txt").read_text().strip() == "built" and "b/solution/run" in (d / DIFF).read_text()
+    assert (d.logs / "stdout.txt").read_text().strip() == "built" and "b/solution/run" in d.diff.read_text()
 
 
 CALL_MODEL = """set -e

@@ -7,13 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, swr, write_candidate
 
 from swr.build import BuildOptions, build
 from swr.cache import ExecutionCache
 from swr.grade import grade, oracle_verdict
 from swr.release import load_task, task_dir, tree_hash
-
-from conftest import FIXTURES, swr, write_candidate
 
 BOX = FIXTURES / "good-artifacts"
 

@@ -346,7 +346,7 @@ def test_table_wrong_fails(tmp_path: Path, change: str, check_name: str) -> None
     elif change == "drop_column":
         header, rows = header[:3], [r[:3] for r in rows]
     elif change == "kind":
-        rows[2][2] = "n/a"
+        rows[2][2] = "oops"  # "n/a" is a missing value, as pandas reads it
     else:
         rows[2][0] = ""
     res = run(ref, write_csv(tmp_path / "c.csv", header, rows))
@@ -438,6 +438,10 @@ def _references(root: Path) -> dict[str, Path]:
     refs[".tsv"] = write_csv(root / "ref.tsv", delimiter="\t")
     (root / "ref.dxf").write_text(DXF.format(guid=GUID_A))
     refs[".dxf"] = root / "ref.dxf"
+    for s in (".html", ".htm"):
+        (root / f"ref{s}").write_text('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8" />'
+                                      "<title>t</title></head>\n<body><p>Some <em>text</em>.</p></body></html>\n")
+        refs[s] = root / f"ref{s}"
     return refs
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-
 from conftest import FIXTURES, swr, write_candidate
+
 from swr.audit.consensus import consensus_audit
 from swr.audit.lint import lint_audit
 from swr.audit.mutation import mutation_audit, wilson
@@ -19,7 +19,6 @@ from swr.audit.replay import replay_audit
 from swr.audit.sensitivity import sensitivity_audit
 from swr.build import BuildOptions, build
 from swr.cache import ExecutionCache
-
 
 # ------------------------------------------------------------------ the whole catalog meets the bar
 

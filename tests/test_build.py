@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import CATALOG, CATALOG_VARIANTS, FIXTURES, SWR, copy_tree, swr
+
 from swr.build import BuildOptions, build, discover
 from swr.cache import ExecutionCache
 from swr.release import list_tasks, load_release, load_task, task_dir, tree_hash, write_task
@@ -70,7 +70,7 @@ def test_hidden_scenarios_are_disjoint_from_every_sibling(catalog_release: Path)
     by_workflow: dict[str, list] = {}
     for root in list_tasks(catalog_release):
         t = load_task(root)
-        by_workflow.setdefault(t.meta["workflow"], []).append(t)
+        by_workflow.setdefault(t.meta.workflow, []).append(t)
     assert by_workflow
     for tasks in by_workflow.values():
         for t in tasks:
@@ -160,3 +160,54 @@ def test_nondeterminism_message_names_field_and_values() -> None:
     line = res.stderr.strip()
     assert "differs between two runs of the same scenario" in line and " vs " in line
     assert "declare it in [outputs] ignore if it is volatile" in line
+
+
+def test_a_variant_failing_a_gate_is_drawn_afresh_and_only_it_is_dropped(tmp_path: Path, monkeypatch) -> None:
+    """A variant whose final gates fail is resampled (fresh scenarios, up to VARIANT_REDRAWS times) and only
+    then dropped, alone: its siblings keep the tasks a clean build gives them."""
+    import swr.build as b
+    from swr.build.gates import GateFailure
+
+    opts = BuildOptions(variants=3, public=3, hidden=3, cache=ExecutionCache(tmp_path / "c"))
+    build([FIXTURES / "good-linear"], tmp_path / "clean", opts)
+    real, tries = b.WorkflowBuild._final_gates, []
+
+    def planted(fail_times: int):
+        def gates(self: b.WorkflowBuild, task):  # noqa: ANN001, ANN202
+            if task.id.endswith("-v2") and len(tries) < fail_times:
+                tries.append(task.id)
+                return GateFailure("replay_controls_fail", "planted")
+            return real(self, task)
+        return gates
+
+    monkeypatch.setattr(b.WorkflowBuild, "_final_gates", planted(1))
+    [res] = build([FIXTURES / "good-linear"], tmp_path / "once", opts)
+    assert res.failure is None and res.tasks == ["good-linear-v1", "good-linear-v2", "good-linear-v3"] and not res.dropped
+    clean, once = (files_of(tmp_path / r / "tasks") for r in ("clean", "once"))
+    for v in ("v1", "v3"):
+        assert {k: x for k, x in clean.items() if f"-{v}/" in k} == {k: x for k, x in once.items() if f"-{v}/" in k}
+    scen = [k for k in once if "-v2/" in k and k.endswith("scenario.json")]
+    assert scen and all(once[k] != clean[k] for k in scen)  # v2 was drawn afresh
+
+    tries.clear()
+    monkeypatch.setattr(b.WorkflowBuild, "_final_gates", planted(10))
+    [res] = build([FIXTURES / "good-linear"], tmp_path / "never", opts)
+    assert len(tries) == 1 + b.VARIANT_REDRAWS
+    assert res.failure is None and res.tasks == ["good-linear-v1", "good-linear-v3"]
+    [wf] = load_release(tmp_path / "never")["workflows"]
+    assert wf["status"] == "ok" and wf["dropped_variants"] == {"2": "gate replay_controls_fail: planted"}
+
+
+def test_the_release_carries_the_defects_of_what_it_built(tmp_path: Path) -> None:
+    """A catalog's defects.toml (found above the built paths) travels into the release's defects.json, only
+    for what was built: a regrade or audit of that release knows which verifiers were fixed and how."""
+    src = tmp_path / "cat" / "fixtures"
+    copy_tree(FIXTURES / "good-linear", src / "good-linear")
+    entry = ('[[defect]]\nid = "{id}"\ntask = "{task}"\nkind = "false_accept"\nseverity = "low"\nsignal = "review"\n'
+             'summary = "s"\nfix = "f"\ntest = ""\nstatus = "fixed"\nrecorded = 2026-11-30\n\n')
+    (tmp_path / "cat" / "defects.toml").write_text(entry.format(id="X1", task="fixtures/good-linear")
+                                                  + entry.format(id="X2", task="fixtures/not-built")
+                                                  + entry.format(id="X3", task="*"))  # the shared judge's
+    opts = BuildOptions(variants=1, public=3, hidden=3, cache=ExecutionCache(tmp_path / "c"))
+    build([src / "good-linear"], tmp_path / "rel", opts)
+    assert [d["id"] for d in json.loads((tmp_path / "rel" / "defects.json").read_text())] == ["X1", "X3"]

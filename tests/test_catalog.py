@@ -12,10 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import CATALOG, CATALOG_VARIANTS
+
 from swr.build import discover
-from swr.gates import GATES, replay_controls
+from swr.build.gates import GATES, replay_controls
 from swr.grade import grade
 from swr.release import load_task, task_dir
 from swr.spec import DOMAINS, load_spec

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from conftest import CATALOG, FIXTURES, copy_tree, swr
+
 from swr.spec import DOMAINS
 
 

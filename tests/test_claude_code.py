@@ -17,7 +17,7 @@ import pytest
 from test_agents import RIGHT, only
 
 from swr.harness.agents import Budget
-from swr.harness.run import TRAJECTORY, JobConfig, run_dir, run_job
+from swr.harness.run import JobConfig, run_dir, run_job
 from swr.harness.trajectory import validate_atif
 from swr.sandbox import WORKDIR
 
@@ -132,7 +132,7 @@ def test_real_claude_code_drives_a_graded_run(linear_release: Path, tmp_path: Pa
     shown = texts(srv.main[-1]["messages"])
     assert '"pass": true' in shown and "good-linear" in texts(srv.main[0]["messages"])  # feedback ran, instruction sent
     assert rec.turns == 3 and rec.output_tokens == 3 * OUTPUT_TOKENS and rec.input_tokens > 0 and rec.cost
-    traj = validate_atif(json.loads((run_dir(cfg, rec.key) / TRAJECTORY).read_text()))
+    traj = validate_atif(json.loads(run_dir(cfg, rec.key).trajectory.read_text()))
     agent = [s for s in traj.steps if s.source == "agent"]
     assert traj.agent.name == "claude-code" and len(agent) == 3  # the CLI's own messages, not a summary
     assert [c.function_name for s in agent for c in s.tool_calls or []] == ["Write", "Bash"]

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from conftest import CATALOG, FIXTURES, ROOT, copy_tree, swr, write_candidate
+
 from swr.release import task_dir
 
 CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"

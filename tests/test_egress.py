@@ -108,7 +108,7 @@ def test_networked_command_agent_reaches_its_endpoint_and_not_the_host_loopback(
     script = PROBE.format(lport=listener.port, relay=RELAY_PORT)
     cfg = job(linear_release, tmp_path, "command", url, options={"command": script}, sandbox=backend, image="host")
     rec = only(run_job(cfg))
-    out = json.loads((run_dir(cfg, rec.key) / "agent" / "stdout.txt").read_text())
+    out = json.loads((run_dir(cfg, rec.key).logs / "stdout.txt").read_text())
     assert listener.accepted == 0, out
     assert out["direct"].startswith("error:"), out
     assert out["connect"] == out["absolute"] == "HTTP/1.1 403 Forbidden", out

@@ -13,14 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import SWR, TEST_SEED, sample_per_domain, swr
+
 from swr.harness import agents as agents_mod
 from swr.harness import workspace
 from swr.harness.agents import Budget, Context, OracleAgent, Outcome
 from swr.harness.results import job_results, pass_at_k
 from swr.harness.run import JobConfig, run_job
-from swr.harness.store import DB_FILE, Store
+from swr.harness.store import Store
+from swr.layout import DB_FILE
 from swr.release import list_tasks, load_task, task_dir
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 

@@ -18,10 +18,10 @@ from conftest import assert_no_process_left, swr, write_candidate
 from test_agents import RIGHT, serve  # noqa: F401 - `serve` is a fixture used here
 
 from swr.harness import agents as agents_mod
-from swr.harness.agents import Budget, Context, Outcome
-from swr.harness.run import DIFF, JobConfig, plan, run_dir, run_job
+from swr.harness.agents import Budget, Context, Outcome, watchdog
+from swr.harness.run import JobConfig, plan, run_dir, run_job
 from swr.harness.store import RunRecord
-from swr.harness.workspace import SOLUTION
+from swr.layout import SOLUTION
 from swr.release import task_dir
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
@@ -61,19 +61,18 @@ stat -c '%a %n' solution/suid solution/sgid solution/sticky
 
 
 def test_kept_solution_has_no_setuid_bits_and_job_dirs_are_private(linear_release: Path, tmp_path: Path) -> None:
-    from swr.harness.workspace import LOGS
 
     cfg = command_job(linear_release, tmp_path, PLANT)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.passed, (rec.error, rec.verdict)
     d = run_dir(cfg, rec.key)
-    planted = (d / LOGS / "stdout.txt").read_text()
+    planted = (d.logs / "stdout.txt").read_text()
     assert "4755 solution/suid" in planted and "1777 solution/sticky" in planted, planted  # there to strip
-    kept = tree_entries(d / SOLUTION)
+    kept = tree_entries(d.solution)
     assert {"run", "suid", "sgid", "sticky", "passwd"} <= set(kept)
     assert not [n for n, st in kept.items() if st.st_mode & SPECIAL], "a setuid/setgid/sticky bit was kept"
-    assert stat.S_ISLNK(kept["passwd"].st_mode) and os.readlink(d / SOLUTION / "passwd") == "/etc/passwd"
-    assert not (d / "workspace").exists()  # the workspace itself is gone
+    assert stat.S_ISLNK(kept["passwd"].st_mode) and os.readlink(d.solution / "passwd") == "/etc/passwd"
+    assert not d.live.exists()  # the workspace itself is gone (it was under live/)
     for private in (cfg.jobs_dir, cfg.jobs_dir / cfg.name):
         assert stat.S_IMODE(private.stat().st_mode) & 0o077 == 0, oct(private.stat().st_mode)
 
@@ -87,16 +86,15 @@ cp /bin/true "$SWR_LOGS/suid" && chmod 4755 "$SWR_LOGS/suid"
 def test_a_fifo_in_solution_fails_nothing_and_the_job_resumes(linear_release: Path, tmp_path: Path) -> None:
     """A FIFO (and a socket) in solution/ and in the agent's logs: every task gets its record, the FIFO
     and socket are left behind (noted), the solution still passes, and the same command again resumes."""
-    from swr.harness.workspace import LOGS
 
     cfg = command_job(linear_release, tmp_path, SPECIALS, include=())
     recs = run_job(cfg)
     assert len(recs) == 2 and all(r.status == "done" and r.passed for r in recs), [(r.label, r.error) for r in recs]
     for r in recs:
         d = run_dir(cfg, r.key)
-        assert {"run"} == set(tree_entries(d / SOLUTION))
+        assert {"run"} == set(tree_entries(d.solution))
         assert {n["path"] for n in r.cheats if n["kind"] == "not_kept"} >= {"solution/pipe", "solution/sock"}
-        logs = tree_entries(d / LOGS)
+        logs = tree_entries(d.logs)
         assert "pipe" not in logs and not logs["suid"].st_mode & SPECIAL
     again = run_job(cfg)
     assert [(r.key, r.tries) for r in again] == [(r.key, r.tries) for r in recs]
@@ -129,8 +127,8 @@ def test_a_symlinked_solution_is_a_failed_run_and_never_followed(linear_release:
     rec = only(run_job(cfg))
     assert rec.status == "done" and not rec.passed and rec.label == "missing_candidate", (rec.error, rec.verdict)
     assert "symbolic link" in rec.verdict["detail"]
-    assert not (run_dir(cfg, rec.key) / SOLUTION).exists()  # nothing kept through the link
-    assert "solution" in (run_dir(cfg, rec.key) / DIFF).read_text()  # the diff shows the link, not its target
+    assert not run_dir(cfg, rec.key).solution.exists()  # nothing kept through the link
+    assert "solution" in run_dir(cfg, rec.key).diff.read_text()  # the diff shows the link, not its target
 
 
 # --------------------------------------------------------------------- item 8: bad workspaces, time limits
@@ -158,7 +156,7 @@ def test_a_1200_deep_directory_fails_only_its_run_and_cleanup_does_not_wedge(lin
     assert "deeper than" in rec.verdict["detail"]
     assert any(n["kind"] == "workspace_not_read" for n in rec.cheats)  # junk/ is too deep to read whole
     d = run_dir(cfg, rec.key)
-    assert not (d / "workspace").exists() and not (d / SOLUTION).exists()
+    assert not d.live.exists() and not d.solution.exists()
     again = run_job(cfg)  # nothing to redo, nothing left to wedge on
     assert [(r.key, r.tries) for r in again] == [(rec.key, 1)]
 
@@ -217,7 +215,7 @@ def test_every_agent_is_stopped_at_the_time_limit_from_outside(linear_release: P
                                                                monkeypatch: pytest.MonkeyPatch, agent: Any) -> None:
     release = threading.Event()
     monkeypatch.setitem(agents_mod.AGENTS, agent.name, lambda opts: agent(release) if agent is StuckAgent else agent())
-    monkeypatch.setattr(agents_mod, "GRACE_S", 2.0, raising=False)
+    monkeypatch.setattr(watchdog, "GRACE_S", 2.0)
     try:
         cfg = JobConfig(linear_release, agent.name, include=("good-linear-v1",), jobs_dir=tmp_path,
                         budget=Budget(time_limit_s=3))
@@ -241,7 +239,7 @@ def test_write_file_refuses_fifos_and_links(linear_release: Path, tmp_path: Path
                  [("finish", {})]])
     cfg = JobConfig(linear_release, "openai", "scripted-model", include=("good-linear-v1",), jobs_dir=tmp_path,
                     agent_options={"base_url": srv.url})
-    fifo = run_dir(cfg, plan(cfg)[0].key) / "workspace" / SOLUTION / "run"
+    fifo = run_dir(cfg, plan(cfg)[0].key).workspace / SOLUTION / "run"
     done = threading.Event()
 
     def reader() -> None:  # keeps the FIFO's read end open once it exists
@@ -346,7 +344,7 @@ def test_hidden_reaches_see_a_stream_json_tool_call_the_agent_hides(linear_relea
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.verdict["pass"] and rec.label == "anti_cheat", (rec.error, rec.cheats)
     assert [c["marker"] for c in rec.cheats if c["kind"] == "hidden_path_attempt"] == ["private/hidden"]
-    kept = json.loads((run_dir(cfg, rec.key) / "trajectory.json").read_text())
+    kept = json.loads(run_dir(cfg, rec.key).trajectory.read_text())
     assert kept["agent"]["name"] == "clean"  # the agent's own trajectory is still what is kept
 
 

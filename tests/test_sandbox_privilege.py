@@ -22,6 +22,7 @@ from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import SANDBOX_UID
+from swr.taskfile import Anticheat
 
 SYSCTLS = ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/overcommit_memory", "/proc/sys/vm/drop_caches",
            "/proc/sys/kernel/hostname")
@@ -186,6 +187,7 @@ except ImportError as e:
 @pytest.mark.parametrize("forbidden", [(), ("numpy",)])
 def test_forbidden_package_cannot_be_imported(linear_task, backend, tmp_path, forbidden):
     """A task that forbids numpy: it is not importable in the candidate's sandbox, however it is named."""
-    task = dataclasses.replace(linear_task, meta={**linear_task.meta, "anticheat": {"forbidden_packages": list(forbidden)}})
+    task = dataclasses.replace(linear_task, meta=linear_task.meta.model_copy(
+        update={"anticheat": Anticheat(forbidden_packages=tuple(forbidden))}))
     out, _ = probe(task, backend, tmp_path, SNEAKY_IMPORT, "sneaky")
     assert out["imported"] == (None if forbidden else "numpy"), out

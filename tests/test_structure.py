@@ -124,3 +124,21 @@ def test_graph_covers_the_known_modules() -> None:
 def test_no_import_cycles() -> None:
     found = cycles(import_graph())
     assert found == [], "import cycles among swr modules: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+LAYOUT_NAMES = {"task.toml", "instruction.md", "release.json", "swr.db", "gates.json", "engine.toml", "workflow.toml",
+                "spec.md", "trajectory.json", "defects.json", "defects.toml", "freeze.json", "build.json",
+                "schema.json", "scenario.json", "output.json", "input.json", "expected.json", "diff.patch"}
+
+
+def test_only_the_layout_module_names_files_of_the_on_disk_layout() -> None:
+    """One module knows where files live (swr.layout): a file name of a release, task, job or run written
+    anywhere else is a second place that must change with it."""
+    found = []
+    for name, path in _modules().items():
+        if name == "swr.layout":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in LAYOUT_NAMES:
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}: {node.value}")
+    assert not found, found

@@ -77,7 +77,7 @@ def test_stderr_tail_is_last_2000_chars() -> None:
 def test_schema_and_semantic_labels_order() -> None:
     v = run([{"y": 1.0}, {"y": 2.5, "k": "b"}, {"y": 3.0, "k": "z"}])
     assert v["label"] == "schema_failure"
-    assert v["labels"] == ["schema_failure", "categorical_mismatch", "numeric_mismatch"]
+    assert v["labels"] == ["schema_failure", "numeric_mismatch", "categorical_mismatch"]
     assert v["scenarios"][1]["mismatches"] == [
         {"path": "y", "label": "numeric_mismatch", "expected": 2.0, "got": 2.5}]
 
@@ -98,7 +98,7 @@ def test_input_independent_needs_differing_references() -> None:
 def test_public_replay() -> None:
     v = run([REFS[0], PUB[1], REFS[2]])
     assert not v["pass"]
-    assert v["labels"] == ["public_replay", "categorical_mismatch", "numeric_mismatch"]
+    assert v["labels"] == ["public_replay", "numeric_mismatch", "categorical_mismatch"]
     assert v["label"] == "public_replay"
     assert v["anti_shortcut"] == [{"label": "public_replay", "hidden": 1, "public": 1}]
 
@@ -120,7 +120,7 @@ def test_feedback_mode_public_only() -> None:
     assert v["pass"] and v["label"] == "pass" and v["r_pub"] == 1.0 and v["r_hid"] is None  # no hidden split was run
     pub[1] = (PUB[1], ok(PUB[0]))  # replaying a public output is fine here: no anti-shortcut
     v = verdict("t", [], pub, TOL)
-    assert not v["pass"] and v["r_pub"] == 0.5 and v["label"] == "categorical_mismatch"
+    assert not v["pass"] and v["r_pub"] == 0.5 and v["label"] == "numeric_mismatch"
     assert v["anti_shortcut"] == [] and v["field_agreement"] == 0.5
     v = verdict("t", list(zip(REFS, map(ok, REFS))), pub, TOL, split_for_pass="public")
     assert not v["pass"] and v["r_hid"] == 1.0

@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
+
 from swr.scenario import sample_scenario
 from swr.spec import load_spec
 from swr.workflow import Runner

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from swr.build import BuildOptions, build_workflow
+from swr.build.gates import parse_output
 from swr.cache import ExecutionCache
 from swr.errors import SwrError
-from swr.gates import parse_output
 from swr.sandbox import get_sandbox
 from swr.scenario import sample_scenario
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec

@@ -33,6 +33,7 @@ def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
     s = r.spec
     n_tasks = len(r.tasks)
     what = f"{n_tasks} task{'s' * (n_tasks != 1)}" if not r.failure else f"left out: {r.failure}"
+    what += "".join(f"; v{v} dropped: {why}" for v, why in getattr(r, "dropped", {}).items())
     _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)")
 
 
@@ -161,6 +162,22 @@ def demo(catalog: list[Path] = typer.Option([Path("catalog")], "--catalog",
     ok = all(r["oracle"] and not r["nop"] and not (r["modal"] or r["nearest"] or r["best_public"]) for r in rows)
     out.print(f"{sum(r['oracle'] for r in rows)}/{len(rows)} oracle passes, {sum(r['nop'] for r in rows)} nop passes")
     raise typer.Exit(0 if ok else 1)
+
+
+@app.command()
+@handled
+def regrade(job: str, release: Path = typer.Option(..., "--release", help="The release with the fixed verifiers."),
+            jobs_dir: Path = typer.Option(Path("jobs"), "--jobs-dir", help="Where the store and run records live."),
+            as_json: bool = JSON, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
+    """Re-score a job's final solutions with a fixed release (runs whose task's public part changed: re-run)."""
+    from swr.audit.render import regrade_table
+    from swr.regrade import regrade_job
+
+    r = regrade_job(jobs_dir, job, release, sandbox=sandbox, jobs=jobs)
+    if as_json:
+        print(json.dumps(r, indent=2, allow_nan=False))
+    else:
+        out.print(regrade_table(r))
 
 
 catalog_app = typer.Typer(no_args_is_help=True, help="The shipped catalog of workflows.")

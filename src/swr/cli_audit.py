@@ -19,6 +19,10 @@ def _emit(result: dict[str, Any], as_json: bool, table: Any, failed: bool) -> No
         print(json.dumps(result, indent=2, allow_nan=False, default=str))
     else:
         out.print(table)
+        from swr.audit.render import not_applicable_line
+
+        if line := not_applicable_line(result):
+            out.print(line, style="dim", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(1 if failed else 0)
 
 
@@ -93,3 +97,123 @@ def lint(release: Path, as_json: bool = JSON, rerun: bool = typer.Option(False, 
     table = findings_table(r["findings"], f"lint: {r['errors']} errors, {r['warnings']} warnings",
                            ("task", "severity", "check", "field", "message"))
     _emit(r, as_json, table, bool(r["errors"]))
+
+
+defect_app = typer.Typer(no_args_is_help=True, help="The release's register of verifier defects (defects.json).")
+audit_app.add_typer(defect_app, name="defect")
+
+
+@defect_app.command("add")
+@handled
+def defect_add(release: Path,
+               task: str = typer.Option(..., "--task", help="Task id, workflow, family/workflow or engine."),
+               kind: str = typer.Option(..., "--kind", help="false_accept or false_reject."),
+               signal: str = typer.Option(..., "--signal", help="achievability, consensus, self_test, human_audit, "
+                                          "mutation, lint or review."),
+               summary: str = typer.Option(..., "--summary"), fix: str = typer.Option("", "--fix"),
+               test: str = typer.Option("", "--test", help="The pytest node id of its regression test."),
+               severity: str = typer.Option("medium", "--severity", help="high, medium or low."),
+               recorded: str = typer.Option(None, "--recorded", help="ISO date (default: today).")) -> None:
+    """Record a defect (fixed when --fix is given); prints its id."""
+    from swr.audit.defects import add
+
+    d = add(release, task=task, kind=kind, signal=signal, summary=summary, fix=fix, test=test, severity=severity,
+            recorded=recorded)
+    print(d.id)
+
+
+@defect_app.command("fix")
+@handled
+def defect_fix(release: Path, defect_id: str = typer.Argument(..., metavar="ID"),
+               fix: str = typer.Option(..., "--fix"), test: str = typer.Option(None, "--test")) -> None:
+    """Mark a defect fixed, with its fix and regression test."""
+    from swr.audit.defects import fix as do_fix
+
+    print(do_fix(release, defect_id, fix=fix, test=test).id)
+
+
+@defect_app.command("list")
+@handled
+def defect_list(release: Path, as_json: bool = JSON) -> None:
+    """The register: every defect, open ones first."""
+    from swr.audit.defects import load
+    from swr.audit.render import defects_table
+
+    rows = [d.model_dump(mode="json") for d in sorted(load(release), key=lambda d: (d.status != "open", d.id))]
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    n_open = sum(r["status"] == "open" for r in rows)
+    out.print(defects_table(rows, f"defects: {len(rows)} recorded, {n_open} open"))
+
+
+@audit_app.command("bundles")
+@handled
+def bundles(release: Path, out_dir: Path = typer.Option(..., "--out", help="Bundle directory (new or empty)."),
+            tasks: int | None = typer.Option(None, "--tasks", min=1, help="Bundles to write (default: every task)."),
+            seed: int = typer.Option(0, "--seed"), key: Path | None = typer.Option(
+                None, "--key", help="Where the answer key goes (default DIR.key.json; never inside DIR)."),
+            as_json: bool = JSON) -> None:
+    """Blinded human-audit bundles: per task one expected-valid and one expected-invalid case, shuffled."""
+    from swr.audit.bundles import write_bundles
+    from swr.audit.render import findings_table
+
+    r = write_bundles(release, out_dir, tasks=tasks, seed=seed, key=key)
+    rows = r["tasks"] + [{"bundle_id": "-", "task": n["task"], "note": f"not applicable: {n['reason']}"}
+                         for n in r["not_applicable"]]
+    table = findings_table(rows, f"{r['bundles']} bundles in {r['out']} (label sheet {r['labels']}; key {r['key']})",
+                           ("bundle_id", "task", "note"))
+    _emit(r, as_json, table, False)
+
+
+@audit_app.command("agreement")
+@handled
+def agreement(labels_a: Path, labels_b: Path, key: Path = typer.Option(..., "--key", help="The bundles' key file."),
+              adjudicated: Path | None = typer.Option(None, "--adjudicated", help="Adjudicated label sheet."),
+              as_json: bool = JSON) -> None:
+    """Annotator agreement, Cohen's kappa, label validity and the verifier's FA/FR; exit 1 on any verifier error."""
+    from swr.audit.agreement import agreement_report
+    from swr.audit.render import agreement_table
+
+    r = agreement_report(key, labels_a, labels_b, adjudicated)
+    _emit(r, as_json, agreement_table(r), bool(r["false_accepts"] or r["false_rejects"]))
+
+
+@defect_app.command("check")
+@handled
+def defect_check(files: list[Path] = typer.Argument(..., help="defects.toml files ([[defect]] tables).")) -> None:
+    """Validate defects.toml files as a build reads them (exit 2 with one line on the first bad field)."""
+    from swr.audit.defects import read_toml
+
+    for f in files:
+        print(f"{f}: {len(read_toml(f))} defects")
+
+
+@audit_app.command("freeze")
+@handled
+def freeze(release: Path, pilot: int = typer.Option(100, min=0, help="Tasks in the pilot set."),
+           held_out: int = typer.Option(100, "--held-out", min=1, help="Tasks in the held-out set."),
+           high_risk: list[str] = typer.Option([], "--high-risk", help="Task ids to hold out (repeat or comma-separate)."),
+           seed: int = typer.Option(0, help="Seed of both draws and of the held-out trials."),
+           trials_per_class: int = typer.Option(2, min=1, help="Held-out trials per class and hidden scenario."),
+           as_json: bool = JSON, jobs: int = JOBS) -> None:
+    """Validate the mutation generator on a pilot set, freeze it, and draw the held-out set; exit 1 on a pilot error."""
+    from swr.audit.freeze import freeze_audit
+    from swr.audit.render import freeze_table
+
+    r = freeze_audit(release, pilot=pilot, held_out=held_out, high_risk=high_risk, seed=seed,
+                     trials_per_class=trials_per_class, jobs=jobs)
+    pv = r["pilot_validation"]
+    _emit(r, as_json, freeze_table(r), bool(pv["false_accepts"] or pv["false_rejects"]))
+
+
+@audit_app.command("held-out")
+@handled
+def held_out(release: Path, as_json: bool = JSON, jobs: int = JOBS) -> None:
+    """New trials on the frozen held-out set, per stratum (SWR Table 12); exit 1 on any wrong decision,
+    2 when nothing is frozen or the generator changed since."""
+    from swr.audit.heldout import held_out_audit
+    from swr.audit.render import heldout_table
+
+    r = held_out_audit(release, jobs=jobs)
+    _emit(r, as_json, heldout_table(r), bool(r["false_accepts"] or r["false_rejects"]))

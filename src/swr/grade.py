@@ -14,7 +14,8 @@ from swr.errors import SwrError
 from swr.judge import Execution, missing_candidate, verdict
 from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.verdict import Reference
-from swr.release import TASK_TOML, Example, Task
+from swr.layout import CANDIDATE_RUN, TASK_TOML
+from swr.release import Example, Task
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ Split = Literal["all", "public", "hidden"]
 
 def candidate_problem(candidate: Path) -> str | None:
     """Why a directory is not a runnable candidate, or None."""
-    run_file = candidate / "run"
+    run_file = candidate / CANDIDATE_RUN
     if not candidate.is_dir():
         return f"{candidate} is not a directory"
     if not run_file.is_file():

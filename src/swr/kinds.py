@@ -3,40 +3,48 @@ judge against the wrapped reference's outputs; an `engine` task (ReviveBench) by
 from __future__ import annotations
 
 import shutil
-import tomllib
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from swr.engine.feedback import engine_feedback
 from swr.engine.grading import grade_engine
 from swr.engine.task import EngineTask, load_engine_task
-from swr.errors import SwrError
-from swr.release import TASK_TOML, Task, load_task
+from swr.release import Task, load_task
 from swr.sandbox import Sandbox
+from swr.taskfile import EngineTaskFile, read_task_file
+from swr.verdicts import checked
 
 AnyTask = Task | EngineTask
 KINDS = ("workflow", "engine")
 
 
-def kind_of(root: Path) -> str:
-    try:
-        meta = tomllib.loads((Path(root) / TASK_TOML).read_text())
-    except FileNotFoundError:
-        raise SwrError(f"not a task directory (no {TASK_TOML})", file=root) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=Path(root) / TASK_TOML) from None
-    kind = meta.get("kind", "workflow")
-    if kind not in KINDS:
-        raise SwrError(f"unknown task kind {kind!r} (one of {', '.join(KINDS)})", file=Path(root) / TASK_TOML,
-                       field="kind")
-    return str(kind)
+def kind_of(root: str | Path) -> str:
+    """The kind task.toml records (a one-line error for a kind swr does not know)."""
+    return read_task_file(Path(root)).kind
+
+
+def covered(roots: Iterable[Path], kinds: Collection[str],
+            why: Mapping[str, str]) -> tuple[list[Path], list[dict[str, str]]]:
+    """The task directories an audit covers, and a `not_applicable` entry {task, kind, why} for each other
+    one, so that an audit says where it does not apply instead of skipping silently."""
+    keep: list[Path] = []
+    skip: list[dict[str, str]] = []
+    for root in roots:
+        kind = kind_of(root)
+        if kind in kinds:
+            keep.append(root)
+        else:
+            skip.append({"task": root.name, "kind": kind, "why": why.get(kind, f"does not cover {kind} tasks")})
+    return keep, skip
 
 
 def load(root: str | Path) -> AnyTask:
     """A task directory of any kind (full, or a public-only workspace copy)."""
     root = Path(root)
-    if kind_of(root) == "engine":
-        return load_engine_task(root, tomllib.loads((root / TASK_TOML).read_text()))
+    meta = read_task_file(root)
+    if isinstance(meta, EngineTaskFile):
+        return load_engine_task(root, meta)
     return load_task(root)
 
 
@@ -46,10 +54,10 @@ def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["a
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.spec, task.id, candidate, task.public, sandbox)
-        return grade_engine(task.spec, task.verifier_dir, candidate, task.hidden, sandbox, jobs, task.id)
+        return checked(grade_engine(task.spec, task.verifier_dir, candidate, task.hidden, sandbox, jobs, task.id))
     from swr.grade import grade as grade_workflow
 
-    return grade_workflow(task, candidate, sandbox, split=split, jobs=jobs)
+    return checked(grade_workflow(task, candidate, sandbox, split=split, jobs=jobs))
 
 
 def write_oracle(task: AnyTask, dest: Path) -> None:

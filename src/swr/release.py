@@ -7,24 +7,28 @@ import json
 import os
 import shutil
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from swr.errors import SwrError
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
+from swr.layout import ReleasePaths, TaskPaths, example_files
 from swr.sandbox import Limits, MiB
 from swr.sandbox.images import pin
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
-
-RELEASE_JSON = "release.json"
-TASKS = "tasks"
-TASK_TOML = "task.toml"
-INSTRUCTION = "instruction.md"
+from swr.taskfile import (
+    Anticheat,
+    EngineTaskFile,
+    Environment,
+    FieldTolerance,
+    TaskLimits,
+    TaskTolerances,
+    WorkflowTaskFile,
+    dump_task_file,
+    read_task_file,
+)
 
 
 @dataclass
@@ -39,17 +43,17 @@ class Example:
 class Forbidden:
     """task.toml's `[anticheat]` lists, whatever the task's kind (a mixin over `meta`)."""
 
-    meta: dict[str, Any]
+    meta: WorkflowTaskFile | EngineTaskFile
 
     @property
     def forbidden_packages(self) -> tuple[str, ...]:
         """Packages a candidate must not use: unimportable in its sandbox, and named by anti-cheat."""
-        return tuple(self.meta.get("anticheat", {}).get("forbidden_packages", ()))
+        return self.meta.anticheat.forbidden_packages
 
     @property
     def forbidden_binaries(self) -> tuple[str, ...]:
         """Programs a candidate must not run: absent from its sandbox's PATH."""
-        return tuple(self.meta.get("anticheat", {}).get("forbidden_binaries", ()))
+        return self.meta.anticheat.forbidden_binaries
 
 
 @dataclass
@@ -58,7 +62,7 @@ class Task(Forbidden):
 
     id: str
     root: Path
-    meta: dict[str, Any]
+    meta: WorkflowTaskFile
     tolerances: Tolerances
     limits: Limits
     public: list[Example]
@@ -68,16 +72,16 @@ class Task(Forbidden):
     def pass_threshold(self) -> float:
         """Share of hidden scenarios a pass needs: 1 unless a task.toml `[grading]` table lowers it
         (imported verifiers sometimes do; `swr audit lint` flags it)."""
-        return float(self.meta.get("grading", {}).get("pass_threshold", 1.0))
+        return self.meta.grading.pass_threshold
 
     @property
     def files_dir(self) -> Path | None:
-        d = self.root / "public" / "files"
+        d = TaskPaths(self.root).files
         return d if d.is_dir() else None
 
     @property
     def reference_dir(self) -> Path:
-        return self.root / "private" / "reference"
+        return TaskPaths(self.root).reference
 
     @property
     def gates(self) -> dict[str, Any]:
@@ -88,7 +92,9 @@ class Task(Forbidden):
     @property
     def environment(self) -> dict[str, Any]:
         """What the task runs in: pinned `pip` and `apt` packages, or a named `image` (task.toml)."""
-        return dict(self.meta.get("environment", {}))
+        if "environment" not in self.meta.model_fields_set:
+            return {}  # an older release: the host's root
+        return self.meta.environment.model_dump(mode="json", exclude_none=True)
 
     def reference_spec(self) -> WorkflowSpec:
         if not (self.reference_dir / SPEC_FILE).is_file():
@@ -107,50 +113,46 @@ def _write(path: Path, text: str) -> None:
 
 
 def task_dir(release: Path, task_id: str) -> Path:
-    return release / TASKS / task_id
+    return ReleasePaths(release).task(task_id).root
 
 
 def gates_path(root: Path) -> Path:
-    return root / "private" / "gates.json"
+    return TaskPaths(root).gates
 
 
 def write_gates(root: Path, gates: dict[str, Any]) -> None:
     _write(gates_path(root), dump_json({"gates": gates}))
 
 
-PUBLIC_EXAMPLES = Path("public", "examples")
-HIDDEN_EXAMPLES = Path("private", "hidden")
-
-
-def write_task(root: Path, meta: dict[str, Any], instruction: str, schema: dict[str, Any],
+def write_task(root: Path, meta: WorkflowTaskFile, instruction: str, schema: dict[str, Any],
                public: list[Example], hidden: list[Example], reference_src: Path, files: list[str]) -> Task:
     """Write one task directory (gates.json comes after the final gates); `files` travel with the task.
     Returns the task as written, for the build's final gates, without reading it back."""
-    _write(root / TASK_TOML, tomli_w.dumps(meta))
-    _write(root / INSTRUCTION, instruction)
-    _write(root / "public" / "schema.json", dump_json(schema))
-    for split, examples in ((PUBLIC_EXAMPLES, public), (HIDDEN_EXAMPLES, hidden)):
+    at = TaskPaths(root)
+    _write(at.toml, dump_task_file(meta))
+    _write(at.instruction, instruction)
+    _write(at.schema, dump_json(schema))
+    for split, examples in ((at.public_examples, public), (at.hidden_examples, hidden)):
         for ex in examples:
-            d = root / split / str(ex.index)
-            _write(d / "scenario.json", dump_json(ex.scenario))
-            _write(d / "output.json", dump_json(ex.output))
+            d, scenario, output = example_files(split, ex.index)
+            _write(scenario, dump_json(ex.scenario))
+            _write(output, dump_json(ex.output))
             for name in ex.artifacts:
                 shutil.copyfile(ex.files / name, d / name)  # type: ignore[operator]
     for rel in files:
-        dst = root / "public" / "files" / rel
+        dst = at.files / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(reference_src / rel, dst)
-    shutil.copytree(reference_src, root / "private" / "reference",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return _task(root, root / TASK_TOML, meta, [_as_written(ex, root / PUBLIC_EXAMPLES) for ex in public],
-                 [_as_written(ex, root / HIDDEN_EXAMPLES) for ex in hidden])
+    shutil.copytree(reference_src, at.reference, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return _task(root, meta, [_as_written(ex, at.public_examples) for ex in public],
+                 [_as_written(ex, at.hidden_examples) for ex in hidden])
 
 
 def _as_written(ex: Example, split_dir: Path) -> Example:
     """An example as load_task reads it from its directory: values as the JSON files hold them (sorted keys,
     which the oracle then receives on stdin like every later candidate), files in the example's directory."""
     return Example(ex.index, json.loads(dump_json(ex.scenario)), json.loads(dump_json(ex.output)),
-                   split_dir / str(ex.index))
+                   example_files(split_dir, ex.index)[0])
 
 
 def _examples(d: Path) -> list[Example]:
@@ -158,7 +160,8 @@ def _examples(d: Path) -> list[Example]:
         return []
     out = []
     for sub in sorted((p for p in d.iterdir() if p.name.isdigit()), key=lambda p: int(p.name)):
-        out.append(Example(int(sub.name), _read_json(sub / "scenario.json"), _read_json(sub / "output.json"), sub))
+        _, scenario, output = example_files(d, sub.name)
+        out.append(Example(int(sub.name), _read_json(scenario), _read_json(output), sub))
     return out
 
 
@@ -172,46 +175,38 @@ def _read_json(path: Path) -> Any:
 def load_task(root: str | Path) -> Task:
     """Load a task directory (full, or a public-only workspace copy)."""
     root = Path(root)
-    path = root / TASK_TOML
-    try:
-        meta = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise SwrError(f"not a task directory (no {TASK_TOML})", file=root) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
-    return _task(root, path, meta, _examples(root / PUBLIC_EXAMPLES), _examples(root / HIDDEN_EXAMPLES))
+    at = TaskPaths(root)
+    meta = read_task_file(root)
+    if not isinstance(meta, WorkflowTaskFile):
+        raise SwrError(f"a {meta.kind} task, not a workflow task", file=at.toml, field="kind")
+    return _task(root, meta, _examples(at.public_examples), _examples(at.hidden_examples))
 
 
-def _task(root: Path, path: Path, meta: dict[str, Any], public: list[Example], hidden: list[Example]) -> Task:
-    """A Task from task.toml's table (`path` names the file in errors) and its examples."""
-    try:
-        tol, lim = meta["tolerances"], meta["limits"]
-        fields = tol.get("fields", {})
-        tolerances = Tolerances(atol=tol["atol"], rtol=tol["rtol"], ignore=tuple(tol.get("ignore", ())),
-                                fields=tuple((p, f.get("atol"), f.get("rtol")) for p, f in fields.items()),
-                                artifacts=artifact_options({p: f["artifact"] for p, f in fields.items() if "artifact" in f}))
-        limits = Limits(time_s=lim["time_s"], memory_bytes=lim["memory_mb"] * MiB, pids=lim["pids"],
-                        stdout_bytes=lim["stdout_mb"] * MiB)
-        task_id = meta["id"]
-    except KeyError as e:
-        raise SwrError("is required but missing", file=path, field=str(e.args[0])) from None
-    return Task(task_id, root, meta, tolerances, limits, public, hidden)
+def _task(root: Path, meta: WorkflowTaskFile, public: list[Example], hidden: list[Example]) -> Task:
+    """A Task from its task.toml model and its examples."""
+    tol, lim = meta.tolerances, meta.limits
+    fields = tol.fields.items()
+    tolerances = Tolerances(atol=tol.atol, rtol=tol.rtol, ignore=tol.ignore,
+                            fields=tuple((p, f.atol, f.rtol) for p, f in fields),
+                            artifacts=artifact_options({p: f.artifact for p, f in fields if f.artifact is not None}))
+    limits = Limits(time_s=lim.time_s, memory_bytes=lim.memory_mb * MiB, pids=lim.pids, stdout_bytes=lim.stdout_mb * MiB)
+    return Task(meta.id, root, meta, tolerances, limits, public, hidden)
 
 
-def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) -> dict[str, Any]:
+def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) -> WorkflowTaskFile:
+    """A variant's task.toml: what graders and agents read instead of the workflow's own spec."""
     tol = spec.tolerances
-    fields = {p: {k: v for k, v in (("atol", a), ("rtol", r)) if v is not None} for p, a, r in tol.fields}
+    fields = {p: FieldTolerance(atol=a, rtol=r) for p, a, r in tol.fields}
     for p, opts in tol.artifacts:
-        fields.setdefault(p, {})["artifact"] = json.loads(opts)
-    return {
-        "id": task_id, "workflow": spec.name, "family": spec.family, "domain": spec.domain, "variant": variant,
-        "workflow_hash": spec.content_hash,
-        "limits": {"time_s": limits.time_s, "memory_mb": limits.memory_bytes // MiB, "pids": limits.pids,
-                   "stdout_mb": limits.stdout_bytes // MiB},
-        "tolerances": {"atol": tol.atol, "rtol": tol.rtol, "ignore": list(tol.ignore), "fields": fields},
-        "environment": environment(spec),
-        **({"anticheat": {"forbidden_packages": list(spec.forbidden_packages)}} if spec.forbidden_packages else {}),
-    }
+        fields[p] = (fields.get(p) or FieldTolerance()).model_copy(update={"artifact": json.loads(opts)})
+    return WorkflowTaskFile(
+        id=task_id, workflow=spec.name, family=spec.family, domain=spec.domain, variant=variant,
+        workflow_hash=spec.content_hash,
+        limits=TaskLimits(time_s=limits.time_s, memory_mb=limits.memory_bytes // MiB, pids=limits.pids,
+                          stdout_mb=limits.stdout_bytes // MiB),
+        tolerances=TaskTolerances(atol=tol.atol, rtol=tol.rtol, ignore=tuple(tol.ignore), fields=fields),
+        environment=Environment(**environment(spec)),
+        anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden_packages)))
 
 
 def environment(spec: WorkflowSpec) -> dict[str, Any]:
@@ -224,14 +219,14 @@ def environment(spec: WorkflowSpec) -> dict[str, Any]:
 
 
 def list_tasks(release: str | Path) -> list[Path]:
-    d = Path(release) / TASKS
+    d = ReleasePaths(Path(release)).tasks
     if not d.is_dir():
-        raise SwrError(f"not a release (no {TASKS}/ directory)", file=release)
-    return sorted(p for p in d.iterdir() if (p / TASK_TOML).is_file())
+        raise SwrError(f"not a release (no {d.name}/ directory)", file=release)
+    return sorted(p for p in d.iterdir() if TaskPaths(p).toml.is_file())
 
 
 def load_release(release: str | Path) -> dict[str, Any]:
-    return _read_json(Path(release) / RELEASE_JSON)
+    return _read_json(ReleasePaths(Path(release)).summary)
 
 
 def tree_hash(root: Path) -> str:
@@ -248,10 +243,11 @@ def tree_hash(root: Path) -> str:
 
 def finish_release(staging: Path, final: Path, summary: dict[str, Any]) -> None:
     """Seal: hash the tasks, write release.json, then swap the staging dir in atomically."""
-    summary = {**summary, "content_hash": tree_hash(staging / TASKS) if (staging / TASKS).is_dir() else None}
-    _write(staging / RELEASE_JSON, dump_json(summary))
+    at = ReleasePaths(staging)
+    summary = {**summary, "content_hash": tree_hash(at.tasks) if at.tasks.is_dir() else None}
+    _write(at.summary, dump_json(summary))
     if final.exists():
-        old = final.with_name(final.name + ".old")
+        old = ReleasePaths(final).retired()
         shutil.rmtree(old, ignore_errors=True)
         final.rename(old)
         staging.rename(final)
@@ -261,7 +257,7 @@ def finish_release(staging: Path, final: Path, summary: dict[str, Any]) -> None:
 
 
 def staging_dir(final: Path) -> Path:
-    d = final.with_name(final.name + ".partial")
+    d = ReleasePaths(final).staging()
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
     return d

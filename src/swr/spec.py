@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from swr.errors import SwrError
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
+from swr.layout import WORKFLOW_TOML
 
-SPEC_FILE = "workflow.toml"
+SPEC_FILE = WORKFLOW_TOML
 DOMAINS = (
     "software-formal-systems",
     "physical-engineering-simulation",

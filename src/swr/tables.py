@@ -30,8 +30,8 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
         t = kinds.load(root)
         gates = t.gates if isinstance(t, Task) else {}
         passed = sum(1 for g in gates.values() if g.get("pass"))
-        rows.append({"id": t.id, "kind": t.meta.get("kind", "workflow"), "family": t.meta["family"],
-                     "domain": t.meta["domain"], "public": len(t.public), "hidden": len(t.hidden),
+        rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
+                     "domain": t.meta.domain, "public": len(t.public), "hidden": len(t.hidden),
                      "gates": f"{passed}/{len(gates)}" if gates else "-"})
     return rows
 
@@ -50,8 +50,9 @@ def build_table(workflows: list[dict[str, Any]]) -> Table:
     table = Table("workflow", "family", "domain", "status", "tasks / reason", title="build")
     for w in workflows:
         status = "[green]ok[/]" if w["status"] == "ok" else "[red]failed[/]"
-        table.add_row(w["name"], w["family"], w["domain"], status, str(len(w["tasks"])) if w["status"] == "ok"
-                      else plain(w["reason"]))  # a reason may quote a program's stderr
+        dropped = "".join(f"; v{v} dropped: {why}" for v, why in w.get("dropped_variants", {}).items())
+        table.add_row(w["name"], w["family"], w["domain"], status, plain(f"{len(w['tasks'])}{dropped}")
+                      if w["status"] == "ok" else plain(w["reason"]))  # a reason may quote a program's stderr
     return table
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from swr.layout import CANDIDATE_RUN
 from swr.sandbox import WORKDIR, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 from swr.spec import WorkflowSpec
 
@@ -232,7 +233,7 @@ class WorkerPool:
 def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:
     """A candidate directory that wraps the reference: the oracle of gate 6 and of `-a oracle`."""
     shutil.copytree(reference_dir, dest, dirs_exist_ok=True)
-    run_file = dest / "run"
+    run_file = dest / CANDIDATE_RUN
     if spec.command:
         script = f"#!/bin/sh\nexec {shlex.join(spec.command)}\n"  # a bare python3: the sandbox PATH finds it
     else:

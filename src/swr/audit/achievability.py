@@ -10,6 +10,7 @@ from typing import Any
 from swr import kinds
 from swr.engine.check import achievability
 from swr.engine.task import EngineTask
+from swr.layout import CANDIDATE_RUN
 from swr.release import list_tasks
 from swr.sandbox import Sandbox, get_sandbox
 
@@ -19,11 +20,12 @@ def achievability_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap")
     sb = get_sandbox(sandbox)
     rows = []
     with tempfile.TemporaryDirectory(prefix="swr-nop-") as nop:
-        (Path(nop) / "run").write_text("#!/bin/sh\necho '{}'\n")
-        (Path(nop) / "run").chmod(0o755)
-        for root in list_tasks(release):
+        (Path(nop) / CANDIDATE_RUN).write_text("#!/bin/sh\necho '{}'\n")
+        (Path(nop) / CANDIDATE_RUN).chmod(0o755)
+        roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {})
+        for root in roots:
             rows.append(_row(kinds.load(root), Path(nop), sb, jobs))
-    return {"release": str(release), "tasks": rows,
+    return {"release": str(release), "tasks": rows, "not_applicable": not_applicable,
             "unachievable": [r["task"] for r in rows if not r["oracle_pass"] or not r["thresholds_met"]],
             "passed_by_nop": [r["task"] for r in rows if r["nop_pass"]]}
 

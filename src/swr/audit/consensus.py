@@ -92,7 +92,8 @@ def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, s
     flags: list[dict[str, Any]] = []
     seen = 0
     with tempfile.TemporaryDirectory(prefix="swr-consensus-") as tmp:
-        for n, root in enumerate(list_tasks(release)):
+        roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {})
+        for n, root in enumerate(roots):
             task = kinds.load(root)
             found = [c for c in (candidate_for(p, task) for p in candidates) if c is not None]
             if len(found) < quorum:
@@ -104,5 +105,6 @@ def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, s
             scratch = Path(tmp) / str(n)
             scratch.mkdir()
             flags += task_consensus(task, found, sb, scratch, quorum)
-    return {"release": str(release), "tasks_compared": seen, "quorum": quorum, "flags": flags}
+    return {"release": str(release), "tasks_compared": seen, "quorum": quorum, "flags": flags,
+            "not_applicable": not_applicable}
 

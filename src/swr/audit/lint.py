@@ -1,5 +1,6 @@
-"""`swr audit lint`: verifier configurations that cannot be trusted, found without running anything
-(and, with `rerun`, tolerances tighter than the reference's own run-to-run variation)."""
+"""`swr audit lint`: verifier configurations that cannot be trusted. Workflow tasks: found without running
+anything (and, with `rerun`, tolerances tighter than the reference's own run-to-run variation); engine tasks:
+verifier checks that grade a figure the candidate reports about itself (the probe in selfreport.py)."""
 from __future__ import annotations
 
 import math
@@ -7,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from swr import kinds
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.verdict import parse_output, reference_view
@@ -15,6 +17,7 @@ from swr.sandbox import get_sandbox
 from swr.workflow import Runner
 
 from .oracle import leaf_within, leaves, limit
+from .selfreport import self_report_audit
 
 SELF_REPORTED = re.compile(r"(^|_)(residual|error|err|converged|success|status|message|iterations?|n_?iter|"
                            r"nfev|njev|runtime|elapsed|wall|wall_time|cpu_time|timing)(_|$)", re.I)
@@ -113,20 +116,28 @@ def rerun_drift(task: Task, runner: Runner) -> list[dict[str, Any]]:
     return found
 
 
-def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap") -> dict[str, Any]:
-    tasks = [load_task(r) for r in list_tasks(release)]
+def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jobs: int = 2) -> dict[str, Any]:
+    """Workflow tasks: their tolerance tables; engine tasks: the self-report probe of their verifier."""
+    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {})
+    engines = [r for r in roots if kinds.kind_of(r) == "engine"]
+    tasks = [load_task(r) for r in roots if r not in engines]
     findings = [f for t in tasks for f in lint_task(t)]
+    probes: list[dict[str, Any]] = []
+    if engines:
+        found, probes, na = self_report_audit([kinds.load(r) for r in engines], get_sandbox(sandbox), jobs)
+        findings, not_applicable = findings + found, not_applicable + na
     if rerun:
         sb = get_sandbox(sandbox)
         runners: dict[str, Runner] = {}
         try:
             for t in tasks:
-                wf = t.meta["workflow"]
+                wf = t.meta.workflow
                 runner = runners.setdefault(wf, Runner(t.reference_spec(), sb))
                 findings += rerun_drift(t, runner)
         finally:
             for r in runners.values():
                 r.close()
-    return {"release": str(release), "tasks": len(tasks), "findings": findings,
+    return {"release": str(release), "tasks": len(tasks) + len(engines), "findings": findings,
+            "self_report_probes": probes, "not_applicable": not_applicable,
             "errors": sum(f["severity"] == "error" for f in findings),
             "warnings": sum(f["severity"] == "warning" for f in findings)}

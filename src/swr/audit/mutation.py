@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from swr import kinds
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts.fields import Reference
 from swr.judge.verdict import parse_output, reference_view
@@ -18,12 +19,25 @@ from swr.release import Task, list_tasks, load_task
 from swr.sandbox import get_sandbox
 from swr.workflow import Runner
 
+from .artifact_mutants import artifact_mutants
 from .mesh_mutants import mesh_mutants
-from .mutants import Mutant, other_scenarios, perturbations, reserialised, structural
+from .mutants import (
+    FieldStats,
+    Mutant,
+    at_field_scale,
+    other_scenarios,
+    perturbations,
+    precision_limited,
+    reserialised,
+    structural,
+)
 from .oracle import within
 
 Z95 = 1.959963984540054
+NOT_FOR = {"engine": "engine verifiers are programs, not field tolerances; their cheats are graded by "
+                     "`python -m swr.engine check`"}
 MAX_EXAMPLES = 20
+MAX_AXES = 32  # input axes re-executed per hidden scenario
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -41,11 +55,16 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 def task_mutants(task: Task, per_class: int, scratch: Path, seed: int = 0) -> Iterator[tuple[int, Mutant]]:
     """(hidden index, mutant) for every mutation class that applies to the task's outputs."""
     refs = [Reference(h.output, h.files) for h in task.hidden]
+    public = [Reference(p.output, p.files) for p in task.public]
     tol = task.tolerances
+    stats = FieldStats.of([r.output for r in public + refs], [e.scenario for e in task.public + task.hidden], tol)
     for i, ref in enumerate(refs):
         rng = random.Random(f"{seed}:{task.id}:{i}")
+        others = refs[:i] + refs[i + 1:]
         for gen in (perturbations(ref, tol, rng, per_class), structural(ref, tol), reserialised(ref, tol),
-                    other_scenarios(ref, refs[:i] + refs[i + 1:], tol), mesh_mutants(ref, tol, rng, scratch)):
+                    other_scenarios(ref, others, tol), at_field_scale(ref, public + others, tol, stats, per_class),
+                    precision_limited(ref, tol, stats, rng), mesh_mutants(ref, tol, rng, scratch, public),
+                    artifact_mutants(ref, tol, scratch)):
             for m in gen:
                 yield i, m
 
@@ -58,8 +77,13 @@ def _klass(m: Mutant, designed_valid: bool | None) -> str:
 
 
 DESIGNED_VALID = {"reserialise_key_order": True, "reserialise_float_format": True, "reserialise_int_as_float": True,
-                  "mesh_facet_reorder": True, "mesh_reencode": True, "perturb_0.5x_tolerance": True,
-                  "perturb_0.9x_tolerance": True, "perturb_0.99x_tolerance": True}
+                  "mesh_facet_reorder": True, "mesh_reencode": True, "mesh_ascii_stl": True,
+                  "mesh_precision_limited": True, "precision_limited_reference": True,
+                  "perturb_0.5x_tolerance": True, "perturb_0.9x_tolerance": True, "perturb_0.99x_tolerance": True,
+                  "table_missing_as_NaN": True, "table_missing_as_NA": True, "table_missing_as_empty": True,
+                  "table_parquet_index_column": True, "html_void_tags_toggled": True, "image_png_reencoded": True}
+# classes whose validity depends on the task: judged per mutant, never given an "(inside tolerance)" row
+DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario"})
 
 
 def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str, Any]:
@@ -70,7 +94,7 @@ def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str
         h = task.hidden[i]
         res = judge_scenario(Reference(h.output, h.files), Execution(0, m.stdout, artifacts=m.files),
                              task.tolerances, split="hidden", index=i)
-        name = _klass(m, DESIGNED_VALID.get(m.klass, False))
+        name = _klass(m, None if m.klass in DEPENDS else DESIGNED_VALID.get(m.klass, False))
         c = counts.setdefault(name, {"valid": m.valid, "trials": 0, "accepted": 0, "rejected": 0})
         c["trials"] += 1
         c["accepted" if res["pass"] else "rejected"] += 1
@@ -91,7 +115,7 @@ def ignored_axis_mutants(tasks: list[Task], sandbox_name: str) -> Iterator[tuple
     that ignores that axis would print. Valid only when the output does not change beyond tolerance."""
     by_workflow: dict[str, list[Task]] = defaultdict(list)
     for t in tasks:
-        by_workflow[t.meta["workflow"]].append(t)
+        by_workflow[t.meta.workflow].append(t)
     sandbox = get_sandbox(sandbox_name)
     for group in by_workflow.values():
         runner = Runner(group[0].reference_spec(), sandbox)
@@ -103,23 +127,24 @@ def ignored_axis_mutants(tasks: list[Task], sandbox_name: str) -> Iterator[tuple
 
 
 def _axis_mutants(task: Task, runner: Runner) -> Iterator[tuple[Task, int, Mutant]]:
-    names = sorted(task.hidden[0].scenario) if task.hidden else []
+    """Every input axis in turn (up to MAX_AXES per scenario): the axis set to a public scenario's other
+    value, the rest of the hidden scenario kept. Axes no public scenario varies, or whose swap makes the
+    reference fail, give no mutant."""
     for i, h in enumerate(task.hidden):
-        for k in range(len(names)):
-            axis = names[(i + k) % len(names)]
-            swap = next((p.scenario[axis] for p in task.public if p.scenario.get(axis) != h.scenario[axis]), None)
+        for axis in sorted(h.scenario)[:MAX_AXES]:
+            swap = next((p.scenario[axis] for p in task.public
+                         if axis in p.scenario and p.scenario[axis] != h.scenario[axis]), None)
             if swap is None:
                 continue
             res = runner.run({**h.scenario, axis: swap})
             if not res.ok:
-                break
+                continue
             out, _ = parse_output(res.stdout)
             ref = Reference(h.output, h.files)
             valid = out is not None and within(reference_view(ref, task.tolerances),
                                                reference_view(Reference(out, res.artifacts), task.tolerances),
                                                task.tolerances)
             yield task, i, Mutant("ignored_axis_reexecuted", valid, res.stdout, res.artifacts, axis)
-            break
 
 
 def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -146,11 +171,11 @@ def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
 def mutation_audit(release: Path, *, per_class: int = 3, jobs: int = 2, reexecute: bool = True,
                    sandbox: str = "bwrap", seed: int = 0) -> dict[str, Any]:
     """Stress-test every task of a release; `reexecute` adds the ignored-axis class (runs the reference)."""
-    roots = list_tasks(release)
+    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow",), NOT_FOR)
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=4))
     if reexecute:
         tasks = [load_task(r) for r in roots]
         for task, i, m in ignored_axis_mutants(tasks, sandbox):
             parts.append(grade_mutants(task, iter([(i, m)])))
-    return {"release": str(release), "tasks": len(roots), **summarise(parts)}
+    return {"release": str(release), "tasks": len(roots), **summarise(parts), "not_applicable": not_applicable}

@@ -4,16 +4,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from swr.gates import replay_controls
+from swr import kinds
+from swr.build.gates import replay_controls
 from swr.release import list_tasks, load_task
 
 CONTROLS = ("modal", "nearest", "best_public")
+NOT_FOR = {"engine": "replay controls copy public scenario outputs field by field; an engine's verifier "
+                     "recomputes from each output, and its cheats are graded by `python -m swr.engine check`"}
 
 
 def replay_audit(release: Path) -> dict[str, Any]:
     """Per control: mean hidden-field agreement and pass rate over tasks; the recorded oracle row."""
     rows = []
-    for root in list_tasks(release):
+    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow",), NOT_FOR)
+    for root in roots:
         task = load_task(root)
         controls = replay_controls(task.reference_spec(), task.public, task.hidden)
         oracle = task.gates.get("oracle_passes", {})
@@ -26,5 +30,5 @@ def replay_audit(release: Path) -> dict[str, Any]:
                       "tasks_passed": [r["task"] for r in rows if r[name]["pass"]]} for name in CONTROLS}
     summary["oracle"] = {"mean_field_agreement": 1.0,
                          "pass_rate": sum(r["oracle_r_hid"] == 1.0 for r in rows) / n, "tasks_passed": []}
-    return {"release": str(release), "controls": summary, "tasks": rows,
+    return {"release": str(release), "controls": summary, "tasks": rows, "not_applicable": not_applicable,
             "controls_passing": sum(len(summary[c]["tasks_passed"]) for c in CONTROLS)}

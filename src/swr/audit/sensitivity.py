@@ -1,10 +1,16 @@
-"""`swr audit sensitivity`: does the graded output move with the inputs, and with which of them?"""
+"""`swr audit sensitivity`: does the graded output move with the inputs, and with which of them? The four
+metrics of the SWR paper (§ "Sensitivity to input changes", Fig. 5): pairs_changed_share (scenario pairs whose
+graded output differs, over all pairs of all tasks), fields_varying_share (per task, the share of graded fields
+that differ in some scenario, averaged over tasks), fields_changed_share_per_pair (per scenario pair, the share
+of fields that differ, averaged over all pairs) and parameters_moving_output_share (declared parameters that
+move the output when changed alone from a public scenario, over every variant of every workflow)."""
 from __future__ import annotations
 
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from swr import kinds
 from swr.judge.artifacts.fields import Reference
 from swr.judge.verdict import parse_output, reference_view
 from swr.release import Task, list_tasks, load_task
@@ -15,21 +21,24 @@ from swr.workflow import Runner
 from .oracle import leaf_within, leaves, within
 
 PROBES = 2  # alternative values tried per parameter
+NOT_FOR = {"engine": "engine cases are fixed inputs, not samples of declared parameters, and a verifier program "
+                     "grades them, not output fields"}
 
 
 def pair_stats(task: Task) -> dict[str, Any]:
-    """Over every pair of the task's scenarios: how often the graded output changes, and how much."""
+    """Over every pair of the task's scenarios: whether the graded output changes, and in how many fields."""
     tol = task.tolerances
     views = [reference_view(Reference(e.output, e.files), tol) for e in [*task.public, *task.hidden]]
     flat = [dict(leaves(v, tol)) for v in views]
     paths = set().union(*flat) if flat else set()
     varying = {p for p in paths if any(not _same(flat[0].get(p), f.get(p), tol, p) for f in flat[1:])}
     pairs = list(combinations(range(len(views)), 2))
-    changed = [sum(not _same(flat[i].get(p), flat[j].get(p), tol, p) for p in paths) for i, j in pairs]
+    shares = [_ratio(sum(not _same(flat[i].get(p), flat[j].get(p), tol, p) for p in paths), len(paths))
+              for i, j in pairs]
     return {"task": task.id, "pairs": len(pairs),
             "pairs_changed": sum(1 for i, j in pairs if not within(views[i], views[j], tol)),
-            "fields": len(paths), "fields_varying": len(varying),
-            "fields_changed_per_pair": sum(changed) / len(pairs) if pairs else 0.0}
+            "fields": len(paths), "fields_varying": len(varying), "pair_field_shares": shares,
+            "fields_changed_share_per_pair": sum(shares) / len(shares) if shares else 0.0}
 
 
 def _same(a: Any, b: Any, tol: Any, path: tuple) -> bool:
@@ -65,35 +74,52 @@ def one_at_a_time(task: Task, runner: Runner, seed: int = 0) -> dict[str, bool]:
     return moved
 
 
+def _probe_all(tasks: list[Task], sandbox: str) -> dict[str, dict[str, bool]]:
+    """One-at-a-time probes of every task (every variant), one warm runner per workflow."""
+    by_workflow: dict[str, list[Task]] = {}
+    for t in tasks:
+        by_workflow.setdefault(t.meta.workflow, []).append(t)
+    sb = get_sandbox(sandbox)
+    moved: dict[str, dict[str, bool]] = {}
+    for group in by_workflow.values():
+        runner = Runner(group[0].reference_spec(), sb)
+        try:
+            for t in group:
+                if t.public:
+                    moved[t.id] = one_at_a_time(t, runner)
+        finally:
+            runner.close()
+    return moved
+
+
 def sensitivity_audit(release: Path, *, reexecute: bool = True, sandbox: str = "bwrap") -> dict[str, Any]:
-    """Pair statistics for every task; with `reexecute`, one-at-a-time probes per workflow (variant 1)."""
-    tasks = [load_task(r) for r in list_tasks(release)]
+    """The paper's four sensitivity metrics; the last (one-at-a-time probes) needs `reexecute`."""
+    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow",), NOT_FOR)
+    tasks = [load_task(r) for r in roots]
     rows = [pair_stats(t) for t in tasks]
-    params: dict[str, dict[str, bool]] = {}
-    if reexecute:
-        first: dict[str, Task] = {}
-        for t in tasks:
-            first.setdefault(t.meta["workflow"], t)
-        sb = get_sandbox(sandbox)
-        for wf, t in sorted(first.items()):
-            runner = Runner(t.reference_spec(), sb)
-            try:
-                params[wf] = one_at_a_time(t, runner)
-            finally:
-                runner.close()
+    params = _probe_all(tasks, sandbox) if reexecute else {}
+    inert: dict[str, set[str]] = {}
     for r, t in zip(rows, tasks):
-        p = params.get(t.meta["workflow"])
+        p = params.get(t.id)
         if p is not None:
             r["parameters_moving_output"] = sorted(k for k, v in p.items() if v)
             r["parameters_inert"] = sorted(k for k, v in p.items() if not v)
-    return {"release": str(release), "tasks": rows,
-            "pair_change_rate": _ratio(sum(r["pairs_changed"] for r in rows), sum(r["pairs"] for r in rows)),
-            "field_vary_rate": _ratio(sum(r["fields_varying"] for r in rows), sum(r["fields"] for r in rows)),
+            wf = inert.setdefault(t.meta.workflow, set(p))
+            wf &= set(r["parameters_inert"])
+    shares = [s for r in rows for s in r.pop("pair_field_shares")]
+    return {"release": str(release), "tasks": rows, "not_applicable": not_applicable,
+            "pairs_changed_share": _ratio(sum(r["pairs_changed"] for r in rows), sum(r["pairs"] for r in rows)),
+            "fields_varying_share": _mean([_ratio(r["fields_varying"], r["fields"]) for r in rows if r["fields"]]),
+            "fields_changed_share_per_pair": _mean(shares),
+            "parameters_moving_output_share": None if not params else _ratio(
+                sum(sum(p.values()) for p in params.values()), sum(len(p) for p in params.values())),
             "tasks_without_change": sum(r["pairs_changed"] == 0 for r in rows),
-            "inert_parameters": {wf: sorted(k for k, v in p.items() if not v) for wf, p in params.items()
-                                 if not all(p.values())}}
+            "inert_parameters": {wf: sorted(names) for wf, names in sorted(inert.items()) if names}}
 
 
-def _ratio(a: int, b: int) -> float:
+def _ratio(a: float, b: float) -> float:
     return a / b if b else 0.0
 
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0

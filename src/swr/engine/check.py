@@ -11,21 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from swr.engine.grading import Case, grade_engine, run_candidate
-from swr.engine.spec import (
-    CHEATS,
-    EXPECT,
-    GENERATE,
-    HIDDEN,
-    N_EXAMPLES,
-    PUBLIC,
-    REFERENCE,
-    SELFTESTS,
-    VERIFIER,
-    EngineSpec,
-    load_engine,
-    read_cases,
-)
+from swr.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
 from swr.errors import SwrError
+from swr.layout import CHEATS, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
+from swr.layout import ENGINE_HIDDEN as HIDDEN
+from swr.layout import ENGINE_PUBLIC as PUBLIC
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from swr.engine.spec import VERIFY, Check, EngineSpec
+from swr.layout import CANDIDATE_RUN
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
 
 TAIL = 2000
@@ -37,7 +38,7 @@ def run_candidate(spec: EngineSpec, candidate: Path, case: Case, sandbox: Sandbo
                   beneath: tuple[Path, ...] = ()) -> Ran:
     """One case through `./run`; `beneath`: directories layered under the candidate's own (a cheat is
     graded over the reference, so it may be one changed file)."""
-    run_file = next((d / "run" for d in (candidate, *beneath) if (d / "run").is_file()), None)
+    run_file = next((d / CANDIDATE_RUN for d in (candidate, *beneath) if (d / CANDIDATE_RUN).is_file()), None)
     if run_file is None:
         return Ran(case["id"], None, "missing_candidate", f"{candidate / 'run'} does not exist")
     job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", tuple(d.resolve() for d in beneath)),

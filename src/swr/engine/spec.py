@@ -11,16 +11,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from swr.errors import SwrError
+from swr.layout import ENGINE_TOML as ENGINE_FILE
+from swr.layout import REFERENCE, SPEC_MD, VERIFIER, VERIFY
 
-ENGINE_FILE = "engine.toml"
-SPEC_MD = "spec.md"
-VERIFIER = "verifier"  # the hidden verifier's directory: everything it runs or reads
-VERIFY = "verify.py"  # in VERIFIER: one case's output in, one record per check out
-EXPECT = "expect.py"  # in VERIFIER, optional: a case's expected values from the real reference tool
-GENERATE = "generate.py"  # in VERIFIER, optional: hidden cases from a seed
-REFERENCE = "reference"
-CHEATS = "cheat"
-PUBLIC, HIDDEN, SELFTESTS = "cases/public", "cases/hidden", "selftests"
 N_EXAMPLES = 3
 DOMAINS = ("software-formal-systems", "physical-engineering-simulation", "spatial-geometry-3d",
            "life-molecular-sciences", "data-document", "earth-space-sciences", "enterprise-industrial-systems")
@@ -73,6 +66,7 @@ class EngineSpec(_Strict):
     checks: list[Check] = Field(min_length=1)
     verify_timeout_s: float = Field(120.0, gt=0)
     hidden_seed: int = 0  # for generate.py
+    diagnostics: list[str] = []  # dotted paths (`*` any key or index) of figures the candidate reports about itself
     directory: Path = Field(exclude=True)
 
     @property

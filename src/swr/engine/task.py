@@ -11,16 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from swr.engine.check import check_engine
-from swr.engine.spec import ENGINE_FILE, REFERENCE, SPEC_MD, VERIFIER, EngineSpec, load_engine
-from swr.release import INSTRUCTION, TASK_TOML, Forbidden, dump_json
+from swr.engine.spec import EngineSpec, load_engine
+from swr.layout import ENGINE_TOML, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
+from swr.release import Forbidden, dump_json
 from swr.sandbox import Sandbox
+from swr.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
 
-EXAMPLES = "public/examples"
-HIDDEN = "private/hidden"
-BUILD_RECORD = "private/build.json"
 FEEDBACK_NOTE = ("`./feedback` runs your `solution/run` on the three worked examples and shows its output next "
                  "to the expected one; the hidden verifier and its thresholds are not in this workspace.")
 
@@ -31,13 +28,13 @@ class EngineTask(Forbidden):
 
     id: str
     root: Path
-    meta: dict[str, Any]
+    meta: EngineTaskFile
     public: list[dict[str, Any]]
     hidden: list[dict[str, Any]]
 
     @property
     def private(self) -> Path:
-        return self.root / "private"
+        return TaskPaths(self.root).private
 
     @property
     def spec(self) -> EngineSpec:
@@ -61,23 +58,26 @@ class EngineTask(Forbidden):
 
 def load_engine_private(root: Path) -> EngineSpec:
     """engine.toml as kept under private/ (with spec.md, verifier/ and reference/ beside it)."""
-    return load_engine(root / "private")
+    return load_engine(TaskPaths(root).private)
 
 
-def public_meta(spec: EngineSpec) -> dict[str, Any]:
+def public_meta(spec: EngineSpec) -> EngineTaskFile:
     """task.toml: what the agent may know. No check, threshold or hidden case."""
-    return {"id": spec.name, "kind": "engine", "engine": spec.name, "family": spec.name, "domain": spec.domain,
-            "analog": spec.analog, "summary": spec.summary,
-            "interface": spec.interface.model_dump(),
-            "anticheat": {"forbidden_packages": list(spec.forbidden.packages),
-                          "forbidden_binaries": list(spec.forbidden.binaries)}}
+    return EngineTaskFile(
+        kind="engine", id=spec.name, engine=spec.name, family=spec.family, domain=spec.domain, analog=spec.analog,
+        summary=spec.summary, interface=EngineInterface(**spec.interface.model_dump()),
+        anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden.packages),
+                            forbidden_binaries=tuple(spec.forbidden.binaries)))
 
 
 def instruction(spec: EngineSpec, public: list[dict[str, Any]]) -> str:
-    ex = "\n".join(f"- `{EXAMPLES}/{c['id']}/input.json` → `{EXAMPLES}/{c['id']}/expected.json`" for c in public)
+    at = TaskPaths(Path("."))
+    shown = [[p.relative_to(".").as_posix() for p in engine_example_files(at.public_examples, c["id"])[1:]]
+             for c in public]
+    ex = "\n".join(f"- `{i}` → `{o}`" for i, o in shown)
     forbidden = ", ".join([*spec.forbidden.packages, *spec.forbidden.binaries]) or "none"
     return (f"# {spec.name}: {spec.summary}\n\n"
-            f"Build, from the specification in `public/{SPEC_MD}` alone, an engine of the kind {spec.analog} "
+            f"Build, from the specification in `{at.spec_md.as_posix()}` alone, an engine of the kind {spec.analog} "
             f"provides. Write an executable `solution/run`: it reads one JSON object (a case's input) on stdin "
             f"and prints one JSON object on stdout.\n\n{spec.interface.description}\n\n"
             f"Worked examples:\n{ex}\n\n"
@@ -90,33 +90,38 @@ def instruction(spec: EngineSpec, public: list[dict[str, Any]]) -> str:
 def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]], hidden: list[dict[str, Any]],
                       record: dict[str, Any]) -> None:
     """One engine task directory, from the engine's own folder and its computed cases."""
-    src = spec.directory
+    src, at = spec.directory, TaskPaths(root)
     root.mkdir(parents=True)
-    (root / TASK_TOML).write_text(tomli_w.dumps(public_meta(spec)))
-    (root / INSTRUCTION).write_text(instruction(spec, public))
-    (root / "public").mkdir()
-    shutil.copyfile(src / SPEC_MD, root / "public" / SPEC_MD)
+    at.toml.write_text(dump_task_file(public_meta(spec)))
+    at.instruction.write_text(instruction(spec, public))
+    at.public.mkdir()
+    shutil.copyfile(src / SPEC_MD, at.spec_md)
     for c in public:
-        d = root / EXAMPLES / c["id"]
+        d, inp, expected = engine_example_files(at.public_examples, c["id"])
         d.mkdir(parents=True)
-        (d / "input.json").write_text(dump_json(c["input"]))
-        (d / "expected.json").write_text(dump_json(c.get("expected")))
-    (root / HIDDEN).mkdir(parents=True)
+        inp.write_text(dump_json(c["input"]))
+        expected.write_text(dump_json(c.get("expected")))
+    at.hidden_examples.mkdir(parents=True)
     for c in hidden:
-        (root / HIDDEN / f"{c['id']}.json").write_text(dump_json(c))
-    private = root / "private"
-    shutil.copyfile(src / ENGINE_FILE, private / ENGINE_FILE)
-    shutil.copyfile(src / SPEC_MD, private / SPEC_MD)
+        (at.hidden_examples / f"{c['id']}.json").write_text(dump_json(c))
+    shutil.copyfile(src / ENGINE_TOML, at.private / ENGINE_TOML)
+    shutil.copyfile(src / SPEC_MD, at.private / SPEC_MD)
     for name in (VERIFIER, REFERENCE):
-        shutil.copytree(src / name, private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    (root / BUILD_RECORD).write_text(dump_json(record))
+        shutil.copytree(src / name, at.private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    at.build_record.write_text(dump_json(record))
 
 
-def load_engine_task(root: Path, meta: dict[str, Any]) -> EngineTask:
-    public = [{"id": d.name, "input": _json(d / "input.json"), "expected": _json(d / "expected.json")}
-              for d in sorted((root / EXAMPLES).iterdir())] if (root / EXAMPLES).is_dir() else []
-    hidden = [_json(f) for f in sorted((root / HIDDEN).glob("*.json"))] if (root / HIDDEN).is_dir() else []
-    return EngineTask(str(meta["id"]), root, meta, public, hidden)
+def load_engine_task(root: Path, meta: EngineTaskFile) -> EngineTask:
+    at = TaskPaths(root)
+    public = [_example(at.public_examples, d.name) for d in sorted(at.public_examples.iterdir())] \
+        if at.public_examples.is_dir() else []
+    hidden = [_json(f) for f in sorted(at.hidden_examples.glob("*.json"))] if at.hidden_examples.is_dir() else []
+    return EngineTask(meta.id, root, meta, public, hidden)
+
+
+def _example(split: Path, case_id: str) -> dict[str, Any]:
+    _, inp, expected = engine_example_files(split, case_id)
+    return {"id": case_id, "input": _json(inp), "expected": _json(expected)}
 
 
 def _json(path: Path) -> Any:
@@ -134,7 +139,7 @@ class EngineResult:
 
     @property
     def message(self) -> str:
-        return f"{self.spec.directory / ENGINE_FILE}: {self.failure}"
+        return f"{self.spec.directory / ENGINE_TOML}: {self.failure}"
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "engine",

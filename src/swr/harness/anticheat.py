@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
+from swr.layout import SOLUTION, private_markers
 from swr.sandbox import tree
 
-from .workspace import SNAPSHOT, SOLUTION, Workspace, protected_changes
+from .workspace import SNAPSHOT, Workspace, protected_changes
 
 if TYPE_CHECKING:
     from swr.kinds import AnyTask
 
-HIDDEN_MARKERS = ("private/hidden", "private/reference", "gates.json", "/proc/1/root")
+HIDDEN_MARKERS = (*private_markers(), "/proc/1/root")
 
 
 def forbidden_uses(files: dict[str, bytes], forbidden: list[str]) -> list[dict[str, Any]]:

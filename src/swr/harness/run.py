@@ -13,21 +13,20 @@ from typing import Any, Callable
 
 from swr import kinds
 from swr.errors import SwrError
+from swr.fingerprint import public_hash
 from swr.judge import missing_candidate
+from swr.layout import JobPaths, RunPaths
 from swr.release import list_tasks, load_release, tree_hash
 from swr.sandbox import Limits, Sandbox, sandbox_for, tree
 from swr.sandbox.capped import capped_dir, unmount
 from swr.scenario import content_hash
+from swr.verdicts import run_outcome
 
 from . import anticheat, workspace
 from .agents import Budget, Context, InfraError, make_agent, supervise
 from .executor import executor_for
 from .store import RunRecord, Store, private
 
-TRAJECTORY = "trajectory.json"
-DIFF = "diff.patch"
-LIVE = "live"  # what the agent writes during the run (workspace, logs): a capped tmpfs when root
-WORKSPACE = "workspace"
 LOGS_KEPT = tree.Bounds(depth=16, entries=10_000, bytes=256 << 20)
 
 
@@ -93,8 +92,9 @@ def plan(cfg: JobConfig) -> list[Planned]:
     return out
 
 
-def run_dir(cfg: JobConfig, key: str) -> Path:
-    return cfg.jobs_dir / cfg.name / "runs" / key
+def run_dir(cfg: JobConfig, key: str) -> RunPaths:
+    """What one run of the job keeps (solution, diff, trajectory, agent logs)."""
+    return JobPaths(cfg.jobs_dir, cfg.name).run(key)
 
 
 def execute(cfg: JobConfig, p: Planned) -> RunRecord:
@@ -105,73 +105,70 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
     d = run_dir(cfg, p.key)
     try:
         _discard(d)  # a half-finished run of a killed job (its live tmpfs too)
-        with capped_dir(d / LIVE, Limits().disk_bytes, executable=True):
+        with capped_dir(d.live, Limits().disk_bytes, executable=True):  # a capped tmpfs when root
             return _execute(cfg, p, base, d, t0)
     except (InfraError, SwrError, OSError) as e:
         base.error = f"{type(e).__name__}: {e}"
     except Exception:  # noqa: BLE001 - a harness bug must not lose the job
         base.error = traceback.format_exc()[-2000:]
     finally:
-        _discard(d / LIVE)
+        _discard(RunPaths(d.live))
     base.wall_s = time.monotonic() - t0
     return base
 
 
-def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: Path, t0: float) -> RunRecord:
+def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float) -> RunRecord:
     """The run itself: workspace, the agent under its time limit, anti-cheat and diff on one snapshot,
     grading of the copy that leaves the workspace, the records kept."""
     task = kinds.load(p.task_root)
-    base.family, base.domain = task.meta.get("family", ""), task.meta.get("domain", "")
+    base.family, base.domain = task.meta.family, task.meta.domain
     sandbox = sandbox_for(cfg.sandbox, task.environment, cfg.image)
-    ws = workspace.create(task, d / LIVE / WORKSPACE)
+    ws = workspace.create(task, d.workspace)
     out = supervise(make_agent(cfg.agent, cfg.agent_options),
                     Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
     notes = list(out.notes)
     end = workspace.snapshot(ws.root, notes, always=ws.start)
     cheats = anticheat.inspect(ws, task, out.trajectory, end, out.observed)
-    (d / DIFF).write_text(workspace.diff(ws, end))
+    d.diff.write_text(workspace.diff(ws, end))
     v = _grade_solution(task, ws, d, sandbox, notes)
     notes += _keep_logs(d)
     if out.trajectory is not None:
-        (d / TRAJECTORY).write_text(json.dumps(out.trajectory, indent=1))
-    labels = list(v["labels"]) + ([out.limit] if out.limit else []) + (["anti_cheat"] if cheats else [])
-    passed = bool(v["pass"]) and not (cheats and cfg.cheat_policy == "fail")
-    label = "pass" if passed else ("anti_cheat" if cheats and v["pass"] else (out.limit or v["label"]))
+        d.trajectory.write_text(json.dumps(out.trajectory, indent=1))
+    passed, label, labels = run_outcome(v, out.limit, bool(cheats), cfg.cheat_policy)
     return RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "done",
                      base.family, base.domain, passed, label, labels, v, out.turns, out.input_tokens,
                      out.output_tokens, out.cost, time.monotonic() - t0, cheats + notes)
 
 
-def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: Path, sandbox: Sandbox,
+def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: RunPaths, sandbox: Sandbox,
                     notes: list[dict[str, Any]]) -> dict[str, Any]:
     """Grade the copy of solution/ kept next to the records, which holds exactly what anti-cheat and the
     diff read (no link followed, no special file); a solution/ that cannot be copied out is missing."""
     try:
-        notes += workspace.export_solution(ws, d / workspace.SOLUTION)
+        notes += workspace.export_solution(ws, d.solution)
     except tree.Rejected as e:
-        tree.remove_tree(d / workspace.SOLUTION)
+        tree.remove_tree(d.solution)
         return missing_candidate(task.id, str(e))
-    return kinds.grade(task, d / workspace.SOLUTION, sandbox, split="all")
+    return kinds.grade(task, d.solution, sandbox, split="all")
 
 
-def _keep_logs(d: Path) -> list[dict[str, Any]]:
+def _keep_logs(d: RunPaths) -> list[dict[str, Any]]:
     """An agent's own logs dir, made as safe to keep as its solution (it wrote there from the sandbox)."""
-    logs = d / LIVE / workspace.LOGS
-    if not os.path.lexists(logs):
+    if not os.path.lexists(d.live_logs):
         return []
     try:
-        return tree.export(logs, d / workspace.LOGS, LOGS_KEPT, strict=False)
+        return tree.export(d.live_logs, d.logs, LOGS_KEPT, strict=False)
     except tree.Rejected as e:
-        return [{"kind": "not_kept", "path": workspace.LOGS, "reason": str(e)}]
+        return [{"kind": "not_kept", "path": d.logs.name, "reason": str(e)}]
 
 
-def _discard(d: Path) -> None:
+def _discard(d: RunPaths) -> None:
     """What the agent had goes once the run is recorded (bounded removal; a live tmpfs left mounted by
     a killed job is detached first)."""
-    if os.path.ismount(d / LIVE):
-        unmount(d / LIVE)
+    if os.path.ismount(d.live):
+        unmount(d.live)
     try:
-        tree.remove_tree(d)
+        tree.remove_tree(d.root)
     except OSError:
         pass
 
@@ -184,7 +181,7 @@ def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunReco
     planned = plan(cfg)
     store = Store(cfg.jobs_dir)
     try:
-        private(cfg.jobs_dir / cfg.name)
+        private(JobPaths(cfg.jobs_dir, cfg.name).root)
         store.put_job(cfg.name, {**cfg.what(), "release": str(cfg.release), "attempts": cfg.attempts,
                                  "planned": [[p.task, p.attempt, p.key] for p in planned]})
         done = store.finished(cfg.name)
@@ -196,6 +193,7 @@ def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunReco
                 for p, rec in pool.map(execute, cfg, todo):
                     tries[p.key] += 1
                     rec.tries = tries[p.key]
+                    rec.public_hash = public_hash(p.task_root)  # what the agent was shown: `swr regrade`
                     store.put_run(rec)
                     progress(rec)
                     if rec.status == "infra_failure" and tries[p.key] <= cfg.retries:

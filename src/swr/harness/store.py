@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from swr.layout import results_db
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
   name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
@@ -21,8 +23,13 @@ CREATE TABLE IF NOT EXISTS runs (
   output_tokens INTEGER, cost REAL, wall_s REAL, cheats TEXT, error TEXT, tries INTEGER NOT NULL DEFAULT 1,
   finished REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS runs_job ON runs(job);
+CREATE TABLE IF NOT EXISTS regrades (    -- a recorded run re-scored by a later release's verifiers
+  key TEXT NOT NULL REFERENCES runs(key), release TEXT NOT NULL, job TEXT NOT NULL, release_path TEXT NOT NULL,
+  status TEXT NOT NULL,              -- regraded | needs_rerun | missing_task
+  passed INTEGER, label TEXT, labels TEXT, verdict TEXT, reason TEXT, public_hash TEXT, finished REAL NOT NULL,
+  PRIMARY KEY (key, release));
 """
-DB_FILE = "swr.db"
+MIGRATIONS = (("runs", "public_hash", "TEXT"),)  # columns added since the first schema: (table, column, type)
 
 
 @dataclass
@@ -49,19 +56,50 @@ class RunRecord:
     cheats: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     tries: int = 1
+    public_hash: str | None = None  # swr.fingerprint.public_hash of the task the run used (None: not recorded)
+
+
+@dataclass
+class RegradeRecord:
+    """A run's final solution re-scored with a later release's verifiers; the run's own record is kept."""
+
+    key: str
+    release: str  # the fixed release's content hash
+    job: str
+    release_path: str
+    status: str  # regraded | needs_rerun | missing_task
+    passed: bool | None = None
+    label: str | None = None
+    labels: list[str] = field(default_factory=list)
+    verdict: dict[str, Any] | None = None
+    reason: str = ""
+    public_hash: str | None = None  # the fixed release's task's
 
 
 class Store:
     """One database per jobs directory; safe to share between threads of one process."""
 
     def __init__(self, root: Path):
-        private(root, own=root.is_dir() and (root / DB_FILE).exists())
-        self.path = root / DB_FILE
+        db = results_db(root)
+        private(root, own=root.is_dir() and db.exists())
+        self.path = db
         self.lock = threading.Lock()
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the columns a database made by an older swr lacks (another process may race us to it)."""
+        for table, column, kind in MIGRATIONS:
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                try:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                except sqlite3.OperationalError as e:
+                    if "duplicate column" not in str(e):
+                        raise
 
     def put_job(self, name: str, config: dict[str, Any]) -> None:
         now = time.time()
@@ -82,7 +120,7 @@ class Store:
         row = (r.key, r.job, r.task, r.task_hash, r.family, r.domain, r.agent, r.model, r.attempt, r.status,
                None if r.passed is None else int(r.passed), r.label, json.dumps(r.labels),
                json.dumps(r.verdict, allow_nan=False) if r.verdict is not None else None, r.turns, r.input_tokens,
-               r.output_tokens, r.cost, r.wall_s, json.dumps(r.cheats), r.error, r.tries, time.time())
+               r.output_tokens, r.cost, r.wall_s, json.dumps(r.cheats), r.error, r.tries, time.time(), r.public_hash)
         with self.lock:
             self.db.execute(f"INSERT OR REPLACE INTO runs ({COLUMNS}) VALUES ({', '.join('?' * len(row))})", row)
 
@@ -90,12 +128,31 @@ class Store:
         cur = self.db.execute(f"SELECT {COLUMNS} FROM runs WHERE job = ? ORDER BY task, agent, attempt", (job,))
         return [_record(row) for row in cur.fetchall()]
 
+    def put_regrade(self, g: RegradeRecord) -> None:
+        """Insert or replace the regrade of one run against one release (the run's row is untouched)."""
+        row = (g.key, g.release, g.job, g.release_path, g.status, None if g.passed is None else int(g.passed),
+               g.label, json.dumps(g.labels), json.dumps(g.verdict, allow_nan=False) if g.verdict is not None else None,
+               g.reason, g.public_hash, time.time())
+        with self.lock:
+            self.db.execute(f"INSERT OR REPLACE INTO regrades ({REGRADE_COLUMNS}) VALUES ({', '.join('?' * len(row))})",
+                            row)
+
+    def regrades(self, job: str, release: str | None = None) -> list[RegradeRecord]:
+        """A job's regrades (against one release's content hash, or all), in run order."""
+        cur = self.db.execute(f"SELECT {REGRADE_COLUMNS} FROM regrades WHERE job = ? AND (? IS NULL OR release = ?)"
+                              " ORDER BY key, release", (job, release, release))
+        return [RegradeRecord(k, rel, j, path, st, None if p is None else bool(p), lab, json.loads(labs or "[]"),
+                              json.loads(v) if v else None, reason or "", ph)
+                for k, rel, j, path, st, p, lab, labs, v, reason, ph, _ in cur.fetchall()]
+
     def close(self) -> None:
         self.db.close()
 
 
 COLUMNS = ("key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, "
-           "verdict, turns, input_tokens, output_tokens, cost, wall_s, cheats, error, tries, finished")
+           "verdict, turns, input_tokens, output_tokens, cost, wall_s, cheats, error, tries, finished, public_hash")
+REGRADE_COLUMNS = ("key, release, job, release_path, status, passed, label, labels, verdict, reason, public_hash, "
+                   "finished")
 
 
 def private(d: Path, own: bool = True) -> None:
@@ -110,8 +167,8 @@ def private(d: Path, own: bool = True) -> None:
 
 def _record(row: tuple[Any, ...]) -> RunRecord:
     (key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, verdict,
-     turns, tin, tout, cost, wall, cheats, error, tries, _) = row
+     turns, tin, tout, cost, wall, cheats, error, tries, _, public_hash) = row
     return RunRecord(key, job, task, task_hash, agent, model, attempt, status, family or "", domain or "",
                      None if passed is None else bool(passed), label, json.loads(labels or "[]"),
                      json.loads(verdict) if verdict else None, turns or 0, tin or 0, tout or 0, cost or 0.0,
-                     wall or 0.0, json.loads(cheats or "[]"), error, tries)
+                     wall or 0.0, json.loads(cheats or "[]"), error, tries, public_hash)

@@ -12,23 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from swr.release import INSTRUCTION, TASK_TOML
+from swr.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
 from swr.sandbox import tree
 from swr.sandbox.base import hand_over
 
 if TYPE_CHECKING:
     from swr.kinds import AnyTask
 
-SOLUTION = "solution"
-FEEDBACK = "feedback"
-PROTECTED = (INSTRUCTION, TASK_TOML, FEEDBACK, "public")  # an agent must not change these
 GIT_ENV = {"GIT_AUTHOR_NAME": "swr", "GIT_AUTHOR_EMAIL": "swr@localhost", "GIT_COMMITTER_NAME": "swr",
            "GIT_COMMITTER_EMAIL": "swr@localhost", "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
            "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
 MAX_DIFF_BYTES = 1 << 20
 SNAPSHOT = tree.Bounds(bytes=256 << 20)  # what anti-cheat and the diff read of a workspace (memory)
 EXPORT = tree.Bounds()  # what solution/ may hold to be graded and kept (disk)
-LOGS = "agent"  # next to the workspace: a command agent's own logs, mounted into its sandbox
 
 
 @dataclass
@@ -38,7 +34,7 @@ class Workspace:
 
     @property
     def solution(self) -> Path:
-        return self.root / SOLUTION
+        return WorkspacePaths(self.root).solution
 
 
 def feedback_script() -> str:
@@ -52,12 +48,13 @@ def feedback_script() -> str:
 def create(task: AnyTask, root: Path) -> Workspace:
     """A fresh workspace for one run; hidden scenarios and the private reference never enter it."""
     root.mkdir(parents=True, exist_ok=True)  # (its parent may be a fresh tmpfs)
-    shutil.copyfile(task.root / INSTRUCTION, root / INSTRUCTION)
-    shutil.copyfile(task.root / TASK_TOML, root / TASK_TOML)
-    shutil.copytree(task.root / "public", root / "public")
-    (root / FEEDBACK).write_text(feedback_script())
-    (root / FEEDBACK).chmod(0o755)
-    (root / SOLUTION).mkdir()
+    src, ws = TaskPaths(task.root), WorkspacePaths(root)
+    shutil.copyfile(src.instruction, ws.instruction)
+    shutil.copyfile(src.toml, ws.toml)
+    shutil.copytree(src.public, ws.public)
+    ws.feedback.write_text(feedback_script())
+    ws.feedback.chmod(0o755)
+    ws.solution.mkdir()
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "starting state")
@@ -124,7 +121,7 @@ def export_solution(ws: Workspace, dest: Path) -> list[dict[str, Any]]:
     """solution/ as grading and the records see it: a real directory in the workspace whose `run` is a
     regular file, copied by tree.export (a link is never followed on the host). Raises tree.Rejected."""
     notes = tree.export(ws.solution, dest, EXPORT)
-    if os.path.islink(dest / "run"):
+    if os.path.islink(dest / CANDIDATE_RUN):
         raise tree.Rejected(f"{SOLUTION}/run is a symbolic link, not a file")
     return notes
 

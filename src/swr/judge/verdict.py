@@ -14,8 +14,8 @@ from .tolerance import Tolerances
 
 STAGE_ORDER = (
     "missing_candidate", "execution_failure", "parse_failure", "schema_failure",
-    "input_independent", "public_replay", "structural_mismatch", "categorical_mismatch",
-    "numeric_mismatch", "artifact_mismatch",
+    "input_independent", "public_replay", "numeric_mismatch", "categorical_mismatch",
+    "structural_mismatch", "artifact_mismatch",
 )
 ANTI_SHORTCUT = ("input_independent", "public_replay")
 STDERR_TAIL = 2000

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 REGIONS = ["alpine", "coastal", "plains"]
+BANDS = ["low", "mid", "high"]
 
 
 def main(scn):
@@ -26,12 +27,13 @@ def main(scn):
     df = readings.merge(stations, on="station", how="inner", validate="many_to_one")
     df["temp_adj_c"] = df["temp_c"] - float(scn["lapse_rate_c_per_km"]) * df["elevation_m"] / 1000.0
     edges = [0.0, 500.0, 1500.0, np.inf]
-    df["band"] = pd.cut(df["elevation_m"], bins=edges, labels=["low", "mid", "high"], right=False)
+    df["band"] = pd.cut(df["elevation_m"], bins=edges, labels=BANDS, right=False)
     df["season"] = np.where(df["month"].isin([12, 1, 2]), "DJF",
                             np.where(df["month"].isin([6, 7, 8]), "JJA", "other"))
 
     pt = pd.pivot_table(df, index=["region", "season"], columns="band", values="temp_adj_c",
                         aggfunc="mean", observed=False, sort=True)
+    pt = pt.reindex(columns=BANDS)  # pivot_table drops an all-empty band; the contract keeps its column, empty
     pt.columns = [f"mean_{c}" for c in pt.columns]
     stats = df.groupby(["region", "season"], sort=True).agg(
         n=("temp_adj_c", "size"), median=("temp_adj_c", "median"), std=("temp_adj_c", "std"),

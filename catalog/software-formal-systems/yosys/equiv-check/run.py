@@ -45,6 +45,15 @@ endmodule
     return spec, impl
 
 
+def counterexamples(table, width):
+    """Every x whose miter trigger is 1 in `eval -table in_x`, ascending. Any of them refutes equivalence,
+    so the graded one is the one every correct method agrees on: the smallest."""
+    rows = re.findall(r"^\s*\d+'([01]+)\s*\|\s*1'([01])\s*$", table, re.MULTILINE)
+    if len(rows) != 1 << width:
+        raise RuntimeError(f"yosys eval -table printed {len(rows)} rows for a {width}-bit input")
+    return sorted(int(x, 2) for x, trigger in rows if trigger == "1")
+
+
 def _read(path):
     with open(path) as f:
         return f.read()
@@ -66,28 +75,28 @@ def main(scn):
             f"tee -q -o eval.txt eval -set x {x} -show y spec; tee -q -a eval.txt eval -set x {x} -show y impl; "
             "miter -equiv -flatten -make_outputs spec impl miter; hierarchy -top miter; flatten; opt; "
             "tee -q -o sat.txt sat -prove trigger 0 -show-inputs -show-outputs miter; "
+            "tee -q -o table.txt eval -table in_x -show trigger miter; "
             "design -load orig; equiv_make spec impl equiv; hierarchy -top equiv; equiv_simple; equiv_induct; "
             "tee -q -o equiv.txt equiv_status; "
             "design -load orig; synth -top impl -flatten -noabc; abc -g AND,OR,XOR,MUX; opt_clean; "
             "tee -q -o stat.json stat -json"
         )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
-        sat_log, eq_log, eval_log, stat_text = (_read(os.path.join(tmp, n))
-                                                for n in ("sat.txt", "equiv.txt", "eval.txt", "stat.json"))
+        sat_log, eq_log, eval_log, stat_text, table = (_read(os.path.join(tmp, n)) for n in
+                                                       ("sat.txt", "equiv.txt", "eval.txt", "stat.json", "table.txt"))
         stat = json.loads(stat_text)["design"]
 
     proved = "SAT proof finished - no model found: SUCCESS!" in sat_log
-    cex = -1
-    if not proved:
-        m = re.search(r"\\in_x\s+(\d+)\s", sat_log)
-        cex = int(m.group(1))
+    cexs = counterexamples(table, w)
+    if proved != (not cexs):
+        raise RuntimeError(f"sat -prove says equivalent={proved} but the eval table has {len(cexs)} counterexamples")
     st = re.search(r"Found (\d+) \$equiv cells in equiv:\s*\n\s*Of those cells (\d+) are proven and (\d+) are unproven",
                    eq_log)
     evals = [int(v, 2) for v in re.findall(r"Eval result: \\y = \d+'([01]+)\.", eval_log)]
     return {
         "csd_terms": [[int(s), int(d)] for s, d in terms],
         "equivalent": bool(proved),
-        "counterexample_x": int(cex),
+        "counterexample_x": cexs[0] if cexs else -1,
         "equiv_cells": int(st.group(1)),
         "equiv_proven": int(st.group(2)),
         "equiv_unproven": int(st.group(3)),

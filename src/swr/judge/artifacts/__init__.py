@@ -1,4 +1,4 @@
-"""Artifact comparators: files a candidate writes (meshes, images, audio, tables, text) judged
+"""Artifact comparators: files a candidate writes (meshes, images, audio, tables, HTML, text) judged
 by what they mean, not their bytes, so a faithful re-serialisation passes and a wrong one fails."""
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ KINDS: dict[str, str] = {
     **dict.fromkeys((".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".ppm", ".pgm"), "image"),
     **dict.fromkeys((".wav", ".flac", ".ogg"), "audio"),
     **dict.fromkeys((".csv", ".tsv", ".parquet"), "table"),
+    **dict.fromkeys((".html", ".htm"), "html"),
 }
 
 Comparator = Callable[[Path, Path, float, float, Mapping[str, Any] | None], ArtifactResult]
@@ -33,6 +34,8 @@ def _comparator(kind: str) -> Comparator:
         from .audio import compare_audio as fn
     elif kind == "table":
         from .table import compare_table as fn
+    elif kind == "html":
+        from .html import compare_html as fn
     else:
         from .text import compare_text as fn
     return fn

@@ -102,6 +102,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
              "values": Bound(8, 1 << 18, 1 << 23)},                # declared scalars, or text tokens
     "text": {"bytes": Bound(4, 1 << 20, 32 << 20),
              "lines": Bound(4, 1 << 16, 1 << 22)},
+    "html": {"bytes": Bound(4, 1 << 20, 32 << 20)},              # parsed events <= bytes
 }
 
 

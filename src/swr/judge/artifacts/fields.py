@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swr.layout import EXAMPLE_FILES
+
 from ..compare import Mismatch, dotted
 from ..tolerance import Tolerances
 from . import ArtifactResult, check_options, compare_artifact, kind_of
 
-RESERVED = frozenset({"scenario.json", "output.json"})  # the example files that live beside artifacts
+RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
 MASK = "<artifact>"
 DIGEST_CAP = 1 << 30  # bytes hashed per artifact: the sandbox's disk cap
 Where = tuple[str | int, ...]

@@ -1,7 +1,13 @@
 """Image comparator: size, channel count after mode normalisation, and per-pixel tolerance,
-so a lossless re-encode (PNG, BMP, TIFF, PPM) passes and a moved block of pixels fails."""
+so a lossless re-encode (PNG, BMP, TIFF, PPM) passes and a moved block of pixels fails.
+
+Pixels are compared as a viewer shows them: the EXIF Orientation applied, an embedded ICC profile
+converted to sRGB, a PNG gAMA other than sRGB's applied. Colour metadata that cannot be converted
+must then be the same as the reference's (the `colour` check)."""
 from __future__ import annotations
 
+import hashlib
+import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -29,11 +35,56 @@ _WIDE = {"I;16", "I;16L", "I;16B", "I;16N"}
 # Decoders for the image suffixes only: by content PIL would pick any of its plugins (EPS runs
 # Ghostscript) for bytes a candidate wrote.
 _FORMATS = ("PNG", "JPEG", "BMP", "TIFF", "PPM")  # JPEG includes multi-picture (MPO) files
+_SRGB_GAMMA = 1 / 2.2  # the file gamma of an sRGB-encoded image, as PNG's gAMA spells it
+_ICC_MODES = {"RGB": "RGB", "RGBA": "RGB", "L": "L", "LA": "L", "CMYK": "CMYK"}
 
 
-def load_image(path: Path, budget: Budget) -> np.ndarray:
-    """Pixels as float64 (H, W, C) on a 0-255 scale; palette/bilevel/colour-space modes
-    normalised, 16-bit scaled by 1/257, and a fully opaque alpha channel dropped.
+def _profile_to_srgb(im: Any, icc: bytes) -> Any:
+    """The image converted from its embedded ICC profile to sRGB (alpha kept); unchanged when the
+    profile is itself sRGB. Raises when the profile cannot be applied to the image's mode."""
+    from PIL import ImageCms
+
+    src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+    if "srgb" in ImageCms.getProfileDescription(src).lower():
+        return im
+    if im.mode in ("P", "PA", "1"):  # the profile describes the colours, not the palette indices
+        im = im.convert("L" if im.mode == "1" else "RGBA" if "transparency" in im.info or im.mode == "PA" else "RGB")
+    mode = im.mode
+    if mode not in _ICC_MODES:
+        raise ValueError(f"no ICC conversion for mode {mode}")
+    alpha = im.getchannel("A") if mode in ("RGBA", "LA") else None
+    base = im.convert(_ICC_MODES[mode]) if alpha is not None else im
+    out = ImageCms.profileToProfile(base, src, ImageCms.createProfile("sRGB"), outputMode="RGB")
+    if mode in ("L", "LA"):
+        out = out.convert("L")
+    if alpha is not None:
+        out.putalpha(alpha)
+    return out
+
+
+def _as_viewed(im: Any) -> tuple[Any, float | None, str | None]:
+    """The decoded frame as a viewer shows it: EXIF-transposed and ICC-converted. Returns the image,
+    the exponent still to apply for a PNG gAMA, and a signature of colour metadata not applied."""
+    from PIL import ImageCms, ImageOps
+
+    icc, gamma, srgb = im.info.get("icc_profile"), im.info.get("gamma"), "srgb" in im.info
+    im = ImageOps.exif_transpose(im)
+    if srgb:  # an sRGB chunk overrides gAMA and iCCP
+        return im, None, None
+    if icc:
+        try:
+            return _profile_to_srgb(im, icc), None, None
+        except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+            return im, None, "icc:" + hashlib.sha256(icc).hexdigest()[:16]
+    if isinstance(gamma, (int, float)) and gamma > 0 and abs(gamma / _SRGB_GAMMA - 1) > 0.01:
+        return im, _SRGB_GAMMA / gamma, None
+    return im, None, None
+
+
+def load_image(path: Path, budget: Budget) -> tuple[np.ndarray, str | None]:
+    """Pixels as float64 (H, W, C) on a 0-255 scale, as a viewer shows them (see the module
+    docstring); palette/bilevel/colour-space modes normalised, 16-bit scaled by 1/257, and a fully
+    opaque alpha channel dropped. Also the signature of colour metadata that could not be applied.
     The header's size is admitted to the budget before any pixel is decoded."""
     from PIL import Image
 
@@ -41,6 +92,7 @@ def load_image(path: Path, budget: Budget) -> np.ndarray:
         im.seek(0)  # multi-frame files: the first frame is the picture compared
         budget.admit("pixels", im.size[0] * im.size[1])
         im.load()
+        im, exponent, colour = _as_viewed(im)
         mode = im.mode
         if mode in ("P", "PA"):
             im = im.convert("RGBA" if ("transparency" in im.info or mode == "PA") else "RGB")
@@ -59,9 +111,12 @@ def load_image(path: Path, budget: Budget) -> np.ndarray:
         arr = arr[:, :, None]
     if arr.ndim != 3 or arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"unsupported pixel layout {arr.shape}")
+    if exponent is not None:  # gAMA: decode to linear light, re-encode for an sRGB display
+        colours = arr.shape[2] - (arr.shape[2] in (2, 4))
+        arr[:, :, :colours] = 255.0 * (np.clip(arr[:, :, :colours], 0, 255) / 255.0) ** exponent
     if arr.shape[2] in (2, 4) and np.all(arr[:, :, -1] >= 255.0):
         arr = arr[:, :, :-1]  # an opaque alpha says nothing: RGBA-all-255 equals RGB
-    return arr
+    return arr, colour
 
 
 def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
@@ -77,13 +132,15 @@ def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
                      lambda b: load_image(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
-    ref, cand = pair
+    (ref, ref_colour), (cand, cand_colour) = pair
 
     (rh, rw, rc), (ch, cw, cc) = ref.shape, cand.shape
     checks = {
         "size": check((rw, rh) == (cw, ch), [rw, rh], [cw, ch]),
         "channels": check(rc == cc, rc, cc),
     }
+    if ref_colour or cand_colour:  # colour metadata not applied must at least be the same
+        checks["colour"] = check(ref_colour == cand_colour, ref_colour, cand_colour)
     if checks["size"]["ok"] and checks["channels"]["ok"]:
         diff = np.abs(ref - cand).max(axis=2)
         bad = diff > pixel_tol

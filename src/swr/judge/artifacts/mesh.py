@@ -34,7 +34,9 @@ DEFAULTS: dict[str, Any] = {
     "samples": 2000,            # seeded surface samples per mesh (vertices are added to them)
     "seed": 0,
     "max_vertex_points": 10000,  # vertices used as extra probe points, a seeded subset beyond this
+    "translation_invariant": False,  # compare after moving the candidate's bbox minimum onto the reference's
 }
+_DEGENERATE = 1e-9  # a face whose height is below this fraction of the mesh's diagonal has no area
 _PAIR_BUDGET = 2_000_000  # point x triangle pairs per numpy block (~50 MB of temporaries)
 
 
@@ -138,7 +140,29 @@ def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
     mesh.remove_unreferenced_vertices()
     if len(mesh.faces) == 0:
         raise ValueError("no triangles")
-    return mesh
+    return without_degenerate(mesh)
+
+
+def degenerate_faces(mesh: Any) -> np.ndarray:
+    """Mask of zero-area faces: a repeated corner, or a height below _DEGENERATE of the diagonal."""
+    faces, tri = np.asarray(mesh.faces), np.asarray(mesh.triangles, dtype=np.float64)
+    repeated = (faces[:, 0] == faces[:, 1]) | (faces[:, 1] == faces[:, 2]) | (faces[:, 0] == faces[:, 2])
+    longest = np.linalg.norm(tri - np.roll(tri, 1, axis=1), axis=2).max(axis=1)
+    twice_area = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    height = twice_area / np.where(longest > 0, longest, 1.0)
+    return repeated | (height <= _DEGENERATE * float(mesh.scale))
+
+
+def without_degenerate(mesh: Any) -> Any:
+    """The mesh without its zero-area faces, which add no surface but open edges; kept only when
+    they are what closes it (a T-junction filled by a sliver)."""
+    bad = degenerate_faces(mesh)
+    if not bad.any() or bad.all():
+        return mesh
+    cleaned = mesh.copy()
+    cleaned.update_faces(~bad)
+    cleaned.remove_unreferenced_vertices()
+    return cleaned if cleaned.is_watertight or not mesh.is_watertight else mesh
 
 
 def _points_to_triangles_sq(p: np.ndarray, tri: np.ndarray) -> np.ndarray:
@@ -232,11 +256,18 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     samples = count_option("samples", opts["samples"], 1, 1_000_000)
     seed = count_option("seed", opts["seed"], 0, 2**32 - 1)
     max_vertices = count_option("max_vertex_points", opts["max_vertex_points"], 0, 10_000_000)
+    if not isinstance(opts["translation_invariant"], bool):
+        raise ArtifactConfigError(
+            f"translation_invariant must be true or false, got {opts['translation_invariant']!r}")
     pair = load_pair("mesh", reference, lambda b: load_mesh(reference, reference.suffix.lower(), b),
                      lambda b: load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES), b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref, cand = pair
+    shift = None
+    if opts["translation_invariant"]:  # a rigid translation of the reference is the same answer
+        shift = np.asarray(ref.bounds[0], dtype=np.float64) - np.asarray(cand.bounds[0], dtype=np.float64)
+        cand.apply_translation(shift)
 
     r, c = _summary(ref), _summary(cand)
     diag = float(np.linalg.norm(r["bounds"][1] - r["bounds"][0]))
@@ -250,6 +281,8 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
         "area": check(close(r["area"], c["area"], tol_area), r["area"], c["area"], tol_area),
         "volume": check(close(r["volume"], c["volume"], tol_vol), r["volume"], c["volume"], tol_vol),
     }
+    if shift is not None:
+        checks["translation"] = check(True, None, -shift, None, note="the candidate's offset, removed before comparing")
     tol_dist = atol + d_rtol * diag
     if not all(checks[k]["ok"] for k in ("watertight", "euler", "bounds")):
         # already wrong in topology or extent: measuring far-apart surfaces is the slow case, and moot

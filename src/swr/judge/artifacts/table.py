@@ -1,8 +1,19 @@
 """Table comparator (CSV, TSV, Parquet): columns, row count, per-column kind and cells, so
-quoting, whitespace, float spelling (1.0, 1.00, 1e0) and CSV ↔ Parquet do not matter."""
+quoting, whitespace, float spelling (1.0, 1.00, 1e0) and CSV ↔ Parquet do not matter.
+
+The reference decides how a column compares: text columns (a Parquet string type, a CSV column with
+a non-number or a leading-zero integer such as `02139`, or one named in `text_columns`) as written;
+integer columns (Parquet integer type, or CSV integers without a decimal point) exactly; float columns
+within atol + rtol·|ref|. Missing cells (empty, NaN, NA, N/A, null... as pandas reads them, Parquet
+null or float NaN) equal each other and never a present value. A pandas index stored in Parquet
+(`__index_level_0__`, or a named index in the pandas metadata) is a column when the reference stores
+one, and ignored when the reference has none (a default RangeIndex)."""
 from __future__ import annotations
 
 import csv
+import json
+import math
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._common import (
+    ArtifactConfigError,
     ArtifactResult,
     Budget,
     check,
@@ -24,45 +36,71 @@ from ._common import (
 )
 
 SUFFIXES = (".csv", ".tsv", ".parquet")
-DEFAULTS: dict[str, Any] = {}
+DEFAULTS: dict[str, Any] = {"text_columns": []}  # reference columns always compared as text
 _BOOLS = {"true": True, "false": False}
+# pandas' default na_values: what read_csv turns into a missing value
+MISSING = frozenset({"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+                     "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"})
+_INT = re.compile(r"[+-]?\d+")
+_LEADING_ZERO = re.compile(r"[+-]?0\d")  # 02139, 007, 00.5: an identifier, not a number
+_INDEX = re.compile(r"__index_level_\d+__")
 _SHOWN = 20  # mismatching columns / cells listed in a check
 _BATCH = 1 << 16  # Parquet rows decoded per step, each step admitted to the budget first
+NUMERIC = ("integer", "float")
 
 
 @dataclass
 class Column:
-    """One column: kind is numeric | string | bool | null (every cell missing)."""
+    """One column: kind is integer | float | string | bool | null (every cell missing). `raw` is
+    the text as written (CSV), None for Parquet, whose text form is derived from the values."""
 
     name: str
     kind: str
-    values: list[Any]  # None for a missing cell; floats for numeric, str, or bool
+    values: list[Any]  # None for a missing cell; int, float, str or bool by kind
+    raw: list[str | None] | None = None
+    index: bool = False  # a pandas index stored as a Parquet column
 
 
-def _as_float(text: str) -> float | None:
-    """float(text), or None when it is not a number."""
-    try:
-        return float(text)
-    except ValueError:
+def _number(text: str) -> int | float | None:
+    """The number a CSV cell spells (int for integer text), or None; NaN counts as missing."""
+    if "_" in text:  # Python's float() takes 1_000, pandas does not
         return None
+    try:
+        value: int | float = int(text) if _INT.fullmatch(text) else float(text)
+    except ValueError:  # not a number, or an integer too long for int()
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def _typed(name: str, cells: list[str | None]) -> Column:
-    """Infer a CSV column's kind from its non-missing cells: all true/false → bool, all
-    numbers → numeric, else string."""
+    """Infer a CSV column's kind from its non-missing cells: all true/false → bool, all integers
+    without a leading zero → integer, all numbers → float, else string."""
     present = [c for c in cells if c is not None]
     if not present:
-        return Column(name, "null", cells)
+        return Column(name, "null", cells, cells)
     if all(c.lower() in _BOOLS for c in present):
-        return Column(name, "bool", [None if c is None else _BOOLS[c.lower()] for c in cells])
-    nums = [None if c is None else _as_float(c) for c in cells]
-    if all(n is not None for n, c in zip(nums, cells) if c is not None):
-        return Column(name, "numeric", nums)
-    return Column(name, "string", cells)
+        return Column(name, "bool", [None if c is None else _BOOLS[c.lower()] for c in cells], cells)
+    nums = [None if c is None else _number(c) for c in cells]
+    if any(n is None for n, c in zip(nums, cells) if c is not None):
+        return Column(name, "string", cells, cells)
+    if all(_INT.fullmatch(c) for c in present):
+        if any(_LEADING_ZERO.match(c) for c in present):
+            return Column(name, "string", cells, cells)
+        return Column(name, "integer", nums, cells)
+    return Column(name, "float", [None if n is None else float(n) for n in nums], cells)
+
+
+def _cell(text: str) -> str | None:
+    """A CSV cell stripped, or None when pandas would read it as missing."""
+    text = text.strip()
+    return None if text in MISSING else text
 
 
 def read_csv(path: Path, delimiter: str, budget: Budget) -> list[Column]:
-    """Header row then data rows; cells stripped, empty cells missing, blank lines skipped.
+    """Header row then data rows; cells stripped, missing spellings missing, blank lines skipped.
     Size and cells (separators and line breaks, counted in a streamed scan) are admitted first."""
     file_size(path, budget)
     budget.admit("cells", count_bytes(path, delimiter.encode() + b"\n\r") + 1)
@@ -75,30 +113,47 @@ def read_csv(path: Path, delimiter: str, budget: Budget) -> list[Column]:
         if len(row) != len(header):
             raise ValueError(f"data row {i} has {len(row)} cells, header has {len(header)}")
     cols = list(zip(*rows[1:])) if len(rows) > 1 else [()] * len(header)
-    return [_typed(name, [c.strip() or None for c in col]) for name, col in zip(header, cols)]
+    return [_typed(name, [_cell(c) for c in col]) for name, col in zip(header, cols)]
 
 
 def _arrow_kind(typ: Any) -> str:
-    """Numeric, bool or string, from an Arrow type (dates and others compared as text)."""
+    """Integer, float, bool or string, from an Arrow type (dates and others compared as text)."""
     import pyarrow.types as pt
 
     if pt.is_boolean(typ):
         return "bool"
-    if pt.is_integer(typ) or pt.is_floating(typ) or pt.is_decimal(typ):
-        return "numeric"
+    if pt.is_integer(typ):
+        return "integer"
+    if pt.is_floating(typ) or pt.is_decimal(typ):
+        return "float"
     return "string"
 
 
 def _arrow_cell(value: Any, kind: str) -> Any:
-    """A Parquet cell in the same form a CSV cell takes (strings stripped, '' missing)."""
+    """A Parquet cell in the same form a CSV cell takes (strings stripped, NaN and the missing
+    spellings missing)."""
     if value is None:
         return None
-    if kind == "numeric":
-        return float(value)
+    if kind == "integer":
+        return int(value)
+    if kind == "float":
+        value = float(value)
+        return None if math.isnan(value) else value
     if kind == "bool":
         return bool(value)
-    text = value.isoformat() if hasattr(value, "isoformat") else str(value)
-    return text.strip() or None
+    return _cell(value.isoformat() if hasattr(value, "isoformat") else str(value))
+
+
+def _pandas_index(schema: Any) -> set[str]:
+    """Names of the columns that store a pandas index: from the pandas metadata, else by the
+    `__index_level_N__` names pandas gives an unnamed index."""
+    names = {f.name for f in schema if _INDEX.fullmatch(str(f.name))}
+    try:
+        meta = json.loads((schema.metadata or {}).get(b"pandas", b"{}"))
+        names |= {c for c in meta.get("index_columns", []) if isinstance(c, str)}
+    except (ValueError, AttributeError, TypeError):
+        pass  # unreadable metadata: the names alone decide
+    return names
 
 
 def _is_text(typ: Any) -> bool:
@@ -153,6 +208,7 @@ def read_parquet(path: Path, budget: Budget) -> list[Column]:
     text = [f.name for f in pf.schema_arrow if _is_text(f.type)]
     pf = pq.ParquetFile(str(path), read_dictionary=text)  # strings stay encoded until counted
     fields = list(pf.schema_arrow)
+    index = _pandas_index(pf.schema_arrow)
     kinds = [_arrow_kind(f.type) for f in fields]
     cells: list[list[Any]] = [[] for _ in fields]
     rows = dense = 0
@@ -162,7 +218,8 @@ def read_parquet(path: Path, budget: Budget) -> list[Column]:
         budget.admit("bytes", dense)
         for store, kind, col in zip(cells, kinds, batch.columns):
             store.extend(_arrow_cell(v, kind) for v in col.to_pylist())
-    return [Column(str(f.name).strip(), kind if any(v is not None for v in values) else "null", values)
+    return [Column(str(f.name).strip(), kind if any(v is not None for v in values) else "null", values,
+                   index=f.name in index)
             for f, kind, values in zip(fields, kinds, cells)]
 
 
@@ -184,33 +241,105 @@ def _keyed(cols: list[Column]) -> dict[str, Column]:
     return out
 
 
-def _numeric_bad(ref: list[Any], cand: list[Any], atol: float, rtol: float) -> np.ndarray:
-    """Mask of mismatching numeric cells: missing only equals missing, NaN only NaN, inf itself."""
+def _text(col: Column) -> list[str | None]:
+    """The column as text: CSV cells as written, Parquet values spelled as a CSV writer would."""
+    if col.raw is not None:
+        return col.raw
+    return [None if v is None else str(v).lower() if isinstance(v, bool) else str(v) for v in col.values]
+
+
+def _as_kind(col: Column, kind: str) -> list[Any] | None:
+    """The candidate column's cells read as the reference's kind, or None when they cannot be.
+    An all-missing candidate column fits any kind: its cells then say what is wrong."""
+    if col.kind == "null" or col.kind == kind:
+        return col.values if kind != "string" else _text(col)
+    if kind == "string":
+        return _text(col)
+    if kind in NUMERIC:
+        if col.kind in NUMERIC:
+            return col.values
+        if col.raw is not None and col.kind == "string":  # CSV 007: pandas reads the number 7
+            nums = [None if c is None else _number(c) for c in col.raw]
+            if all(n is not None for n, c in zip(nums, col.raw) if c is not None):
+                return nums
+    return None
+
+
+def _float(value: Any) -> float:
+    """float(value), with an integer beyond the float range as ±inf rather than an error."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _float_bad(ref: list[Any], cand: list[Any], atol: float, rtol: float) -> np.ndarray:
+    """Mask of mismatching float cells: missing only equals missing, inf only itself."""
     rm = np.array([v is None for v in ref], dtype=bool)
     cm = np.array([v is None for v in cand], dtype=bool)
-    r = np.array([np.nan if v is None else v for v in ref], dtype=np.float64)
-    c = np.array([np.nan if v is None else v for v in cand], dtype=np.float64)
+    r = np.array([np.nan if v is None else _float(v) for v in ref], dtype=np.float64)
+    c = np.array([np.nan if v is None else _float(v) for v in cand], dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        nan = np.isnan(r) | np.isnan(c)
         inf = np.isinf(r) | np.isinf(c)
         finite_ok = np.abs(c - r) <= atol + rtol * np.abs(r)
-    ok = np.where(nan, np.isnan(r) & np.isnan(c), np.where(inf, r == c, finite_ok))
+    ok = np.where(inf, r == c, finite_ok)
     ok = np.where(rm | cm, rm & cm, ok)
     return ~ok
 
 
+def _exact_bad(ref: list[Any], cand: list[Any]) -> np.ndarray:
+    """Mask of cells not exactly equal (3.0 equals 3; missing only equals missing)."""
+    return np.array([(a is None) != (b is None) or (a is not None and a != b) for a, b in zip(ref, cand)],
+                    dtype=bool)
+
+
+def _text_columns(raw: Any, ref: Mapping[str, Column]) -> set[str]:
+    """The text_columns option: reference column names; anything else is the task's mistake."""
+    if isinstance(raw, str) or not isinstance(raw, (list, tuple)) or not all(isinstance(n, str) for n in raw):
+        raise ArtifactConfigError(f"text_columns must be a list of column names, got {raw!r}")
+    unknown = [n for n in raw if n not in ref]
+    if unknown:
+        raise ArtifactConfigError(f"text_columns names no reference column: {unknown}")
+    return set(raw)
+
+
+def _cells(ref: dict[str, Column], kinds: dict[str, str], cand: dict[str, list[Any]],
+           atol: float, rtol: float) -> dict[str, Any]:
+    """The cells check over the columns whose kinds fit: floats within tolerance, the rest exact."""
+    n_bad, first, tol = 0, None, None
+    for key, cv in cand.items():
+        kind = kinds[key]
+        rv = _text(ref[key]) if kind == "string" else ref[key].values
+        bad = _float_bad(rv, cv, atol, rtol) if kind == "float" else _exact_bad(rv, cv)
+        n_bad += int(bad.sum())
+        if first is None and bad.any():
+            i = int(np.argmax(bad))
+            first = {"row": i, "column": key, "expected": rv[i], "got": cv[i]}
+            if kind == "float" and rv[i] is not None:
+                tol = atol + rtol * abs(rv[i])
+    return check(
+        n_bad == 0, None if first is None else first["expected"],
+        None if first is None else first["got"], tol, bad_cells=n_bad,
+        where=None if first is None else f"row {first['row']}, column {first['column']!r}",
+        atol=atol, rtol=rtol)
+
+
 def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
                   options: Mapping[str, Any] | None = None) -> ArtifactResult:
-    """Columns matched by name (order reported, not graded), rows in order, kinds equal,
-    numeric cells within atol + rtol·|ref|, strings and bools exact."""
-    options_for("table", options, DEFAULTS)
+    """Columns matched by name (order reported, not graded), rows in order, kinds as the reference
+    decides (see the module docstring), floats within atol + rtol·|ref|, everything else exact."""
+    opts = options_for("table", options, DEFAULTS)
     pair = load_pair("table", reference, lambda b: load_table(reference, reference.suffix.lower(), b),
                      lambda b: load_table(candidate, read_suffix(candidate, reference, SUFFIXES), b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref_cols, cand_cols = pair
+    if not any(c.index for c in ref_cols):  # the reference's index is a default RangeIndex
+        cand_cols = [c for c in cand_cols if not c.index]
 
     ref, cand = _keyed(ref_cols), _keyed(cand_cols)
+    text = _text_columns(opts["text_columns"], ref)
+    kinds = {k: "string" if k in text else col.kind for k, col in ref.items()}
     common = [k for k in ref if k in cand]
     checks = {"columns": check(
         set(ref) == set(cand), list(ref), list(cand), None,
@@ -219,30 +348,12 @@ def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
     r_rows = len(ref_cols[0].values) if ref_cols else 0
     c_rows = len(cand_cols[0].values) if cand_cols else 0
     checks["rows"] = check(r_rows == c_rows, r_rows, c_rows)
-    kind_bad = [k for k in common if ref[k].kind != cand[k].kind]
+    read = {k: _as_kind(cand[k], kinds[k]) for k in common}
+    kind_bad = [k for k in common if read[k] is None]
     checks["kinds"] = check(
-        not kind_bad, {k: ref[k].kind for k in kind_bad[:_SHOWN]},
+        not kind_bad, {k: kinds[k] for k in kind_bad[:_SHOWN]},
         {k: cand[k].kind for k in kind_bad[:_SHOWN]})
     if checks["rows"]["ok"]:
-        n_bad, first = 0, None
-        tol = None
-        for key in common:
-            if key in kind_bad:
-                continue
-            rv, cv = ref[key].values, cand[key].values
-            if ref[key].kind == "numeric":
-                bad = _numeric_bad(rv, cv, atol, rtol)
-            else:
-                bad = np.array([a != b for a, b in zip(rv, cv)], dtype=bool)
-            n_bad += int(bad.sum())
-            if first is None and bad.any():
-                i = int(np.argmax(bad))
-                first = {"row": i, "column": key, "expected": rv[i], "got": cv[i]}
-                if ref[key].kind == "numeric" and rv[i] is not None:
-                    tol = atol + rtol * abs(rv[i])
-        checks["cells"] = check(
-            n_bad == 0, None if first is None else first["expected"],
-            None if first is None else first["got"], tol, bad_cells=n_bad,
-            where=None if first is None else f"row {first['row']}, column {first['column']!r}",
-            atol=atol, rtol=rtol)
+        fit = {k: v for k, v in read.items() if v is not None}
+        checks["cells"] = _cells(ref, kinds, fit, atol, rtol)
     return finish("table", checks)

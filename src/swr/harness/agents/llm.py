@@ -10,12 +10,12 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from swr.errors import SwrError
-from swr.release import INSTRUCTION
+from swr.layout import INSTRUCTION
 from swr.sandbox import WORKDIR, Limits, MiB, run, tree
 from swr.sandbox.base import hand_over
 
-from .agent_base import Context, InfraError, Outcome, agent_job
-from .trajectory import TrajectoryBuilder
+from ..trajectory import TrajectoryBuilder
+from .base import Context, InfraError, Outcome, agent_job
 
 SYSTEM = """You are a software engineer working in a shell, in the directory {workdir}.
 Read instruction.md and public/ there. Build an executable program solution/run that reads one JSON

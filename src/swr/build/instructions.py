@@ -13,6 +13,8 @@ ARTIFACT_RULES = {
     "image": "an image matches on size, channels and per-pixel values within tolerance (any lossless format)",
     "audio": "audio matches on sample rate, length and samples within tolerance",
     "table": "a table matches on columns, row count, column types and cells within tolerance (CSV, TSV or Parquet)",
+    "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
+            "`<br>` vs `<br/>` are free)",
     "text": "text matches line by line (line endings and trailing whitespace are free)",
 }
 _KIND = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}

@@ -1,21 +1,36 @@
-"""`swr build`: sample scenarios, run the reference twice, hold every gate, write a sealed release."""
+"""One workflow into its variant tasks: sample scenarios, run the reference twice, hold every gate (a variant
+that fails one is drawn afresh), write the tasks that pass."""
 
 from __future__ import annotations
 
 import shutil
-import threading
-import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from swr import __version__
 from swr.cache import ExecutionCache
-from swr.engine.spec import ENGINE_FILE
-from swr.engine.task import EngineResult, build_engine
 from swr.errors import SwrError
-from swr.gates import (
+from swr.grade import oracle_verdict
+from swr.judge import Tolerances
+from swr.judge.artifacts import ArtifactConfigError, kind_of
+from swr.judge.artifacts.fields import Reference, artifact_leaves
+from swr.judge.compare import dotted
+from swr.judge.verdict import reference_view
+from swr.release import (
+    Example,
+    Task,
+    task_dir,
+    task_meta,
+    write_gates,
+    write_task,
+)
+from swr.sandbox import RunResult, Sandbox
+from swr.scenario import content_hash, sample_scenario
+from swr.spec import SPEC_FILE, WorkflowSpec
+from swr.workflow import Runner, command_exists, limits_for
+
+from .gates import (
     GATES,
     GateFailure,
     check_deterministic,
@@ -26,32 +41,11 @@ from swr.gates import (
     schema_outliers,
     strip_ignored,
 )
-from swr.grade import oracle_verdict
-from swr.instructions import render, schema
-from swr.judge import Tolerances
-from swr.judge.artifacts import ArtifactConfigError, kind_of
-from swr.judge.artifacts.fields import Reference, artifact_leaves
-from swr.judge.compare import dotted
-from swr.judge.verdict import reference_view
-from swr.release import (
-    TASKS,
-    Example,
-    Task,
-    finish_release,
-    staging_dir,
-    task_dir,
-    task_meta,
-    write_gates,
-    write_task,
-)
-from swr.sandbox import RunResult, Sandbox, get_sandbox
-from swr.scenario import content_hash, sample_scenario
-from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
-from swr.workflow import Runner, command_exists, limits_for
+from .instructions import render, schema
 
 Progress = Callable[[int, int], None]  # (advance, add_to_total)
-Finished = Callable[["WorkflowResult", int, int], None]  # (result, workflows finished so far, workflows in all)
 MAX_DRAWS = 1000
+VARIANT_REDRAWS = 2  # fresh draws for a variant that fails a gate, before it alone is dropped
 
 
 @dataclass
@@ -93,6 +87,7 @@ class WorkflowResult:
     spec: WorkflowSpec
     tasks: list[str] = field(default_factory=list)
     failure: str | None = None
+    dropped: dict[int, str] = field(default_factory=dict)  # variants that never passed their gates, and why
     wall_s: float = 0.0  # for progress lines only; never written to the release
 
     @property
@@ -103,23 +98,8 @@ class WorkflowResult:
     def summary(self) -> dict[str, Any]:
         return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain,
                 "workflow_hash": self.spec.content_hash, "status": "failed" if self.failure else "ok",
-                "reason": self.failure, "tasks": self.tasks}
-
-
-def discover(paths: list[Path], marker: str = SPEC_FILE, allow_none: bool = False) -> list[Path]:
-    """Directories holding `marker` (workflow.toml, engine.toml): each path is one, or a tree searched
-    for them; finding none is an error unless allowed."""
-    found: list[Path] = []
-    for p in paths:
-        if (p / marker).is_file():
-            found.append(p)
-        elif p.is_dir():
-            found += sorted(f.parent for f in p.rglob(marker) if not any(s.startswith(".") for s in f.parts))
-        else:
-            raise SwrError("no such workflow or engine directory", file=p)
-    if not found and not allow_none:
-        raise SwrError(f"no {marker} found", file=", ".join(map(str, paths)))
-    return found
+                "reason": self.failure, "tasks": self.tasks,
+                **({"dropped_variants": {str(v): why for v, why in self.dropped.items()}} if self.dropped else {})}
 
 
 class WorkflowBuild:
@@ -176,10 +156,11 @@ class WorkflowBuild:
             except ArtifactConfigError as e:
                 slot.failure = GateFailure("deterministic", f"artifact options in [outputs.fields]: {e}")
 
-    def gated_slots(self) -> dict[int, list[Slot]]:
-        """Resample rejected scenarios for a bounded number of rounds; raise if gates never hold."""
+    def gated_slots(self, variants: list[int]) -> tuple[dict[int, list[Slot]], dict[int, GateFailure]]:
+        """Resample rejected scenarios for a bounded number of rounds: the variants whose slots all hold,
+        and the first failure of each that never did. A workflow most of whose first draws fail is broken."""
         n = self.opts.public + self.opts.hidden
-        slots = {v: [Slot(v, self.draw(v)) for _ in range(n)] for v in self.next_draw}
+        slots = {v: [Slot(v, self.draw(v)) for _ in range(n)] for v in variants}
         pending = [s for ss in slots.values() for s in ss]
         for rnd in range(1, self.opts.max_rounds + 1):
             self.progress(0, 2 * len(pending))
@@ -187,14 +168,15 @@ class WorkflowBuild:
             everything = [s for ss in slots.values() for s in ss]
             self._cross_checks(slots, everything)
             bad = [s for s in everything if s.failure]
-            if not bad:
-                return slots
-            if rnd == self.opts.max_rounds or (rnd == 1 and 2 * len(bad) > len(everything)):
+            if not bad or rnd == self.opts.max_rounds:
+                break
+            if rnd == 1 and 2 * len(bad) > len(everything):
                 raise GateFailureError(bad[0].failure)  # type: ignore[arg-type]
             for s in bad:
                 s.reset(self.draw(s.variant))
             pending = bad
-        raise AssertionError("unreachable")
+        failed = {v: f for v, ss in slots.items() if (f := next((s.failure for s in ss if s.failure), None))}
+        return {v: ss for v, ss in slots.items() if v not in failed}, failed
 
     def _cross_checks(self, slots: dict[int, list[Slot]], everything: list[Slot]) -> None:
         """Gates 4 and 5, which compare scenarios with each other."""
@@ -209,44 +191,67 @@ class WorkflowBuild:
                 if not ok[j].failure:
                     ok[j].failure = insensitive_failure(ok[i].scenario, ok[j].scenario)
 
-    def write(self, staging: Path) -> list[str]:
-        slots = self.gated_slots()
+    def write(self, staging: Path) -> tuple[list[str], dict[int, str]]:
+        """Every variant that passes its gates, as a task; a variant that fails one is drawn afresh (up to
+        VARIANT_REDRAWS times) and only then dropped, with its reason. No variant at all fails the workflow."""
+        slots, failed = self.gated_slots(list(self.next_draw))
+        written: list[str] = []
+        redraws = dict.fromkeys(self.next_draw, 0)
+        while True:
+            for v, ss in sorted(slots.items()):
+                task = self._write_variant(staging, v, ss)
+                if (fail := self._final_gates(task)) is None:
+                    written.append(task.id)
+                else:
+                    shutil.rmtree(task.root)
+                    failed[v] = fail
+            retry = sorted(v for v in failed if redraws[v] < VARIANT_REDRAWS)
+            if not retry:
+                break
+            for v in retry:
+                redraws[v] += 1
+            try:
+                slots, again = self.gated_slots(retry)
+            except GateFailureError as e:  # most fresh draws failed too: these variants are done
+                slots, again = {}, {v: e.failure for v in retry}
+            failed = {v: f for v, f in failed.items() if v not in retry} | again
+        if not written:
+            raise GateFailureError(failed[min(failed)])
+        return sorted(written, key=lambda t: int(t.rsplit("-v", 1)[1])), {v: str(f) for v, f in sorted(failed.items())}
+
+    def _write_variant(self, staging: Path, v: int, ss: list[Slot]) -> Task:
         limits = limits_for(self.spec)
         files = sorted({str(c) for i in self.spec.inputs.values() if i.type == "path" for c in i.choices or ()})
-        written: list[Task] = []
-        for v, ss in slots.items():
-            public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
-            hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
-            tid = f"{self.spec.name}-v{v}"
-            arts = {dotted(path): kind_of(Path(name)) for ex in public
-                    for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
-            out_schema = schema(self.spec, [ex.output for ex in public], arts)
-            instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)
-            written.append(write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction,
-                                      out_schema, public, hidden, self.spec.directory, files))
-        self.progress(0, len(written) * self.opts.hidden)
-        for task in written:
-            self._final_gates(task)
-        return [task.id for task in written]
+        public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
+        hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
+        tid = f"{self.spec.name}-v{v}"
+        arts = {dotted(path): kind_of(Path(name)) for ex in public
+                for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
+        out_schema = schema(self.spec, [ex.output for ex in public], arts)
+        instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)
+        self.progress(0, self.opts.hidden)
+        return write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction,
+                          out_schema, public, hidden, self.spec.directory, files)
 
-    def _final_gates(self, task: Task) -> None:
+    def _final_gates(self, task: Task) -> GateFailure | None:
         """Gates 6 and 7 on the task as written (handed over, not read back), then its gates.json."""
         try:  # the gate is about r_hid
             v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec)
         except SwrError as e:  # an artifact option the comparator rejects
-            raise GateFailureError(GateFailure("oracle_passes", e.message)) from None
+            return GateFailure("oracle_passes", e.message)
         self.progress(len(task.hidden), 0)
         if not v["pass"]:
             bad = next((s for s in v["scenarios"] if not s["pass"]), {})
-            raise GateFailureError(GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
-                                               f"({v['label']}, {bad.get('stderr_tail', '')[-200:].strip()})"))
+            return GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
+                                                f"({v['label']}, {bad.get('stderr_tail', '')[-200:].strip()})")
         controls = replay_controls(self.spec, task.public, task.hidden)
         if passing := [k for k, c in controls.items() if c["pass"]]:
-            raise GateFailureError(GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes"))
+            return GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes")
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
         gates["oracle_passes"]["r_hid"] = v["r_hid"]
         gates["replay_controls_fail"]["controls"] = controls
         write_gates(task.root, gates)
+        return None
 
     def close(self) -> None:
         self.runner.close()
@@ -266,7 +271,7 @@ def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbo
         return res
     wb = WorkflowBuild(spec, opts, sandbox, pool, progress)
     try:
-        res.tasks = wb.write(staging)
+        res.tasks, res.dropped = wb.write(staging)
     except GateFailureError as e:
         res.failure = str(e.failure)
         for v in range(1, opts.variants + 1):
@@ -276,48 +281,3 @@ def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbo
     return res
 
 
-def _timed(fn: Callable[[], WorkflowResult]) -> WorkflowResult:
-    """The result with its wall time, for progress lines."""
-    t0 = time.monotonic()
-    res = fn()
-    res.wall_s = time.monotonic() - t0
-    return res
-
-
-def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None,
-          finished: Finished = lambda r, i, n: None) -> list[WorkflowResult]:
-    """Build a release from workflow directories; failed workflows are reported and left out.
-    `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows)."""
-    out = Path(out).absolute()  # sandboxed runs start in "/": a relative mount source would not exist there
-    engines = discover(paths, ENGINE_FILE, allow_none=True)
-    specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines))]
-    names = [s.name for s in specs]
-    if dup := sorted({n for n in names if names.count(n) > 1}):
-        raise SwrError(f"workflow name {dup[0]!r} is used by more than one workflow", field="name")
-    sandbox = get_sandbox(opts.sandbox)
-    staging = staging_dir(out)
-    done, lock = [0], threading.Lock()
-
-    def one(spec: WorkflowSpec) -> WorkflowResult:
-        res = _timed(lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))
-        with lock:
-            done[0] += 1
-            finished(res, done[0], len(specs) + len(engines))  # engines are built after the workflows
-        return res
-
-    with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
-        results: list[Any] = list(workflows.map(one, specs))
-    for d in engines:  # one at a time: each runs its cases `jobs` at a time
-        res = build_engine(d, staging / TASKS, sandbox, opts.jobs)
-        results.append(res)
-        finished(res, len(results), len(specs) + len(engines))
-    summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
-               "tasks": sorted(t for r in results for t in r.tasks),
-               "workflows": sorted((r.summary() for r in results if isinstance(r, WorkflowResult)),
-                                   key=lambda w: w["name"]),
-               **({"engines": [r.summary() for r in results if isinstance(r, EngineResult)]} if engines else {}),
-               "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results
-                                                                      if isinstance(r, WorkflowResult)),
-                         "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}
-    finish_release(staging, out, summary)
-    return results

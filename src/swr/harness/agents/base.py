@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from swr import kinds
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, hide
 
-from .workspace import Workspace
+from ..workspace import Workspace
 
 
 class InfraError(Exception):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
@@ -75,8 +76,8 @@ def check_deterministic(first: Reference, second: Reference, tol: Tolerances,
                        f"if it is volatile (scenario {_short(scenario, 100)})")
 
 
-def schema_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:
-    """Gate 4: indexes whose graded structure differs from the most common one."""
+def _structure_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:
+    """Indexes whose graded structure differs from the most common one."""
     sigs = [structure(o, tol) for o in outputs]
     common, _ = Counter(sigs).most_common(1)[0]
     bad = {i for i, s in enumerate(sigs) if s != common}
@@ -89,6 +90,49 @@ def schema_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], Gate
     return bad, GateFailure("schema_stable", f"output structure or leaf types differ between scenarios "
                             f"(keys {keys_a[:8]} vs {keys_b[:8]}); the same fields with the same types are needed "
                             "on every scenario")
+
+
+Peaks = dict[tuple[str, float], tuple[float, int]]  # (field pattern, atol) -> (largest |value|, values seen)
+
+
+def _float_peaks(doc: Any, tol: Tolerances, path: tuple[str | int, ...], peaks: Peaks) -> None:
+    """Largest finite |value| of each graded float field (list items pooled), with its atol."""
+    resolved = tol.for_path(path)
+    if resolved is None:
+        return
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            _float_peaks(v, tol, (*path, k), peaks)
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            _float_peaks(v, tol, (*path, i), peaks)
+    elif type(doc) is float and math.isfinite(doc):
+        name = ".".join("*" if type(p) is int else str(p) for p in path)
+        peak, n = peaks.get((name, resolved[0]), (0.0, 0))
+        peaks[(name, resolved[0])] = (max(peak, abs(doc)), n + 1)
+
+
+def tolerance_scale(outputs: list[Any], tol: Tolerances) -> GateFailure | None:
+    """Build rule: an atol above every reference value of a field accepts zero, a sign flip or a unit slip,
+    so it is an error naming the field (an all-zero field has no scale and is exempt)."""
+    peaks: Peaks = {}
+    for out in outputs:
+        _float_peaks(out, tol, (), peaks)
+    for (name, atol), (peak, n) in sorted(peaks.items()):
+        if 0.0 < peak < atol:
+            return GateFailure("tolerance_scale", f"field `{name or '(root)'}`: atol {atol:g} exceeds every "
+                               f"reference value (largest |value| {peak:.3g} over {n} values), so zero, a "
+                               "sign flip or a unit slip would pass — set a per-field atol below the field's scale "
+                               "in [outputs.fields] (rtol then carries the comparison)")
+    return None
+
+
+def schema_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:
+    """Gate 4, over every built scenario: indexes whose graded structure differs from the most common one;
+    a tolerance that cannot tell a field's values from zero (tolerance_scale) fails them all."""
+    if fail := tolerance_scale(outputs, tol):
+        return set(range(len(outputs))), fail
+    return _structure_outliers(outputs, tol)
 
 
 def insensitive_pairs(outputs: list[Any], tol: Tolerances) -> list[tuple[int, int]]:

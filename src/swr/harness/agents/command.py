@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from swr.errors import SwrError
-from swr.release import INSTRUCTION
+from swr.layout import INSTRUCTION, WorkspacePaths
+from swr.layout import TRAJECTORY as OWN_TRAJECTORY
 from swr.sandbox import WORKDIR, GiB, Limits, MiB, Mount, RunResult, run, tree
 from swr.sandbox.egress import RELAY_FAILED, RELAY_FAILED_MSG, EgressProxy, endpoint, through_relay
 
-from .agent_base import Context, InfraError, Outcome, agent_job
-from .llm_agent import swr_version, truncate
-from .trajectory import Metrics, TrajectoryBuilder, shell_trace_calls, validate_atif
-from .workspace import LOGS as LOGS_DIR
+from ..trajectory import Metrics, TrajectoryBuilder, shell_trace_calls, validate_atif
+from .base import Context, InfraError, Outcome, agent_job
+from .llm import swr_version, truncate
 
 LOGS = "/sandbox/logs"  # the agent's own logs; outside the workspace, so not in the diff
 TRACE = "commands.log"  # the generic preset's bash trace, in LOGS
@@ -84,7 +84,7 @@ class CommandAgent:
 
     def solve(self, ctx: Context) -> Outcome:
         b = ctx.budget
-        logs = ctx.workspace.root.parent / LOGS_DIR
+        logs = WorkspacePaths(ctx.workspace.root).logs
         logs.mkdir(parents=True, exist_ok=True)
         env = {"SWR_MODEL": ctx.model or "", "SWR_BASE_URL": self.base_url or "",
                "SWR_MAX_TURNS": str(b.max_turns or 1000), "SWR_MAX_OUTPUT_TOKENS": str(b.max_output_tokens or ""),
@@ -148,7 +148,7 @@ class CommandAgent:
             t.notes.append(f"summary of a command agent's run; its own log is in {logs.name}/ next to this file")
         seen = t.build()
         out.observed = [c for s in seen["steps"] for c in s.get("tool_calls") or []]
-        own = tree.read_file(logs, "trajectory.json", OWN_TRAJECTORY_CAP)
+        own = tree.read_file(logs, OWN_TRAJECTORY, OWN_TRAJECTORY_CAP)
         if own is not None:
             try:
                 return validate_atif(json.loads(own)).model_dump(mode="json", exclude_none=True)
@@ -231,7 +231,7 @@ class MiniSweAgent:
         agent = DefaultAgent(model, SandboxEnvironment(ctx, self.command_timeout), **agent_cfg,
                              step_limit=b.max_turns or 0, cost_limit=0,
                              wall_time_limit_seconds=int(b.time_limit_s or 0))
-        task = (ctx.workspace.root / "instruction.md").read_text()
+        task = WorkspacePaths(ctx.workspace.root).instruction.read_text()
         notes: list[dict[str, Any]] = []
         try:
             status = agent.run(task).get("exit_status", "")

@@ -1,39 +1,14 @@
-"""Agents: what fills a workspace's solution/. Built in: `nop` and `oracle`; command agents and the
-OpenAI-compatible agent register here too."""
+"""The run's clock, kept from outside the agent: at the deadline every sandboxed process of the run is
+killed, whatever the agent does with its own time."""
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import threading
-from typing import Any, Callable
+from typing import Any
 
-from swr import kinds
 from swr.sandbox import Handle, Job, Sandbox
 
-from .agent_base import Agent, Budget, Context, InfraError, Outcome, agent_job
-
-__all__ = ["AGENTS", "Agent", "Budget", "Context", "InfraError", "Outcome", "agent_job", "make_agent", "supervise"]
-
-
-class NopAgent:
-    """The no-agent baseline: leaves the workspace as it found it (must score 0)."""
-
-    name = "nop"
-
-    def solve(self, ctx: Context) -> Outcome:
-        return Outcome()
-
-
-class OracleAgent:
-    """Copies the wrapped reference into solution/ (must score 1): proves the harness, not a model."""
-
-    name = "oracle"
-
-    def solve(self, ctx: Context) -> Outcome:
-        shutil.rmtree(ctx.workspace.solution)
-        kinds.write_oracle(ctx.task, ctx.workspace.solution)
-        return Outcome()
-
+from .base import Agent, Context, Outcome
 
 GRACE_S = 10.0  # how long a stopped agent has to hand back what it has
 
@@ -110,46 +85,3 @@ def supervise(agent: Agent, ctx: Context) -> Outcome:
         out.notes.append({"kind": "agent_stopped", "error": f"{type(box['err']).__name__}: {box['err']}"[:300]})
     out.limit = "time_limit"
     return out
-
-
-AGENTS: dict[str, Callable[[dict[str, Any]], Agent]] = {
-    "nop": lambda opts: NopAgent(),
-    "oracle": lambda opts: OracleAgent(),
-}
-
-
-def _register_model_agents() -> None:
-    """The model-driven agents live in their own modules, imported lazily (openai, litellm are heavy)."""
-
-    def openai_agent(opts: dict[str, Any]) -> Agent:
-        from .llm_agent import OpenAIAgent
-
-        return OpenAIAgent(opts)
-
-    def mini(opts: dict[str, Any]) -> Agent:
-        from .command_agent import MiniSweAgent
-
-        return MiniSweAgent(opts)
-
-    def command(name: str) -> Callable[[dict[str, Any]], Agent]:
-        def make(opts: dict[str, Any]) -> Agent:
-            from .command_agent import command_agent
-
-            return command_agent(name, opts)
-        return make
-
-    AGENTS["openai"] = openai_agent
-    AGENTS["mini-swe-agent"] = mini
-    for name in ("claude-code", "codex", "openhands", "command"):
-        AGENTS[name] = command(name)
-
-
-_register_model_agents()
-
-
-def make_agent(name: str, options: dict[str, Any] | None = None) -> Agent:
-    from swr.errors import SwrError
-
-    if name not in AGENTS:
-        raise SwrError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}", field="--agent")
-    return AGENTS[name](options or {})

@@ -1,0 +1,126 @@
+"""`task.toml`, the typed model every task directory starts from: its kind, identity, limits, tolerances,
+environment and anti-cheat lists. One model per kind; the `kind` field chooses (absent means workflow)."""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from swr.errors import SwrError
+from swr.layout import TaskPaths
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Anticheat(_Model):
+    """What a candidate must not use: unimportable and off PATH in its sandbox, and named by anti-cheat."""
+
+    forbidden_packages: tuple[str, ...] = ()
+    forbidden_binaries: tuple[str, ...] = ()
+
+
+class TaskLimits(_Model):
+    time_s: float = Field(gt=0)
+    memory_mb: int = Field(gt=0)
+    pids: int = Field(gt=0)
+    stdout_mb: int = Field(gt=0)
+
+
+class FieldTolerance(_Model):
+    atol: float | None = Field(None, ge=0)
+    rtol: float | None = Field(None, ge=0)
+    artifact: dict[str, Any] | None = None  # the artifact comparator's options, for a file-valued field
+
+
+class TaskTolerances(_Model):
+    atol: float = Field(ge=0)
+    rtol: float = Field(ge=0)
+    ignore: tuple[str, ...] = ()
+    fields: dict[str, FieldTolerance] = {}
+
+
+class Environment(_Model):
+    """What a task runs in: pinned pip and apt packages for an image, or a named image; {} is the host's."""
+
+    python: str | None = None
+    pip: tuple[str, ...] = ()
+    apt: tuple[str, ...] = ()
+    image: str | None = None
+
+
+class Grading(_Model):
+    pass_threshold: float = Field(1.0, gt=0, le=1)  # share of hidden scenarios a pass needs (`swr audit lint` flags <1)
+
+
+class WorkflowTaskFile(_Model):
+    """A workflow task (SWR): one variant of a wrapped workflow, graded by the judge."""
+
+    kind: Literal["workflow"] = "workflow"
+    id: str
+    workflow: str
+    family: str
+    domain: str
+    variant: int = Field(ge=1)
+    workflow_hash: str
+    limits: TaskLimits
+    tolerances: TaskTolerances
+    environment: Environment = Environment()
+    anticheat: Anticheat = Anticheat()
+    grading: Grading = Grading()
+
+
+class EngineInterface(_Model):
+    description: str
+    timeout_s: float = Field(gt=0)
+    memory_mb: int = Field(gt=0)
+
+
+class EngineTaskFile(_Model):
+    """An engine task (ReviveBench reconstruction): what the agent may know; checks and thresholds stay private."""
+
+    kind: Literal["engine"]
+    id: str
+    engine: str
+    family: str
+    domain: str
+    analog: str
+    summary: str
+    interface: EngineInterface
+    anticheat: Anticheat = Anticheat()
+    environment: Environment = Environment()  # engines run on the host's system: their verifiers' tools are there
+
+
+TaskFile = Annotated[WorkflowTaskFile | EngineTaskFile, Field(discriminator="kind")]
+_ADAPTER: TypeAdapter[WorkflowTaskFile | EngineTaskFile] = TypeAdapter(TaskFile)
+
+
+def parse_task_file(data: dict[str, Any], path: Path) -> WorkflowTaskFile | EngineTaskFile:
+    """A task.toml table as its kind's model; the first problem as a one-line error naming file and field."""
+    try:
+        return _ADAPTER.validate_python({"kind": "workflow", **data})
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(p) for p in err["loc"][1:]) if err["type"] != "union_tag_invalid" else "kind"
+        raise SwrError(err["msg"], file=path, field=where) from None
+
+
+def read_task_file(root: Path) -> WorkflowTaskFile | EngineTaskFile:
+    """The task.toml of a task directory (a release's, or a workspace's public copy)."""
+    path = TaskPaths(root).toml
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise SwrError(f"not a task directory (no {path.name})", file=root) from None
+    except tomllib.TOMLDecodeError as e:
+        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    return parse_task_file(data, path)
+
+
+def dump_task_file(meta: WorkflowTaskFile | EngineTaskFile) -> str:
+    """task.toml's text: every field the model holds, None left out (TOML has no null)."""
+    return tomli_w.dumps(meta.model_dump(mode="json", exclude_none=True))
