@@ -13,6 +13,10 @@ TS = load.timescale(builtin=True)
 SGP4_EPOCH0_JD = 2433281.5  # origin of sgp4init's epoch argument
 DEG = math.pi / 180.0
 EVENT_NAMES = ("rise", "culminate", "set")
+# What is well-conditioned at each event: the altitude at rise and set is the threshold by definition; at
+# culmination the range rate is ~0 by definition and the azimuth swings through 180 deg near the zenith.
+EVENT_FIELDS = {"rise": ("az_deg", "range_km", "range_rate_km_s"), "culminate": ("alt_deg", "range_km"),
+                "set": ("az_deg", "range_km", "range_rate_km_s")}
 
 
 def _topo(sat, obs, t):
@@ -50,7 +54,8 @@ def main(scenario: dict) -> dict:
     events = []
     for t, k in zip(times, kinds):
         row = {"event": EVENT_NAMES[int(k)], "t_min": float((t.tt - t0.tt) * 1440.0)}
-        row.update(_topo(sat, obs, t))
+        topo = _topo(sat, obs, t)
+        row.update({q: topo[q] for q in EVENT_FIELDS[row["event"]]})
         events.append(row)
 
     geo = sat.at(t0)

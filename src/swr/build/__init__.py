@@ -1,0 +1,108 @@
+"""`swr build`: the catalog's workflows and engines into one sealed release. workflows.py builds one workflow
+(sampling, the reference run twice, gates.py's gates, instructions.py's instruction); engines build through
+swr.engine; the release carries the defect registers of what it holds."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from swr import __version__
+from swr.audit.defects import carry_defects
+from swr.engine.spec import ENGINE_FILE
+from swr.engine.task import EngineResult, build_engine
+from swr.errors import SwrError
+from swr.layout import DEFECTS_TOML, ReleasePaths
+from swr.release import finish_release, staging_dir
+from swr.sandbox import get_sandbox
+from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
+
+from .gates import GATES
+from .workflows import VARIANT_REDRAWS, BuildOptions, Progress, WorkflowBuild, WorkflowResult, build_workflow
+
+Finished = Callable[["WorkflowResult | EngineResult", int, int], None]  # (result, finished so far, in all)
+__all__ = ["VARIANT_REDRAWS", "BuildOptions", "WorkflowBuild", "WorkflowResult", "build", "discover"]
+
+
+def discover(paths: list[Path], marker: str = SPEC_FILE, allow_none: bool = False) -> list[Path]:
+    """Directories holding `marker` (workflow.toml, engine.toml): each path is one, or a tree searched
+    for them; finding none is an error unless allowed."""
+    found: list[Path] = []
+    for p in paths:
+        if (p / marker).is_file():
+            found.append(p)
+        elif p.is_dir():
+            found += sorted(f.parent for f in p.rglob(marker) if not any(s.startswith(".") for s in f.parts))
+        else:
+            raise SwrError("no such workflow or engine directory", file=p)
+    if not found and not allow_none:
+        raise SwrError(f"no {marker} found", file=", ".join(map(str, paths)))
+    return found
+
+
+def _timed(fn: Callable[[], WorkflowResult]) -> WorkflowResult:
+    """The result with its wall time, for progress lines."""
+    t0 = time.monotonic()
+    res = fn()
+    res.wall_s = time.monotonic() - t0
+    return res
+
+
+def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None,
+          finished: Finished = lambda r, i, n: None) -> list[WorkflowResult]:
+    """Build a release from workflow directories; failed workflows are reported and left out.
+    `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows)."""
+    out = Path(out).absolute()  # sandboxed runs start in "/": a relative mount source would not exist there
+    engines = discover(paths, ENGINE_FILE, allow_none=True)
+    specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines))]
+    names = [s.name for s in specs]
+    if dup := sorted({n for n in names if names.count(n) > 1}):
+        raise SwrError(f"workflow name {dup[0]!r} is used by more than one workflow", field="name")
+    sandbox = get_sandbox(opts.sandbox)
+    staging = staging_dir(out)
+    done, lock = [0], threading.Lock()
+
+    def one(spec: WorkflowSpec) -> WorkflowResult:
+        res = _timed(lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))
+        with lock:
+            done[0] += 1
+            finished(res, done[0], len(specs) + len(engines))  # engines are built after the workflows
+        return res
+
+    with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
+        results: list[Any] = list(workflows.map(one, specs))
+    for d in engines:  # one at a time: each runs its cases `jobs` at a time
+        res = build_engine(d, ReleasePaths(staging).tasks, sandbox, opts.jobs)
+        results.append(res)
+        finished(res, len(results), len(specs) + len(engines))
+    summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
+               "tasks": sorted(t for r in results for t in r.tasks),
+               "workflows": sorted((r.summary() for r in results if isinstance(r, WorkflowResult)),
+                                   key=lambda w: w["name"]),
+               **({"engines": [r.summary() for r in results if isinstance(r, EngineResult)]} if engines else {}),
+               "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results
+                                                                      if isinstance(r, WorkflowResult)),
+                         "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}
+    carry_defects(defect_registers(paths), staging, built_names(results))
+    finish_release(staging, out, summary)
+    return results
+
+
+def defect_registers(paths: list[Path]) -> list[Path]:
+    """The defects.toml of every catalog or engines tree a build reads from (in a path or above it)."""
+    found = {d / DEFECTS_TOML for p in paths for d in (Path(p).absolute(), *Path(p).absolute().parents)
+             if (d / DEFECTS_TOML).is_file()}
+    return sorted(found)
+
+
+def built_names(results: list[Any]) -> set[str]:
+    """What a defect's `task` may name: a built task, its workflow or engine, or family/workflow."""
+    names = {t for r in results for t in r.tasks}
+    for r in results:
+        if r.tasks:
+            names |= {r.spec.name, f"{r.spec.family}/{r.spec.name}"}
+    return names
