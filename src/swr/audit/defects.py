@@ -199,5 +199,6 @@ def carry_defects(sources: list[Path], release: Path, built: set[str]) -> list[D
                                field=f"defect[{i}].id")
             carried[d.id] = (d, src)
     kept = [d for d, _ in carried.values() if matches(d.task, built)]
-    save(release, kept)
+    if kept:  # a release with no known defect has no register (load reads that as empty)
+        save(release, kept)
     return sorted(kept, key=lambda d: d.id)
