@@ -242,3 +242,20 @@ def test_sensitivity_reports_the_four_metrics(with_inert: Path) -> None:
     assert r["inert_parameters"] == {"inert-c": ["c"]}
     assert (r["tasks"][0]["pairs"], r["tasks"][0]["fields"]) == (21, 4)
     assert sensitivity_audit(with_inert, reexecute=False)["parameters_moving_output_share"] is None
+
+
+def test_a_reexecuted_mesh_is_judged_by_its_surface_not_its_vertices() -> None:
+    """An input axis swapped for a nearby value re-tessellates a CSG mesh (other vertices, same surface to the
+    field's tolerance): the ignored-axis class must call that output right, or a verifier that is correctly
+    lenient there is reported as a false accept (csg-block's hole tilt 5.55° vs 5.60°)."""
+    import trimesh
+
+    from swr.audit.mesh_mutants import near_shape
+
+    box = trimesh.creation.box(extents=(10.0, 20.0, 30.0))
+    finer = box.subdivide()  # the same surface, with vertices the original does not have
+    assert len(finer.vertices) != len(box.vertices)
+    assert near_shape(box, finer, {}, 1e-6)
+    assert not near_shape(box, box.copy().apply_scale(1.01), {}, 1e-6)
+    moved = box.copy().apply_translation((1.0, 0.0, 0.0))
+    assert not near_shape(box, moved, {}, 1e-6) and near_shape(box, moved, {"translation_invariant": True}, 1e-6)

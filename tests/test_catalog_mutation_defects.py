@@ -177,3 +177,31 @@ def test_geometry_wrong_beyond_timing_fails(sat: Task, sandbox, tmp_path: Path, 
     """Each is more than a second's motion off (0.34 deg/s, 7.5 km/s, 0.042 km/s^2 at most), yet passed before."""
     v = grade(sat, lookup(tmp_path / "c", sat, edit), sandbox)
     assert not v["pass"] and {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {field}
+
+
+# --- SWR-D013: seasonal-ar's ADF p-value at its own scale ----------------------------------------------------
+
+def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandbox) -> None:
+    """p-values reach 1e-13 on strongly stationary series; under the old atol 1e-10 zero or a negative
+    p-value passed (the mutation audit's scale_zero / scale_negated on variant 2 of the catalog build)."""
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+    from swr.release import load_task, task_dir
+    from test_catalog_defects import CATALOG
+
+    build([next(CATALOG.glob("*/*/seasonal-ar"))], tmp_path / "rel",
+          BuildOptions(variants=2, jobs=2, cache=ExecutionCache(tmp_path / "cache")))
+    task = load_task(task_dir(tmp_path / "rel", "seasonal-ar-v2"))
+    assert any(ex.output["adf"]["pvalue"] < 1e-10 for ex in task.hidden)  # the premise: a vanishing p-value
+
+    def tiny(fn: Callable[[float], float]) -> Edit:
+        def edit(out: dict[str, Any], files: Path, sc: dict[str, Any]) -> dict[str, Any]:
+            if out["adf"]["pvalue"] < 1e-10:
+                out["adf"]["pvalue"] = fn(out["adf"]["pvalue"])
+            return out
+        return edit
+
+    for fn in (lambda p: 0.0, lambda p: -p):
+        v = grade(task, lookup(tmp_path / f"c{id(fn)}", task, tiny(fn)), sandbox)
+        assert not v["pass"] and mismatched(v) == {"adf.pvalue"}, mismatched(v)
+    assert grade(task, lookup(tmp_path / "ref", task), sandbox)["pass"]

@@ -27,7 +27,7 @@ FLOAT32_DIGITS = 7  # significant digits a binary mesh file keeps
 _NUMBER = re.compile(rb"[-+]?(\d*\.\d+|\d+\.\d*)([eE][-+]?\d+)?")
 
 
-def _load(path: Path) -> Any:
+def load_mesh(path: Path) -> Any:
     import trimesh
 
     return trimesh.load(path, force="mesh", process=False)
@@ -103,6 +103,22 @@ def same_shape(a: Any, b: Any, shift_ok: bool) -> bool:
     return bool(np.all(np.abs(va - vb) <= SAME_SHAPE * diag))
 
 
+def near_shape(a: Any, b: Any, options: dict[str, Any], atol: float) -> bool:
+    """The audit's own test that two meshes are one shape to the field's declared distance tolerance: every
+    vertex of each lies within atol + distance_rtol·diagonal of the other's surface (vertices only: the judge
+    also samples faces, seeded) and the volumes agree to that distance times the diagonal squared."""
+    from trimesh.proximity import closest_point
+
+    if options.get("translation_invariant") is True:
+        a, b = (_with(m, vertices=np.asarray(m.vertices, float) - np.asarray(m.vertices, float).min(axis=0))
+                for m in (a, b))
+    va = np.asarray(a.vertices, float)
+    diag = float(np.linalg.norm(va.max(axis=0) - va.min(axis=0))) or 1.0
+    bound = atol + float(options.get("distance_rtol", 1e-3)) * diag
+    far = max(float(closest_point(b, a.vertices)[1].max()), float(closest_point(a, b.vertices)[1].max()))
+    return far <= bound and abs(float(a.volume) - float(b.volume)) <= bound * diag * diag
+
+
 def _substitutes(mesh: Any, path: tuple, public: list[Reference], shift_ok: bool,
                  rng: random.Random) -> Iterator[Edit]:
     """One public scenario's mesh of the same field, in place of this scenario's."""
@@ -110,7 +126,7 @@ def _substitutes(mesh: Any, path: tuple, public: list[Reference], shift_ok: bool
              and (p.files / n).is_file()]
     if files:
         src = rng.choice(files)
-        yield ("mesh_public_scenario", same_shape(mesh, _load(src), shift_ok),
+        yield ("mesh_public_scenario", same_shape(mesh, load_mesh(src), shift_ok),
                lambda dest: shutil.copyfile(src, dest), src.suffix)
 
 
@@ -122,7 +138,7 @@ def mesh_mutants(ref: Reference, tol: Tolerances, rng: random.Random, scratch: P
         if kind_of(Path(name)) != "mesh":
             continue
         source = ref.files / name  # type: ignore[operator]
-        mesh = _load(source)
+        mesh = load_mesh(source)
         shift_ok = tol.options_for(path).get("translation_invariant") is True
         edits = [*_edits(mesh, rng, source, shift_ok), *_substitutes(mesh, path, public or [], shift_ok, rng)]
         for edit in edits:

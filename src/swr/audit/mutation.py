@@ -13,14 +13,15 @@ from typing import Any
 
 from swr import kinds
 from swr.judge import Execution, judge_scenario
-from swr.judge.artifacts.fields import Reference
+from swr.judge.artifacts import kind_of
+from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
 from swr.judge.verdict import parse_output, reference_view
 from swr.release import Task, list_tasks, load_task
 from swr.sandbox import get_sandbox
 from swr.workflow import Runner
 
 from .artifact_mutants import artifact_mutants
-from .mesh_mutants import mesh_mutants
+from .mesh_mutants import load_mesh, mesh_mutants, near_shape
 from .mutants import (
     FieldStats,
     Mutant,
@@ -140,11 +141,27 @@ def _axis_mutants(task: Task, runner: Runner) -> Iterator[tuple[Task, int, Mutan
             if not res.ok:
                 continue
             out, _ = parse_output(res.stdout)
-            ref = Reference(h.output, h.files)
-            valid = out is not None and within(reference_view(ref, task.tolerances),
-                                               reference_view(Reference(out, res.artifacts), task.tolerances),
-                                               task.tolerances)
+            valid = out is not None and same_output(Reference(h.output, h.files), Reference(out, res.artifacts),
+                                                    task.tolerances)
             yield task, i, Mutant("ignored_axis_reexecuted", valid, res.stdout, res.artifacts, axis)
+
+
+def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
+    """Whether a re-executed output is still a right answer, by the audit's own rules: graded leaves within
+    tolerance, meshes one shape to their declared distance tolerance (near_shape), other files identical."""
+    meshes = [(p, n) for p, n in artifact_leaves(ref, tol) if kind_of(Path(n)) == "mesh"]
+    if not meshes:
+        return within(reference_view(ref, tol), reference_view(other, tol), tol)
+    if not within(substitute(reference_view(ref, tol), meshes, None, "mask"),
+                  substitute(reference_view(other, tol), meshes, None, "mask"), tol):
+        return False
+    for path, name in meshes:
+        got = get_at(other.output, path)
+        theirs = safe_file(other.files, got) if isinstance(got, str) else None
+        if theirs is None or not near_shape(load_mesh(ref.files / name), load_mesh(theirs),  # type: ignore[operator]
+                                            tol.options_for(path), tol.for_path(path)[0]):
+            return False
+    return True
 
 
 def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
