@@ -159,7 +159,7 @@ def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
         got = get_at(other.output, path)
         theirs = safe_file(other.files, got) if isinstance(got, str) else None
         if theirs is None or not near_shape(load_mesh(ref.files / name), load_mesh(theirs),  # type: ignore[operator]
-                                            tol.options_for(path), tol.for_path(path)[0]):
+                                            tol.options_for(path), *tol.for_path(path)):
             return False
     return True
 
