@@ -8,9 +8,7 @@ import struct
 import subprocess
 import sys
 import zlib
-from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -18,21 +16,10 @@ import pyarrow.parquet as pq
 import pytest
 import trimesh
 from PIL import Image, ImageCms
+from test_artifacts import failing, run
 
-from swr.judge.artifacts import ArtifactConfigError, ArtifactResult, check_options, compare_artifact
+from swr.judge.artifacts import ArtifactConfigError, check_options
 from swr.spec import load_spec
-
-
-def run(ref: Path, cand: Path, **kw: Any) -> ArtifactResult:
-    """compare_artifact, asserting the result is strict JSON and its detail agrees with ok."""
-    res = compare_artifact(ref, cand, **kw)
-    json.dumps(asdict(res), allow_nan=False)
-    assert res.ok == (res.detail is None)
-    return res
-
-
-def failing(res: ArtifactResult) -> set[str]:
-    return {name for name, c in res.checks.items() if not c["ok"]}
 
 
 def write(path: Path, text: str) -> Path:
