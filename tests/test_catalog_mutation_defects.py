@@ -184,10 +184,11 @@ def test_geometry_wrong_beyond_timing_fails(sat: Task, sandbox, tmp_path: Path, 
 def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandbox) -> None:
     """p-values reach 1e-13 on strongly stationary series; under the old atol 1e-10 zero or a negative
     p-value passed (the mutation audit's scale_zero / scale_negated on variant 2 of the catalog build)."""
+    from test_catalog_defects import CATALOG
+
     from swr.build import BuildOptions, build
     from swr.cache import ExecutionCache
     from swr.release import load_task, task_dir
-    from test_catalog_defects import CATALOG
 
     build([next(CATALOG.glob("*/*/seasonal-ar"))], tmp_path / "rel",
           BuildOptions(variants=2, jobs=2, cache=ExecutionCache(tmp_path / "cache")))

@@ -159,7 +159,7 @@ def bundles(release: Path, out_dir: Path = typer.Option(..., "--out", help="Bund
     from swr.audit.render import findings_table
 
     r = write_bundles(release, out_dir, tasks=tasks, seed=seed, key=key)
-    rows = r["tasks"] + [{"bundle_id": "-", "task": n["task"], "note": f"not applicable: {n['reason']}"}
+    rows = r["tasks"] + [{"bundle_id": "-", "task": n["task"], "note": f"not applicable: {n['why']}"}
                          for n in r["not_applicable"]]
     table = findings_table(rows, f"{r['bundles']} bundles in {r['out']} (label sheet {r['labels']}; key {r['key']})",
                            ("bundle_id", "task", "note"))

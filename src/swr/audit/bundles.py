@@ -59,7 +59,7 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise SwrError("already exists and is not an empty directory", file=out, field="--out")
     roots = list_tasks(release)
-    not_applicable = [{"task": r.name, "kind": k, "reason": "graded by running a candidate program against "
+    not_applicable = [{"task": r.name, "kind": k, "why": "graded by running a candidate program against "
                        "task-specific checks; there is no single reference output to re-encode or mutate"}
                       for r in roots if (k := task_kind(r)) != "workflow"]
     order = [r for r in roots if task_kind(r) == "workflow"]
@@ -73,7 +73,7 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
             if tasks is not None and len(keyed) >= tasks:
                 break
             entry = _bundle(load_task(root), staging, f"bundle-{len(keyed) + 1:03d}", seed)
-            (not_applicable if "reason" in entry else keyed).append(entry)
+            (not_applicable if "why" in entry else keyed).append(entry)
         (staging / LABELS_CSV).write_text(_label_sheet([b["bundle_id"] for b in keyed]))
         (staging / PAGE).write_text(_index_page([b["bundle_id"] for b in keyed]))
     except BaseException:
@@ -123,14 +123,14 @@ def _cases(task: Task, index: int, scratch: Path, seed: int, rng: random.Random)
 def _bundle(task: Task, out: Path, bundle_id: str, seed: int) -> dict[str, Any]:
     """Write one bundle directory; return its key entry (or a not-applicable entry with a reason)."""
     if not task.hidden:
-        return {"task": task.id, "kind": "workflow", "reason": "no hidden scenarios (a public-only copy?)"}
+        return {"task": task.id, "kind": "workflow", "why": "no hidden scenarios (a public-only copy?)"}
     rng = random.Random(f"swr-bundles:{seed}:{task.id}")
     index = rng.randrange(len(task.hidden))
     h = task.hidden[index]
     with tempfile.TemporaryDirectory(prefix="swr-bundle-") as scratch:
         picked = _cases(task, index, Path(scratch), seed, rng)
         if picked is None:
-            return {"task": task.id, "kind": "workflow", "reason": "no mutant of its outputs must be rejected"}
+            return {"task": task.id, "kind": "workflow", "why": "no mutant of its outputs must be rejected"}
         shown = list(picked) if rng.random() < 0.5 else [picked[1], picked[0]]
         ref = Reference(h.output, h.files)
         geometry = _has_mesh(ref, task)

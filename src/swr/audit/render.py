@@ -15,7 +15,7 @@ def not_applicable_line(r: dict[str, Any]) -> str | None:
     """One dim line: the tasks an audit does not cover, grouped by kind and reason."""
     groups: dict[tuple[str, str], list[str]] = {}
     for n in r.get("not_applicable", []):
-        groups.setdefault((n.get("kind", "engine"), n.get("why") or n.get("reason", "")), []).append(n["task"])
+        groups.setdefault((n.get("kind", "engine"), n["why"]), []).append(n["task"])
     if not groups:
         return None
     parts = [f"{len(ids)} {kind} task{'s' if len(ids) > 1 else ''} ({', '.join(ids)}): {why}"
