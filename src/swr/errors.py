@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class SwrError(Exception):
@@ -24,3 +28,13 @@ class SwrError(Exception):
 
 class SandboxUnavailable(SwrError):
     """The sandbox backend cannot start here (missing binary, no namespaces)."""
+
+
+def first_problem(e: ValidationError, *, tagged: bool = False) -> tuple[str, str | None]:
+    """(message, dotted field) of a pydantic error's first problem. `tagged`: a union chosen by its `kind` field,
+    whose tag leads every location (an unknown tag is a problem of `kind` itself)."""
+    err = e.errors()[0]
+    loc = [str(p) for p in err["loc"]]
+    if tagged:
+        loc = ["kind"] if err["type"] == "union_tag_invalid" else loc[1:]
+    return err["msg"], ".".join(loc) or None

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from swr.errors import SwrError
+from swr.errors import SwrError, first_problem
 from swr.layout import TaskPaths
 
 
@@ -104,9 +104,8 @@ def parse_task_file(data: dict[str, Any], path: Path) -> WorkflowTaskFile | Engi
     try:
         return _ADAPTER.validate_python({"kind": "workflow", **data})
     except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(str(p) for p in err["loc"][1:]) if err["type"] != "union_tag_invalid" else "kind"
-        raise SwrError(err["msg"], file=path, field=where) from None
+        msg, where = first_problem(e, tagged=True)
+        raise SwrError(msg, file=path, field=where) from None
 
 
 def read_task_file(root: Path) -> WorkflowTaskFile | EngineTaskFile:

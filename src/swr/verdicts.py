@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from swr.errors import SwrError
+from swr.errors import SwrError, first_problem
 
 
 class _Model(BaseModel):
@@ -95,9 +95,8 @@ def parse_verdict(doc: dict[str, Any]) -> WorkflowVerdict | EngineVerdict:
     try:
         return _ADAPTER.validate_python({"kind": "workflow", **doc})
     except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(map(str, err["loc"][1:])) if err["type"] != "union_tag_invalid" else "kind"
-        raise SwrError(f"not a verdict: {err['msg']}", field=where) from None
+        msg, where = first_problem(e, tagged=True)
+        raise SwrError(f"not a verdict: {msg}", field=where) from None
 
 
 def checked(doc: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from swr.errors import SwrError
+from swr.errors import SwrError, first_problem
 from swr.layout import ENGINE_TOML as ENGINE_FILE
 from swr.layout import REFERENCE, SPEC_MD, VERIFIER, VERIFY
 
@@ -97,8 +97,8 @@ def load_engine(directory: Path) -> EngineSpec:
     try:
         spec = EngineSpec.model_validate({**data, "directory": Path(directory).resolve()})
     except ValidationError as e:
-        err = e.errors()[0]
-        raise SwrError(err["msg"], file=path, field=".".join(str(x) for x in err["loc"]) or None) from None
+        msg, where = first_problem(e)
+        raise SwrError(msg, file=path, field=where) from None
     for need in (SPEC_MD, f"{VERIFIER}/{VERIFY}", f"{REFERENCE}/run"):
         if not (spec.directory / need).exists():
             raise SwrError(f"missing {need}", file=path)
