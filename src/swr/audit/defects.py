@@ -21,8 +21,9 @@ from pydantic import (
 )
 
 from swr.errors import SwrError
-from swr.layout import ReleasePaths, TaskPaths
+from swr.layout import ReleasePaths
 from swr.release import dump_json, list_tasks, load_release
+from swr.taskfile import WorkflowTaskFile, read_task_file
 
 Kind = Literal["false_accept", "false_reject"]
 Severity = Literal["high", "medium", "low"]
@@ -119,11 +120,9 @@ def names_in(release: Path) -> set[str]:
     """Every name a defect may give as its task: task ids, workflows, family/workflow, engines."""
     names: set[str] = set()
     for root in list_tasks(release):
-        meta = tomllib.loads(TaskPaths(root).toml.read_text())
-        names.add(root.name)
-        for key in ("workflow", "engine"):
-            if meta.get(key):
-                names |= {str(meta[key]), f"{meta.get('family', '')}/{meta[key]}"}
+        meta = read_task_file(root)
+        source = meta.workflow if isinstance(meta, WorkflowTaskFile) else meta.engine
+        names |= {root.name, source, f"{meta.family}/{source}"}
     return names
 
 

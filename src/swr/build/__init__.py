@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from swr import __version__
-from swr.audit.defects import carry_defects
+from swr.audit.defects import carry_defects, names_in
 from swr.engine.spec import ENGINE_FILE
 from swr.engine.task import EngineResult, build_engine
 from swr.errors import SwrError
@@ -87,7 +87,8 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
                "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results
                                                                       if isinstance(r, WorkflowResult)),
                          "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}
-    carry_defects(defect_registers(paths), staging, built_names(results))
+    if ReleasePaths(staging).tasks.is_dir():  # nothing built, nothing to carry
+        carry_defects(defect_registers(paths), staging, names_in(staging))
     finish_release(staging, out, summary)
     return results
 
@@ -97,12 +98,3 @@ def defect_registers(paths: list[Path]) -> list[Path]:
     found = {d / DEFECTS_TOML for p in paths for d in (Path(p).absolute(), *Path(p).absolute().parents)
              if (d / DEFECTS_TOML).is_file()}
     return sorted(found)
-
-
-def built_names(results: list[Any]) -> set[str]:
-    """What a defect's `task` may name: a built task, its workflow or engine, or family/workflow."""
-    names = {t for r in results for t in r.tasks}
-    for r in results:
-        if r.tasks:
-            names |= {r.spec.name, f"{r.spec.family}/{r.spec.name}"}
-    return names
