@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from swr.errors import SwrError
 from swr.layout import TaskPaths
+from swr.release import hash_files
 
 # task.toml keys that configure grading, not the task: a verifier fix may change them without changing what
 # the agent had to do (`workflow_hash` is the private workflow's hash, which any such fix changes too).
@@ -35,10 +35,5 @@ def public_hash(root: Path) -> str:
         raise SwrError(f"not a readable task: {e}", file=root) from None
     h.update(json.dumps(public_meta(meta), sort_keys=True, default=str).encode() + b"\0")
     h.update(hashlib.sha256(instruction).digest())
-    for dirpath, dirnames, filenames in os.walk(at.public):
-        dirnames.sort()
-        for fn in sorted(filenames):
-            p = Path(dirpath, fn)
-            h.update(p.relative_to(at.root).as_posix().encode() + b"\0")
-            h.update(hashlib.sha256(p.read_bytes()).digest())
+    hash_files(h, at.public, at.root)
     return h.hexdigest()

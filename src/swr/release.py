@@ -232,13 +232,18 @@ def load_release(release: str | Path) -> dict[str, Any]:
 def tree_hash(root: Path) -> str:
     """Content hash over every file under root: what `release.json` certifies."""
     h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(root):
+    hash_files(h, root, root)
+    return h.hexdigest()
+
+
+def hash_files(h: Any, top: Path, base: Path) -> None:
+    """Feed h every file under top, in a fixed order: its path relative to base, then its content's sha256."""
+    for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()
         for fn in sorted(filenames):
             p = Path(dirpath, fn)
-            h.update(p.relative_to(root).as_posix().encode() + b"\0")
+            h.update(p.relative_to(base).as_posix().encode() + b"\0")
             h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
 
 
 def finish_release(staging: Path, final: Path, summary: dict[str, Any]) -> None:
