@@ -30,10 +30,12 @@ def _log_line(text: str) -> None:
 
 def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
     """`[i/n] family/workflow: k tasks (t s)`, or why it was left out."""
+    from swr.tables import dropped_note
+
     s = r.spec
     n_tasks = len(r.tasks)
     what = f"{n_tasks} task{'s' * (n_tasks != 1)}" if not r.failure else f"left out: {r.failure}"
-    what += "".join(f"; v{v} dropped: {why}" for v, why in getattr(r, "dropped", {}).items())
+    what += dropped_note(getattr(r, "dropped", {}))  # engines drop no variant
     _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)")
 
 

@@ -46,11 +46,16 @@ def tasks_table(rows: list[dict[str, Any]]) -> Table:
     return table
 
 
+def dropped_note(dropped: dict[Any, str]) -> str:
+    """`; v2 dropped: why` for each variant a build left out, for the table and the progress lines alike."""
+    return "".join(f"; v{v} dropped: {why}" for v, why in dropped.items())
+
+
 def build_table(workflows: list[dict[str, Any]]) -> Table:
     table = Table("workflow", "family", "domain", "status", "tasks / reason", title="build")
     for w in workflows:
         status = "[green]ok[/]" if w["status"] == "ok" else "[red]failed[/]"
-        dropped = "".join(f"; v{v} dropped: {why}" for v, why in w.get("dropped_variants", {}).items())
+        dropped = dropped_note(w.get("dropped_variants", {}))
         table.add_row(w["name"], w["family"], w["domain"], status, plain(f"{len(w['tasks'])}{dropped}")
                       if w["status"] == "ok" else plain(w["reason"]))  # a reason may quote a program's stderr
     return table
