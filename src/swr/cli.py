@@ -235,8 +235,10 @@ def catalog_install(families: list[str] = typer.Argument(None, help="Families to
 # Registered after this module's commands, so `swr --help` lists them in the same order as always.
 from swr import cli_run  # noqa: E402,F401 - registers `run`, `results` and `image` on the shared app
 from swr.cli_audit import audit_app  # noqa: E402
+from swr.cli_revive import revive_app  # noqa: E402
 
 app.add_typer(audit_app, name="audit")
+app.add_typer(revive_app, name="revive")
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -1,5 +1,6 @@
 """Task kinds: the one place that branches on a task's kind. A `workflow` task (SWR) is graded by the
-judge against the wrapped reference's outputs; an `engine` task (ReviveBench) by its hidden verifier."""
+judge against the wrapped reference's outputs; an `engine` task (ReviveBench) by its hidden verifier; a
+`revival` task by its project's hidden tests and probes in the target environment."""
 from __future__ import annotations
 
 import shutil
@@ -11,12 +12,15 @@ from swr.engine.feedback import engine_feedback
 from swr.engine.grading import grade_engine
 from swr.engine.task import EngineTask, load_engine_task
 from swr.release import Task, load_task
+from swr.revival.grading import grade_revival
+from swr.revival.task import RevivalTask, load_revival_task
+from swr.revival.task import write_oracle as revival_oracle
 from swr.sandbox import Sandbox
-from swr.taskfile import EngineTaskFile, read_task_file
+from swr.taskfile import EngineTaskFile, RevivalTaskFile, read_task_file
 from swr.verdicts import checked
 
-AnyTask = Task | EngineTask
-KINDS = ("workflow", "engine")
+AnyTask = Task | EngineTask | RevivalTask
+KINDS = ("workflow", "engine", "revival")
 
 
 def kind_of(root: str | Path) -> str:
@@ -39,18 +43,29 @@ def covered(roots: Iterable[Path], kinds: Collection[str],
     return keep, skip
 
 
+def scanned_forbidden(task: AnyTask) -> tuple[str, ...]:
+    """Forbidden packages whose imports in a solution anti-cheat names. None for a revival task: the project
+    imports its own package by name; its published copy is kept out of the environments instead."""
+    return () if isinstance(task, RevivalTask) else task.forbidden_packages
+
+
 def load(root: str | Path) -> AnyTask:
     """A task directory of any kind (full, or a public-only workspace copy)."""
     root = Path(root)
     meta = read_task_file(root)
     if isinstance(meta, EngineTaskFile):
         return load_engine_task(root, meta)
+    if isinstance(meta, RevivalTaskFile):
+        return load_revival_task(root, meta)
     return load_task(root)
 
 
 def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["all", "hidden", "public"] = "all",
           jobs: int = 2) -> dict[str, Any]:
-    """The verdict: the hidden cases decide. An engine's public split is feedback on its examples."""
+    """The verdict: the hidden cases decide. An engine's public split is feedback on its examples; a
+    revival's runs the public tests."""
+    if isinstance(task, RevivalTask):
+        return checked(grade_revival(task.verifier(), task.id, candidate, sandbox, split))
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.spec, task.id, candidate, task.public, sandbox)
@@ -64,6 +79,9 @@ def write_oracle(task: AnyTask, dest: Path) -> None:
     """The task's reference as a candidate directory (the oracle agent, the achievability audit)."""
     if isinstance(task, EngineTask):
         shutil.copytree(task.reference_dir, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        return
+    if isinstance(task, RevivalTask):
+        revival_oracle(task, dest)
         return
     from swr.workflow import write_oracle as wrap
 

@@ -17,6 +17,11 @@ REFERENCE = "reference"  # an engine's passing solution (a workflow's reference 
 CHEATS = "cheat"
 ENGINE_PUBLIC, ENGINE_HIDDEN, SELFTESTS = "cases/public", "cases/hidden", "selftests"  # case files, by role
 DEFECTS_TOML = "defects.toml"  # a catalog's or engines/' register of known verifier defects
+# revivals/<name>/ (docs/revival.md): the spec, a local project, probe scripts, a dependency-rot/build port.
+REVIVAL_TOML = "revival.toml"
+REVIVAL_PROJECT = "project"
+PROBES = "probes"
+PORT_PATCH = "reference/port.patch"
 
 # A release, its tasks, and a task's public and private halves.
 RELEASE_JSON = "release.json"
@@ -86,6 +91,33 @@ class TaskPaths:
     @property
     def build_record(self) -> Path:
         return self.private / "build.json"
+
+    # A revival task's own files (docs/revival.md): the broken project public, the rest private.
+    @property
+    def project(self) -> Path:
+        return self.public / REVIVAL_PROJECT
+
+    @property
+    def revival_toml(self) -> Path:
+        return self.private / REVIVAL_TOML
+
+    @property
+    def probes(self) -> Path:
+        return self.private / PROBES
+
+    @property
+    def original_tests(self) -> Path:
+        """The project's original test files (hidden and public), laid over a candidate at grading."""
+        return self.private / "tests"
+
+    @property
+    def recorded(self) -> Path:
+        """Reference outputs recorded natively: the tests that passed and each probe's JSON."""
+        return self.private / "recorded.json"
+
+    @property
+    def test_hashes(self) -> Path:
+        return self.private / "hashes.json"
 
 
 def private_markers() -> tuple[str, ...]:

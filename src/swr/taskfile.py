@@ -2,6 +2,7 @@
 environment and anti-cheat lists. One model per kind; the `kind` field chooses (absent means workflow)."""
 from __future__ import annotations
 
+import datetime as dt
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -95,11 +96,30 @@ class EngineTaskFile(_Model):
     environment: Environment = Environment()  # engines run on the host's system: their verifiers' tools are there
 
 
-TaskFile = Annotated[WorkflowTaskFile | EngineTaskFile, Field(discriminator="kind")]
-_ADAPTER: TypeAdapter[WorkflowTaskFile | EngineTaskFile] = TypeAdapter(TaskFile)
+class RevivalTaskFile(_Model):
+    """A revival task (ReviveBench revival): the public part of its revival.toml, the upstream release date
+    (cohorts before and after a cutoff) and whether its identifiers were obfuscated. Tests, probes and the
+    recorded outputs stay private."""
+
+    kind: Literal["revival"]
+    id: str
+    revival: Literal["deleted-module", "dependency-rot", "build"]
+    family: str
+    domain: str
+    summary: str
+    released: dt.date
+    obfuscated: bool = False
+    target: Environment  # the interpreter and pins the project must run with
+    anticheat: Anticheat = Anticheat()
+    environment: Environment = Environment()  # graded on the host's system, in the target venv
 
 
-def parse_task_file(data: dict[str, Any], path: Path) -> WorkflowTaskFile | EngineTaskFile:
+AnyTaskFile = WorkflowTaskFile | EngineTaskFile | RevivalTaskFile
+TaskFile = Annotated[AnyTaskFile, Field(discriminator="kind")]
+_ADAPTER: TypeAdapter[AnyTaskFile] = TypeAdapter(TaskFile)
+
+
+def parse_task_file(data: dict[str, Any], path: Path) -> AnyTaskFile:
     """A task.toml table as its kind's model; the first problem as a one-line error naming file and field."""
     try:
         return _ADAPTER.validate_python({"kind": "workflow", **data})
@@ -108,7 +128,7 @@ def parse_task_file(data: dict[str, Any], path: Path) -> WorkflowTaskFile | Engi
         raise SwrError(msg, file=path, field=where) from None
 
 
-def read_task_file(root: Path) -> WorkflowTaskFile | EngineTaskFile:
+def read_task_file(root: Path) -> AnyTaskFile:
     """The task.toml of a task directory (a release's, or a workspace's public copy)."""
     path = TaskPaths(root).toml
     try:
@@ -120,6 +140,6 @@ def read_task_file(root: Path) -> WorkflowTaskFile | EngineTaskFile:
     return parse_task_file(data, path)
 
 
-def dump_task_file(meta: WorkflowTaskFile | EngineTaskFile) -> str:
+def dump_task_file(meta: AnyTaskFile) -> str:
     """task.toml's text: every field the model holds, None left out (TOML has no null)."""
     return tomli_w.dumps(meta.model_dump(mode="json", exclude_none=True))

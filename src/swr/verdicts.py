@@ -86,11 +86,36 @@ class EngineVerdict(_Model):
     cases: list[CaseRun]
 
 
-Verdict = Annotated[WorkflowVerdict | EngineVerdict, Field(discriminator="kind")]
-_ADAPTER: TypeAdapter[WorkflowVerdict | EngineVerdict] = TypeAdapter(Verdict)
+class RevivalRecord(_Model):
+    """One hidden test (that passed natively) or one probe (against its recorded output) of a revival task."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+    case: str
+    check: Literal["test", "probe"]
+    detail: str
 
 
-def parse_verdict(doc: dict[str, Any]) -> WorkflowVerdict | EngineVerdict:
+class RevivalVerdict(_Model):
+    """pass = every record passes and anti-cheat found nothing; score = records passed (docs/revival.md)."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+    kind: Literal["revival"]
+    task: str
+    label: str
+    labels: list[str]
+    score: str = Field(pattern=r"^\d+/\d+$")
+    records: list[RevivalRecord]
+    anticheat: list[dict[str, Any]]
+    detail: str
+    split: Literal["public"] | None = None  # ./feedback's run of the public tests
+
+
+AnyVerdict = WorkflowVerdict | EngineVerdict | RevivalVerdict
+Verdict = Annotated[AnyVerdict, Field(discriminator="kind")]
+_ADAPTER: TypeAdapter[AnyVerdict] = TypeAdapter(Verdict)
+
+
+def parse_verdict(doc: dict[str, Any]) -> AnyVerdict:
     """A verdict's JSON as its kind's model (a workflow verdict need not name its kind)."""
     try:
         return _ADAPTER.validate_python({"kind": "workflow", **doc})

@@ -1,6 +1,6 @@
-"""`swr build`: the catalog's workflows and engines into one sealed release. workflows.py builds one workflow
-(sampling, the reference run twice, gates.py's gates, instructions.py's instruction); engines build through
-swr.engine; the release carries the defect registers of what it holds."""
+"""`swr build`: the catalog's workflows, engines and revivals into one sealed release. workflows.py builds one
+workflow (sampling, the reference run twice, gates.py's gates, instructions.py's instruction); engines build
+through swr.engine, revivals through swr.revival; the release carries the defect registers of what it holds."""
 
 from __future__ import annotations
 
@@ -16,15 +16,16 @@ from swr.audit.defects import carry_defects, names_in
 from swr.engine.spec import ENGINE_FILE
 from swr.engine.task import EngineResult, build_engine
 from swr.errors import SwrError
-from swr.layout import DEFECTS_TOML, ReleasePaths
+from swr.layout import DEFECTS_TOML, REVIVAL_TOML, ReleasePaths
 from swr.release import finish_release, staging_dir
+from swr.revival.build import RevivalResult, build_revival
 from swr.sandbox import get_sandbox
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
 
 from .gates import GATES
 from .workflows import VARIANT_REDRAWS, BuildOptions, Progress, WorkflowBuild, WorkflowResult, build_workflow
 
-Finished = Callable[["WorkflowResult | EngineResult", int, int], None]  # (result, finished so far, in all)
+Finished = Callable[["WorkflowResult | EngineResult | RevivalResult", int, int], None]  # (result, finished so far, in all)
 __all__ = ["VARIANT_REDRAWS", "BuildOptions", "WorkflowBuild", "WorkflowResult", "build", "discover"]
 
 
@@ -58,7 +59,8 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
     `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows)."""
     out = Path(out).absolute()  # sandboxed runs start in "/": a relative mount source would not exist there
     engines = discover(paths, ENGINE_FILE, allow_none=True)
-    specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines))]
+    revivals = discover(paths, REVIVAL_TOML, allow_none=True)
+    specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines or revivals))]
     names = [s.name for s in specs]
     if dup := sorted({n for n in names if names.count(n) > 1}):
         raise SwrError(f"workflow name {dup[0]!r} is used by more than one workflow", field="name")
@@ -70,7 +72,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
         res = _timed(lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))
         with lock:
             done[0] += 1
-            finished(res, done[0], len(specs) + len(engines))  # engines are built after the workflows
+            finished(res, done[0], len(specs) + len(engines) + len(revivals))  # engines, revivals: after
         return res
 
     with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
@@ -78,12 +80,17 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
     for d in engines:  # one at a time: each runs its cases `jobs` at a time
         res = build_engine(d, ReleasePaths(staging).tasks, sandbox, opts.jobs)
         results.append(res)
-        finished(res, len(results), len(specs) + len(engines))
+        finished(res, len(results), len(specs) + len(engines) + len(revivals))
+    for d in revivals:  # one at a time: each runs a project's test suite several times
+        res = build_revival(d, ReleasePaths(staging).tasks, sandbox)
+        results.append(res)
+        finished(res, len(results), len(specs) + len(engines) + len(revivals))
     summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
                "tasks": sorted(t for r in results for t in r.tasks),
                "workflows": sorted((r.summary() for r in results if isinstance(r, WorkflowResult)),
                                    key=lambda w: w["name"]),
                **({"engines": [r.summary() for r in results if isinstance(r, EngineResult)]} if engines else {}),
+               **({"revivals": [r.summary() for r in results if isinstance(r, RevivalResult)]} if revivals else {}),
                "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results
                                                                       if isinstance(r, WorkflowResult)),
                          "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}

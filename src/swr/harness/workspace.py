@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from swr.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
+from swr.revival.task import RevivalTask
 from swr.sandbox import tree
 from swr.sandbox.base import hand_over
 
@@ -46,15 +47,19 @@ def feedback_script() -> str:
 
 
 def create(task: AnyTask, root: Path) -> Workspace:
-    """A fresh workspace for one run; hidden scenarios and the private reference never enter it."""
+    """A fresh workspace for one run; hidden scenarios and the private reference never enter it. A revival
+    task's workspace is its broken project in solution/, with the instruction and ./feedback."""
     root.mkdir(parents=True, exist_ok=True)  # (its parent may be a fresh tmpfs)
     src, ws = TaskPaths(task.root), WorkspacePaths(root)
     shutil.copyfile(src.instruction, ws.instruction)
     shutil.copyfile(src.toml, ws.toml)
-    shutil.copytree(src.public, ws.public)
     ws.feedback.write_text(feedback_script())
     ws.feedback.chmod(0o755)
-    ws.solution.mkdir()
+    if isinstance(task, RevivalTask):  # the broken project is the starting solution (one root commit holds it)
+        shutil.copytree(task.project, ws.solution, symlinks=True)
+    else:
+        shutil.copytree(src.public, ws.public)
+        ws.solution.mkdir()
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "starting state")

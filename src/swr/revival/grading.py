@@ -1,0 +1,188 @@
+"""Grading a revival candidate: the project copied into a scratch directory with the original tests laid over
+it, the tests run once by pytest and each probe on its own, all sandboxed in the target venv; one record per
+test that passed natively and per probe, anti-cheat's findings, and the verdict (docs/revival.md)."""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from swr.judge import Tolerances
+from swr.judge.compare import compare
+from swr.revival import anticheat
+from swr.revival.envs import Venv
+from swr.revival.runner import MARK
+from swr.revival.spec import RevivalSpec
+from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
+from swr.sandbox.base import hand_over
+
+TAIL = 2000
+RUNNER = "_swr_runner.py"
+INI = "_swr_pytest.ini"
+PROJECT = "project"
+LABEL_ORDER = ("missing_candidate", "tests_modified", "dependency_downgrade", "build_failure", "execution_failure",
+               "tests_failed", "probe_mismatch")
+
+
+@dataclass
+class Verifier:
+    """What grading reads: the spec, the original test files, the probes, the recorded reference outputs
+    ({"tests": [ids that passed natively], "probes": {probe: JSON}}) and the public test files' hashes."""
+
+    spec: RevivalSpec
+    tests_dir: Path
+    probes_dir: Path
+    venv: Venv
+    recorded: dict[str, Any] = field(default_factory=dict)
+    hashes: dict[str, str] = field(default_factory=dict)
+
+
+def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> Path:
+    """scratch/ with project/ (the candidate, stray conftest files removed, the original tests laid over
+    it), the runner, an empty pytest config and the probes; links are copied as links, never followed."""
+    proj = scratch / PROJECT
+    shutil.copytree(candidate, proj, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.pyc"))
+    if overlay:
+        keep = {p.relative_to(v.tests_dir) for p in v.tests_dir.rglob("conftest.py")}
+        for f in proj.rglob("conftest.py"):
+            if f.relative_to(proj) not in keep:
+                f.unlink()
+        for f in v.tests_dir.rglob("*"):
+            if f.is_file():
+                dst = proj / f.relative_to(v.tests_dir)
+                if dst.is_symlink() or (dst.exists() and not dst.is_file()):
+                    shutil.rmtree(dst) if dst.is_dir() and not dst.is_symlink() else dst.unlink()
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(f, dst)
+    shutil.copyfile(Path(__file__).with_name("runner.py"), scratch / RUNNER)
+    (scratch / INI).write_text("[pytest]\n")
+    if v.probes_dir.is_dir():
+        shutil.copytree(v.probes_dir, scratch / v.probes_dir.name)
+    return scratch
+
+
+def _job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
+    lim = Limits(time_s=v.spec.verify.timeout_s, memory_bytes=4 * GiB, pids=256)
+    return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts())
+
+
+def _request(v: Verifier, mode: str, **kw: Any) -> bytes:
+    return json.dumps({"mode": mode, "project": PROJECT, "pythonpath": list(v.spec.verify.pythonpath), "ini": INI,
+                       **kw}).encode()
+
+
+def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) -> tuple[dict[str, str] | None, str]:
+    """({node id: passed|failed|error|skipped}, detail) of one pytest run, or (None, why) when it did not run."""
+    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "tests", tests=tests))
+    text = res.stdout.decode("utf-8", errors="replace")
+    at = text.rfind(MARK)
+    if res.limit or at < 0:
+        why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
+        return None, f"pytest did not finish ({why}): {(text + res.stderr.decode(errors='replace'))[-TAIL:]}"
+    try:
+        doc = json.loads(text[at + len(MARK):].splitlines()[0])
+        return {str(k): str(o) for k, o in doc["outcomes"].items()}, text[:at][-TAIL:]
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        return None, f"unreadable pytest results: {e}"
+
+
+def run_probe(v: Verifier, scratch: Path, probe: str, sandbox: Sandbox) -> tuple[Any, str]:
+    """(the probe's JSON object, "") or (None, why)."""
+    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "probe", probe=probe))
+    if not res.ok:
+        why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
+        return None, f"{why}: {res.stderr.decode(errors='replace')[-TAIL:]}"
+    try:
+        out = json.loads(res.stdout)
+    except ValueError as e:
+        return None, f"stdout is not one JSON object: {e}"
+    return (out, "") if isinstance(out, dict) else (None, "stdout is JSON but not an object")
+
+
+def build_step(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
+    """A `build` task's project built in place in the scratch copy; why not, or None."""
+    res = run(sandbox, Job([str(v.venv.python), "setup.py", "build_ext", "--inplace"],
+                           Mount(scratch.resolve(), WORKDIR, "rw"), Limits(time_s=v.spec.verify.timeout_s),
+                           extra_mounts=v.venv.mounts()), b"")
+    return None if res.ok else f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
+
+
+def observe(v: Verifier, project: Path, sandbox: Sandbox, tests: list[str], overlay: bool = True,
+            probes: bool = True) -> dict[str, Any]:
+    """What a project does in v's venv: {"tests": outcomes | None, "tests_detail", "probes": {name: (JSON, why)},
+    "build": why | None}. The build records the original natively with it; grading reads a candidate's."""
+    with tempfile.TemporaryDirectory(prefix="swr-revival-") as d:
+        scratch = stage(project, Path(d) / "s", v, overlay)
+        if v.spec.kind == "build" and (err := _build_in(v, scratch, sandbox)):
+            return {"tests": None, "tests_detail": err, "probes": {}, "build": err}
+        outcomes, detail = run_tests(v, scratch, tests, sandbox)
+        got = {p: run_probe(v, scratch, p, sandbox) for p in (v.spec.verify.probes if probes else ())}
+    return {"tests": outcomes, "tests_detail": detail, "probes": got, "build": None}
+
+
+def _build_in(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
+    """The build writes into the project (the sandbox user's for it); later runs see what it built."""
+    hand_over(scratch / PROJECT)
+    return build_step(v, scratch / PROJECT, sandbox)
+
+
+def hidden_and_public(spec: RevivalSpec) -> list[str]:
+    return list(dict.fromkeys([*spec.verify.hidden, *spec.verify.public_files()]))
+
+
+def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
+                  split: Literal["all", "hidden", "public"] = "all") -> dict[str, Any]:
+    """The revival verdict: a record per natively passing test and per probe, anti-cheat, `score` "k/N"."""
+    if not candidate.is_dir() or not any(candidate.iterdir()):
+        return verdict(task_id, [], ["missing_candidate"], [], f"{candidate} is missing or empty", split)
+    findings = anticheat.inspect(candidate, v.hashes, v.spec.target.pins())
+    public = split == "public"
+    tests = list(v.spec.verify.public) if public else hidden_and_public(v.spec)
+    seen = observe(v, candidate, sandbox, tests, overlay=not public, probes=not public)
+    want = [t for t in v.recorded.get("tests", []) if not public or _selected(t, v.spec.verify.public)]
+    records = test_records(want, seen["tests"], seen["tests_detail"])
+    tol = Tolerances(atol=v.spec.verify.atol, rtol=v.spec.verify.rtol)
+    for probe, ref in (() if public else v.recorded.get("probes", {}).items()):
+        out, why = seen["probes"].get(probe, (None, "not run"))
+        records.append(probe_record(probe, ref, out, why, tol))
+    labels = ([f["kind"] for f in findings] + (["build_failure"] if seen["build"] else [])
+              + (["execution_failure"] if seen["tests"] is None else [])
+              + (["tests_failed"] if any(r["check"] == "test" and not r["pass"] for r in records) else [])
+              + (["probe_mismatch"] if any(r["check"] == "probe" and not r["pass"] for r in records) else []))
+    return verdict(task_id, records, labels, findings, seen["build"] or "", split)
+
+
+def _selected(test_id: str, public: tuple[str, ...]) -> bool:
+    return any(test_id == p or test_id.startswith(p + "::") or test_id.startswith(p.rstrip("/") + "/") for p in public)
+
+
+def test_records(want: list[str], outcomes: dict[str, str] | None, detail: str) -> list[dict[str, Any]]:
+    """One record per test that passed natively: it must pass again."""
+    out = []
+    for t in want:
+        got = outcomes.get(t, "not run") if outcomes is not None else "not run"
+        why = got if outcomes is not None else f"not run: {detail[-300:]}"
+        out.append({"case": t, "check": "test", "pass": got == "passed", "detail": why})
+    return out
+
+
+def probe_record(probe: str, ref: Any, out: Any, why: str, tol: Tolerances) -> dict[str, Any]:
+    if out is None:
+        return {"case": probe, "check": "probe", "pass": False, "detail": why[-TAIL:]}
+    cmp = compare(ref, out, tol)
+    first = cmp.mismatches[0].to_json() if cmp.mismatches else {}
+    detail = "" if cmp.ok else f"{cmp.label}: {cmp.total - cmp.matched} of {cmp.total} leaves differ; first {first}"
+    return {"case": probe, "check": "probe", "pass": cmp.ok, "detail": detail[:TAIL]}
+
+
+def verdict(task_id: str, records: list[dict[str, Any]], labels: list[str], findings: list[dict[str, Any]],
+            detail: str, split: str = "all") -> dict[str, Any]:
+    labels = [lab for lab in LABEL_ORDER if lab in labels]
+    ok = sum(r["pass"] for r in records)
+    doc = {"kind": "revival", "task": task_id, "pass": bool(records) and not labels, "label": labels[0] if labels
+           else "pass", "labels": labels, "score": f"{ok}/{len(records)}", "records": records,
+           "anticheat": findings, "detail": detail[-TAIL:]}
+    return {**doc, "split": "public"} if split == "public" else doc

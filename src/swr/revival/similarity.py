@@ -1,0 +1,106 @@
+"""Normalised line-level similarity between an original module and its rebuild (ReviveBench's contamination
+measure: how much of the original text a rebuild or an obfuscated copy still shares, line for line).
+
+Normalisation, for a Python file (one that `tokenize` accepts): comments, blank lines, indentation and
+line breaks are dropped; each remaining physical line becomes its tokens joined by one space, so `a=b` and
+`a = b  # note` are the same line, while a renamed identifier or a requoted string is a different one.
+A token spanning several lines (a triple-quoted string) counts on the line it starts on. Any other file:
+each line stripped, runs of whitespace collapsed to one space, blank lines dropped. Optionally every
+identifier that is not a keyword or builtin becomes `ID` (`canonical_identifiers`), which measures shape
+rather than naming.
+
+Ratio: difflib.SequenceMatcher over the two sequences of normalised lines (autojunk off), i.e.
+2*M / (n_original + n_rebuilt) where M is the number of lines in matching blocks. Two empty sides give 1.0.
+A folder is the concatenation of its `*.py` files in sorted relative-path order (file names do not count,
+so a renamed module is compared by content).
+"""
+from __future__ import annotations
+
+import builtins
+import difflib
+import io
+import keyword
+import tokenize
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from swr.errors import SwrError
+
+_SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+         tokenize.ENCODING, tokenize.ENDMARKER}
+_KEEP_NAMES = set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins))
+NORMALISATION = ("python: tokens per physical line joined by one space, comments/blank lines/indentation "
+                 "dropped; other text: whitespace collapsed, blank lines dropped; ratio = difflib "
+                 "SequenceMatcher over normalised lines")
+
+
+@dataclass(frozen=True)
+class SimilarityReport:
+    """The ratio and the counts behind it, so a reader can recompute 2*M/(a+b)."""
+
+    original: str
+    rebuilt: str
+    ratio: float
+    original_lines: int
+    rebuilt_lines: int
+    matching_lines: int
+    canonical_identifiers: bool
+    normalisation: str = NORMALISATION
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _python_lines(text: str, canonical: bool) -> list[str] | None:
+    """Token-joined physical lines, or None when the text is not tokenizable Python."""
+    rows: dict[int, list[str]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in _SKIP:
+                continue
+            value = tok.string
+            if canonical and tok.type == tokenize.NAME and value not in _KEEP_NAMES:
+                value = "ID"
+            rows.setdefault(tok.start[0], []).append(value)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return [" ".join(rows[r]) for r in sorted(rows)]
+
+
+def normalise(text: str, *, canonical_identifiers: bool = False) -> list[str]:
+    """The normalised lines of one file's text (see the module docstring for the exact rules)."""
+    lines = _python_lines(text, canonical_identifiers)
+    if lines is not None:
+        return lines
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise SwrError(f"cannot read: {e.strerror}", file=path) from None
+
+
+def lines_of(path: Path, *, canonical_identifiers: bool = False) -> list[str]:
+    """A file's normalised lines, or those of a folder's `*.py` files concatenated in sorted order."""
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*.py") if p.is_file() and "__pycache__" not in p.parts)
+        if not files:
+            raise SwrError("folder holds no *.py file to compare", file=path)
+        return [ln for f in files for ln in normalise(_read(f), canonical_identifiers=canonical_identifiers)]
+    if not path.is_file():
+        raise SwrError("no such file or folder", file=path)
+    return normalise(_read(path), canonical_identifiers=canonical_identifiers)
+
+
+def similarity(original: Path, rebuilt: Path, *, canonical_identifiers: bool = False) -> SimilarityReport:
+    """How much of `original` survives in `rebuilt`, as a ratio in [0, 1] over normalised lines."""
+    a = lines_of(original, canonical_identifiers=canonical_identifiers)
+    b = lines_of(rebuilt, canonical_identifiers=canonical_identifiers)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    matching = sum(block.size for block in matcher.get_matching_blocks())
+    ratio = 1.0 if not a and not b else 2.0 * matching / (len(a) + len(b))
+    return SimilarityReport(original=str(original), rebuilt=str(rebuilt), ratio=round(ratio, 6),
+                            original_lines=len(a), rebuilt_lines=len(b), matching_lines=matching,
+                            canonical_identifiers=canonical_identifiers)

@@ -1,0 +1,133 @@
+"""A revival task in a release: what its directory holds, what an agent's workspace starts with, and how the
+task is loaded for grading. Public: the instruction and the broken project. Private: the spec, the original
+tests, the probes, the recorded reference outputs, the reference (module or port) and the public tests'
+hashes (docs/revival.md)."""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swr.layout import PORT_PATCH, PROBES, TaskPaths
+from swr.release import Forbidden, dump_json
+from swr.revival import envs
+from swr.revival.grading import Verifier
+from swr.revival.source import apply_patch
+from swr.revival.spec import RevivalSpec, load_revival
+from swr.taskfile import Anticheat, Environment, RevivalTaskFile, dump_task_file
+
+MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
+GOALS = {
+    "deleted-module": "A core part of this project was deleted: {what}. Rebuild it so that the project works as "
+                      "it did — its other code, README and documentation say what it must provide.",
+    "dependency-rot": "This project no longer runs: the libraries it depends on have moved on. Port it to the "
+                      "target environment below so that it computes what it computed before.",
+    "build": "This project no longer builds with the current toolchain. Make it build and run in the target "
+             "environment below.",
+}
+
+
+@dataclass
+class RevivalTask(Forbidden):
+    """A revival task as graders and agents see it (a public-only copy has no private/)."""
+
+    id: str
+    root: Path
+    meta: RevivalTaskFile  # type: ignore[assignment]
+
+    @property
+    def paths(self) -> TaskPaths:
+        return TaskPaths(self.root)
+
+    @property
+    def spec(self) -> RevivalSpec:
+        return load_revival(self.paths.private, check_files=False)
+
+    @property
+    def project(self) -> Path:
+        """The broken project the workspace starts from."""
+        return self.paths.project
+
+    @property
+    def reference_dir(self) -> Path:
+        return self.paths.reference
+
+    @property
+    def environment(self) -> dict[str, Any]:
+        """Graded on the host's system, in the target venv (mounted read-only)."""
+        return {}
+
+    def verifier(self) -> Verifier:
+        """The private parts grading reads; the target venv is made if this machine lacks it."""
+        spec = self.spec
+        return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target),
+                        _json(self.paths.recorded), _json(self.paths.test_hashes))
+
+
+def _json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
+    return RevivalTaskFile(kind="revival", id=spec.name, revival=spec.kind, family=spec.family, domain=spec.domain,
+                           summary=spec.summary, released=spec.released, obfuscated=obfuscated,
+                           target=Environment(python=spec.target.python, pip=spec.target.pip),
+                           anticheat=Anticheat(forbidden_packages=spec.anticheat.forbidden_packages))
+
+
+def instruction(spec: RevivalSpec, what: str, python: str) -> str:
+    pins = "\n".join(f"- `{p}`" for p in spec.target.pip) or "- (nothing beyond the standard library)"
+    public = ", ".join(f"`{p}`" for p in spec.verify.public) or "none"
+    forbidden = ", ".join(spec.anticheat.forbidden_packages) or "none"
+    return (f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what)}\n\n"
+            f"The project is in `solution/` (a git repository's only commit holds this starting state). It must "
+            f"work there, unchanged in layout, with Python {python} and exactly these packages (a read-only "
+            f"environment: you cannot add to it, and declaring an older version of any of them is a violation):\n\n"
+            f"{pins}\n\n"
+            f"A hidden verifier runs the project's own tests (some were removed from this workspace) and probe "
+            f"scripts whose outputs are compared with those of the original project. `./feedback` runs the public "
+            f"tests ({public}) in that environment. Do not edit the project's test files: they are hashed. "
+            f"Forbidden (absent from the environment; do not vendor them): {forbidden}.\n")
+
+
+def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path, reference: dict[str, Path],
+                       recorded: dict[str, Any], hashes: dict[str, str], what: str, python: str) -> None:
+    """One revival task directory from its parts (`reference`: {project path: file} of a deleted module)."""
+    at = TaskPaths(root)
+    root.mkdir(parents=True)
+    at.toml.write_text(dump_task_file(public_meta(spec)))
+    at.instruction.write_text(instruction(spec, what, python))
+    shutil.copytree(broken, at.project, symlinks=True)
+    at.private.mkdir()
+    shutil.copyfile(spec.directory / "revival.toml", at.revival_toml)
+    if spec.verify.probes:
+        shutil.copytree(spec.directory / PROBES, at.probes,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(tests, at.original_tests)
+    at.reference.mkdir()
+    for rel, src in reference.items():
+        dst = at.reference / MODULE_REF / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+    if spec.kind != "deleted-module":
+        shutil.copyfile(spec.directory / PORT_PATCH, at.private / PORT_PATCH)
+    at.recorded.write_text(dump_json(recorded))
+    at.test_hashes.write_text(dump_json(hashes))
+
+
+def load_revival_task(root: Path, meta: RevivalTaskFile) -> RevivalTask:
+    return RevivalTask(meta.id, root, meta)
+
+
+def write_oracle(task: RevivalTask, dest: Path) -> None:
+    """The broken project with the reference applied: the deleted module restored, or the port patched in."""
+    shutil.copytree(task.project, dest, symlinks=True)
+    ref = task.reference_dir
+    if (ref / MODULE_REF).is_dir():
+        shutil.copytree(ref / MODULE_REF, dest, dirs_exist_ok=True)
+    patch = task.paths.private / PORT_PATCH
+    if patch.is_file():
+        apply_patch(dest, patch)
+

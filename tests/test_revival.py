@@ -1,0 +1,185 @@
+"""Revival tasks end to end, on the shipped revival (more-itertools 10.2.0 with its recipes module deleted):
+spec errors, `swr build revivals` (the original passes natively, the starting workspace fails, the restored
+module passes, all in the target venv inside the bwrap sandbox), the verdict and its score, anti-cheat on an
+edited public test and a pinned-back dependency, and `swr run` with the oracle and nop.
+
+The sdist is fetched from PyPI once (and checked against its sha256); the venv is made once under the cache."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, swr
+
+from swr import kinds
+from swr.harness import workspace
+from swr.harness.run import JobConfig, run_job
+from swr.revival.source import imported_by, most_imported, original
+from swr.revival.spec import load_revival
+from swr.revival.task import RevivalTask
+from swr.sandbox import get_sandbox
+from swr.verdicts import RevivalVerdict, parse_verdict
+
+REVIVAL = ROOT / "revivals" / "more-itertools-recipes"
+TASK = "more-itertools-recipes"
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("revivals")
+    res = swr("build", str(ROOT / "revivals"), "--out", "rel", "--jobs", "2", cwd=base, timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+@pytest.fixture(scope="session")
+def task(release: Path) -> RevivalTask:
+    t = kinds.load(release / "tasks" / TASK)
+    assert isinstance(t, RevivalTask)
+    return t
+
+
+def _oracle(task: RevivalTask, dest: Path) -> Path:
+    kinds.write_oracle(task, dest)
+    return dest
+
+
+def _grade(task: RevivalTask, candidate: Path, split: str = "all") -> dict:
+    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("edit, field", [
+    ('kind = "deleted-module"', ('kind = "deleted-modules"', "kind")),
+    ('released = 2024-01-08', ('released = "last year"', "released")),
+    ('pip = ["pytest==8.3.3"]\n\n[verify]', ('pip = ["pytest>=8"]\n\n[verify]', "target.pip")),
+    ('sha256 = "', ('shasum = "', "shasum")),
+    ('probes = ["probes/recipes.py"]', ('probes = ["../recipes.py"]', "verify.probes")),
+])
+def test_a_bad_spec_is_one_line_naming_file_and_field(tmp_path: Path, edit: str, field: tuple[str, str]) -> None:
+    folder = shutil.copytree(REVIVAL, tmp_path / "r")
+    text = (folder / "revival.toml").read_text()
+    assert edit in text
+    (folder / "revival.toml").write_text(text.replace(edit, field[0], 1))
+    res = swr("revive", "make", str(folder), "--out", str(tmp_path / "out"))
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr, res.stderr
+    assert str(folder / "revival.toml") in res.stderr and f"field `{field[1]}`" in res.stderr, res.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_kind_other_than_the_specs_is_refused(tmp_path: Path) -> None:
+    res = swr("revive", "make", str(REVIVAL), "--kind", "dependency-rot", "--out", str(tmp_path / "out"))
+    assert res.returncode == 2 and "field `kind`" in res.stderr and "deleted-module" in res.stderr, res.stderr
+
+
+def test_the_deleted_module_is_the_most_imported_one(tmp_path: Path) -> None:
+    """No `module` in the spec: the build deletes what the package's own import graph leans on most."""
+    spec = load_revival(REVIVAL)
+    assert spec.module is None
+    proj = original(spec, tmp_path / "orig")
+    counts = imported_by(proj, (".",), spec.verify.hidden)
+    assert counts["more_itertools.recipes"] == 2 and counts["more_itertools.more"] == 1  # by __init__ and more
+    assert most_imported(proj, (".",), spec.verify.hidden) == "more_itertools.recipes"
+
+
+def test_the_build_records_natively_and_gates_nop_and_reference(task: RevivalTask) -> None:
+    record = json.loads(task.paths.build_record.read_text())
+    recorded = json.loads(task.paths.recorded.read_text())
+    assert record["native_tests"] == len(recorded["tests"]) > 500
+    assert any(t.startswith("tests/test_recipes.py::") for t in recorded["tests"])
+    assert record["nop"]["pass"] is False and record["nop"]["score"].startswith("0/")
+    n = len(recorded["tests"]) + len(recorded["probes"])
+    assert record["reference"] == {"pass": True, "score": f"{n}/{n}", "labels": []}
+    project = task.project
+    assert not (project / "more_itertools" / "recipes.py").exists()
+    assert not (project / "more_itertools" / "recipes.pyi").exists()
+    assert not (project / "tests" / "test_recipes.py").exists() and (project / "tests" / "test_more.py").is_file()
+    assert (task.reference_dir / "module" / "more_itertools" / "recipes.py").is_file()
+    assert task.meta.released.isoformat() == "2024-01-08" and task.meta.target.pip == ("pytest==8.3.3",)
+
+
+def test_the_workspace_is_the_broken_project_in_one_root_commit(task: RevivalTask, tmp_path: Path) -> None:
+    ws = workspace.create(task, tmp_path / "ws")
+    git = ["git", "-c", "safe.directory=*", "-C", str(ws.root)]  # the workspace is the sandbox user's
+    assert subprocess.run([*git, "rev-list", "--all", "--count"], capture_output=True, text=True).stdout.strip() == "1"
+    assert (ws.solution / "more_itertools" / "more.py").is_file() and (ws.root / "feedback").is_file()
+    assert not (ws.root / "public").exists() and not (ws.solution / "more_itertools" / "recipes.py").exists()
+    found = subprocess.run([*git, "grep", "-l", "def sliding_window", "HEAD"], capture_output=True, text=True)
+    assert found.stdout == "", found.stdout  # the deleted module is in no commit
+    assert "private" not in json.dumps(sorted(p.name for p in ws.root.rglob("*")))
+
+
+def test_verdict_shape_and_score(task: RevivalTask, tmp_path: Path) -> None:
+    good = _grade(task, _oracle(task, tmp_path / "good"))
+    assert isinstance(parse_verdict(good), RevivalVerdict)
+    n = len(good["records"])
+    assert good["pass"] and good["score"] == f"{n}/{n}" and good["label"] == "pass" and good["labels"] == []
+    assert {r["check"] for r in good["records"]} == {"test", "probe"}
+    nop = _grade(task, task.project)
+    assert not nop["pass"] and nop["score"] == f"0/{n}" and nop["labels"] == ["tests_failed", "probe_mismatch"]
+    # one recipe wrong (sliding_window drops its last window): some records fail, not all
+    bad = _oracle(task, tmp_path / "bad")
+    rec = bad / "more_itertools" / "recipes.py"
+    rec.write_text(rec.read_text() + "\n_sw = sliding_window\n"
+                   "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n")
+    v = _grade(task, bad)
+    k = int(v["score"].split("/")[0])
+    assert not v["pass"] and 0 < k < n and v["score"].endswith(f"/{n}"), v["score"]
+    assert v["labels"] == ["tests_failed", "probe_mismatch"]
+    failed = [r["case"] for r in v["records"] if not r["pass"]]
+    assert "probes/recipes.py" in failed and any("SlidingWindow" in c for c in failed), failed[:5]
+
+
+def test_an_empty_candidate_is_missing(task: RevivalTask, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    v = _grade(task, tmp_path / "empty")
+    assert not v["pass"] and v["label"] == "missing_candidate"
+
+
+def test_an_edited_public_test_is_labelled_and_fails(task: RevivalTask, tmp_path: Path) -> None:
+    cand = _oracle(task, tmp_path / "c")
+    (cand / "tests" / "test_more.py").write_text((cand / "tests" / "test_more.py").read_text() + "\n# tidied\n")
+    v = _grade(task, cand)
+    assert not v["pass"] and v["label"] == "tests_modified", v["labels"]
+    assert v["score"].split("/")[0] == v["score"].split("/")[1]  # the tests themselves pass: anti-cheat fails it
+    assert v["anticheat"] == [{"kind": "tests_modified", "file": "tests/test_more.py", "detail": "changed"}]
+
+
+@pytest.mark.parametrize("where, text, flagged", [
+    ("requirements.txt", "pytest<8\n", True),
+    ("requirements-dev.txt", "pytest==7.4.4  # what it was written for\n", True),
+    ("pyproject.toml", None, True),  # [project] dependencies gains "pytest~=7.0"
+    ("requirements.txt", "pytest>=8\nnumpy<2\n", False),  # allows the target pin; numpy is not a target package
+])
+def test_a_pinned_back_dependency_is_labelled(task: RevivalTask, tmp_path: Path, where: str, text: str | None,
+                                               flagged: bool) -> None:
+    cand = _oracle(task, tmp_path / "c")
+    if text is None:
+        doc = (cand / where).read_text()
+        assert "[project]" in doc
+        text = doc.replace("[project]", '[project]\ndependencies = ["pytest~=7.0"]', 1)
+    (cand / where).write_text(text)
+    v = _grade(task, cand)
+    assert v["pass"] is not flagged, v["labels"]
+    assert ("dependency_downgrade" in v["labels"]) is flagged
+    if flagged:
+        assert v["anticheat"][0]["file"] == where and v["anticheat"][0]["target"] == "8.3.3"
+
+
+def test_public_split_runs_the_public_tests_only(task: RevivalTask, tmp_path: Path) -> None:
+    good = _grade(task, _oracle(task, tmp_path / "c"), split="public")
+    assert good["split"] == "public" and good["pass"], good["labels"]
+    assert good["records"] and all(r["case"].startswith("tests/test_more.py::") for r in good["records"])
+    assert not _grade(task, task.project, split="public")["pass"]
+
+
+def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
+    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
+    assert len(oracle) == 1 and oracle[0].passed, [(r.label, r.error) for r in oracle]
+    s = oracle[0].verdict["score"].split("/")
+    assert s[0] == s[1]
+    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
+    assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["score"].startswith("0/")
