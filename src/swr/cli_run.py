@@ -80,11 +80,17 @@ def _kwargs(pairs: list[str]) -> dict[str, Any]:
 
 @app.command("results")
 @handled
-def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k"), as_json: bool = JSON) -> None:
+def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k"), as_json: bool = JSON,
+            cohort: list[str] = typer.Option([], "--cohort", help="Split pass rates by cohort: obfuscated (plain "
+                                             "vs obfuscated revival tasks) or released (needs --cutoff)."),
+            cutoff: str = typer.Option(None, "--cutoff", help="YYYY-MM-DD: revival tasks released before it vs "
+                                       "on or after it (implies --cohort released).")) -> None:
     """pass@1, pass@k, per-domain and per-family rates and the failure taxonomy of a job."""
-    from swr.harness.results import job_results
+    from swr.harness.results import job_results, parse_cutoff
+    from swr.tables import cohort_tables
 
-    res = job_results(jobs_dir, job, k)
+    day = parse_cutoff(cutoff)
+    res = job_results(jobs_dir, job, k, tuple(dict.fromkeys([*cohort, *(["released"] if day else [])])), day)
     if as_json:
         print(json.dumps(res, indent=2))
         return
@@ -96,6 +102,8 @@ def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k
     out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}", **plain)
     if res["scores"]:
         out.print("  scores (best run): " + ", ".join(f"{t} {s}" for t, s in res["scores"].items()), **plain)
+    for table in cohort_tables(res):
+        out.print(table)
 
 
 image_app = typer.Typer(help="Container images for podman/docker runs (`swr run -e podman`).", no_args_is_help=True)

@@ -3,6 +3,7 @@ judge against the wrapped reference's outputs; an `engine` task (ReviveBench) by
 `revival` task by its project's hidden tests and probes in the target environment."""
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
@@ -11,11 +12,12 @@ from typing import Any, Literal
 from swr.engine.feedback import engine_feedback
 from swr.engine.grading import grade_engine
 from swr.engine.task import EngineTask, load_engine_task
+from swr.errors import SwrError
 from swr.release import Task, load_task
 from swr.revival.grading import grade_revival
 from swr.revival.task import RevivalTask, load_revival_task
 from swr.revival.task import write_oracle as revival_oracle
-from swr.sandbox import Sandbox
+from swr.sandbox import Mount, Sandbox
 from swr.taskfile import EngineTaskFile, RevivalTaskFile, read_task_file
 from swr.verdicts import checked
 
@@ -43,10 +45,39 @@ def covered(roots: Iterable[Path], kinds: Collection[str],
     return keep, skip
 
 
+COHORTS = ("obfuscated", "released")
+NOT_APPLICABLE = "n/a"
+
+
+def cohort(root: Path, by: str, cutoff: dt.date | None = None) -> str:
+    """A task's cohort for `swr results --cohort`: a revival task is plain or obfuscated, and released
+    before or on/after the cutoff (its upstream release date); every other kind is "n/a"."""
+    meta = read_task_file(root)
+    if not isinstance(meta, RevivalTaskFile):
+        return NOT_APPLICABLE
+    if by == "obfuscated":
+        return "obfuscated" if meta.obfuscated else "plain"
+    if cutoff is None:
+        raise SwrError("a release-date cohort needs a cutoff date", field="--cutoff")
+    return f"released < {cutoff}" if meta.released < cutoff else f"released >= {cutoff}"
+
+
 def scanned_forbidden(task: AnyTask) -> tuple[str, ...]:
     """Forbidden packages whose imports in a solution anti-cheat names. None for a revival task: the project
     imports its own package by name; its published copy is kept out of the environments instead."""
     return () if isinstance(task, RevivalTask) else task.forbidden_packages
+
+
+def agent_sandbox(task: AnyTask) -> tuple[tuple[Mount, ...], dict[str, str]]:
+    """Read-only mounts and environment variables an agent's sandbox adds so that ./feedback can run the
+    task there: a revival task's target venv and interpreter; nothing for the other kinds."""
+    return task.agent_sandbox() if isinstance(task, RevivalTask) else ((), {})
+
+
+def nop_candidate(task: AnyTask, empty: Path) -> Path:
+    """What an agent that does nothing hands in: a revival task's broken project (its solution/ starts as
+    that), else `empty` (a `run` that prints nothing useful)."""
+    return task.project if isinstance(task, RevivalTask) else empty
 
 
 def load(root: str | Path) -> AnyTask:
@@ -65,7 +96,7 @@ def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["a
     """The verdict: the hidden cases decide. An engine's public split is feedback on its examples; a
     revival's runs the public tests."""
     if isinstance(task, RevivalTask):
-        return checked(grade_revival(task.verifier(), task.id, candidate, sandbox, split))
+        return checked(grade_revival(task.verifier(split), task.id, candidate, sandbox, split))
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.spec, task.id, candidate, task.public, sandbox)

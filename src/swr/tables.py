@@ -75,6 +75,8 @@ def verdict_table(v: dict[str, Any]) -> Table:
     """A verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
     if v.get("kind") == "engine":
         return engine_feedback_table(v) if v.get("split") == "public" else engine_verdict_table(v)
+    if v.get("kind") == "revival":
+        return revival_verdict_table(v)
     r_hid, r_pub = ("-" if v.get(k) is None else f"{v[k]:.3f}" for k in ("r_hid", "r_pub"))
     title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({plain(str(v['label']))})  "
              f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")
@@ -82,6 +84,29 @@ def verdict_table(v: dict[str, Any]) -> Table:
     for s in v.get("scenarios", []):
         table.add_row(s["split"], str(s["index"]), "pass" if s["pass"] else "fail", plain(s["label"] or ""),
                       f"{s['matched']}/{s['total']}", plain(_first_mismatch(s)))
+    return table
+
+
+def cohort_tables(res: dict[str, Any]) -> list[Table]:
+    """One table per cohort split of `swr results` (tasks of other kinds: the "n/a" row)."""
+    tables = []
+    for by, split in res.get("cohorts", {}).items():
+        table = Table("cohort", "tasks", "runs", "passed", "pass@1", title=f"{plain(res['job'])} by {by}")
+        for name, g in split.items():
+            table.add_row(plain(name), str(g["tasks"]), str(g["runs"]), str(g["passed"]), f"{g['pass_at_1']:.3f}")
+        tables.append(table)
+    return tables
+
+
+def revival_verdict_table(v: dict[str, Any]) -> Table:
+    """The failed records (or all when none failed); pytest's account, when ./feedback has one, below."""
+    split = " (public tests)" if v.get("split") == "public" else ""
+    title = (f"{plain(v['task'])}{split}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
+             f"({plain(', '.join(v['labels']) or 'pass')})  score {v['score']}")
+    table = Table("case", "check", "result", "detail", title=title, caption=plain(v.get("detail") or "")[-1500:])
+    failed = [r for r in v["records"] if not r["pass"]]
+    for r in failed or v["records"]:
+        table.add_row(plain(r["case"]), r["check"], "pass" if r["pass"] else "fail", plain(r["detail"])[:80])
     return table
 
 

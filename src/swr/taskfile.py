@@ -96,6 +96,14 @@ class EngineTaskFile(_Model):
     environment: Environment = Environment()  # engines run on the host's system: their verifiers' tools are there
 
 
+class RevivalFeedback(_Model):
+    """What ./feedback runs in a revival workspace, where the private spec is absent: the public tests."""
+
+    public: tuple[str, ...] = ()  # test files or node ids in the project
+    pythonpath: tuple[str, ...] = (".",)
+    timeout_s: float = Field(600.0, gt=0)
+
+
 class RevivalTaskFile(_Model):
     """A revival task (ReviveBench revival): the public part of its revival.toml, the upstream release date
     (cohorts before and after a cutoff) and whether its identifiers were obfuscated. Tests, probes and the
@@ -112,6 +120,7 @@ class RevivalTaskFile(_Model):
     target: Environment  # the interpreter and pins the project must run with
     anticheat: Anticheat = Anticheat()
     environment: Environment = Environment()  # graded on the host's system, in the target venv
+    feedback: RevivalFeedback = RevivalFeedback()
 
 
 AnyTaskFile = WorkflowTaskFile | EngineTaskFile | RevivalTaskFile

@@ -26,6 +26,9 @@ ADVICE = ("re-run the reference on this scenario and recompute the field by hand
           "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
           "compute the same quantity")
 
+REVIVAL_WHY = ("the recorded reference outputs are the untouched upstream project's, run natively: no "
+               "reimplemented reference for agreeing candidates to indict")
+
 
 def candidate_for(root: Path, task: kinds.AnyTask) -> Path | None:
     """A candidate directory for this task: ROOT itself if it has a `run`, else ROOT/<task-id>."""
@@ -92,7 +95,8 @@ def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, s
     flags: list[dict[str, Any]] = []
     seen = 0
     with tempfile.TemporaryDirectory(prefix="swr-consensus-") as tmp:
-        roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {})
+        roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"),
+                                              {"revival": REVIVAL_WHY})
         for n, root in enumerate(roots):
             task = kinds.load(root)
             found = [c for c in (candidate_for(p, task) for p in candidates) if c is not None]

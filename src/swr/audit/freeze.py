@@ -83,8 +83,8 @@ def families(release: Path) -> tuple[dict[str, list[str]], list[dict[str, str]]]
     not_applicable = []
     for root in list_tasks(release):
         meta = read_task_file(root)
-        if meta.kind == "engine":
-            not_applicable.append({"task": meta.id, "kind": "engine", "why": ENGINE_WHY})
+        if meta.kind != "workflow":
+            not_applicable.append({"task": meta.id, "kind": meta.kind, "why": ENGINE_WHY})
         else:
             by_family.setdefault(meta.family, []).append(meta.id)
     return {f: sorted(ids) for f, ids in sorted(by_family.items())}, not_applicable

@@ -116,9 +116,12 @@ def rerun_drift(task: Task, runner: Runner) -> list[dict[str, Any]]:
     return found
 
 
+REVIVAL_WHY = "a revival verifier is the project's own tests and probes, checked when its task is built"
+
+
 def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jobs: int = 2) -> dict[str, Any]:
     """Workflow tasks: their tolerance tables; engine tasks: the self-report probe of their verifier."""
-    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {})
+    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {"revival": REVIVAL_WHY})
     engines = [r for r in roots if kinds.kind_of(r) == "engine"]
     tasks = [load_task(r) for r in roots if r not in engines]
     findings = [f for t in tasks for f in lint_task(t)]

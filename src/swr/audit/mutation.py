@@ -36,7 +36,8 @@ from .oracle import within
 
 Z95 = 1.959963984540054
 NOT_FOR = {"engine": "engine verifiers are programs, not field tolerances; their cheats are graded by "
-                     "`python -m swr.engine check`"}
+                     "`python -m swr.engine check`",
+           "revival": "a revival task is graded by its project's own tests and probes, not by field tolerances"}
 MAX_EXAMPLES = 20
 MAX_AXES = 32  # input axes re-executed per hidden scenario
 

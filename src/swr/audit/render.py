@@ -68,7 +68,8 @@ def achievability_table(r: dict[str, Any]) -> Table:
         probes = "; ".join(f"{p['check']} {p['attained']:.3g} / {p['threshold']:.3g}{'' if p['margin_ok'] else ' NO MARGIN'}"
                            for p in row["thresholds"] if "check" in p and p["attained"] is not None)
         t.add_row(row["task"], row["kind"], "pass" if row["oracle_pass"] else "FAIL",
-                  "PASS" if row["nop_pass"] else "fail", probes)
+                  "PASS" if row["nop_pass"] else "fail",
+                  probes or (f"score {row['score']}" if "score" in row else ""))
     return t
 
 

@@ -10,7 +10,9 @@ from swr.release import list_tasks, load_task
 
 CONTROLS = ("modal", "nearest", "best_public")
 NOT_FOR = {"engine": "replay controls copy public scenario outputs field by field; an engine's verifier "
-                     "recomputes from each output, and its cheats are graded by `python -m swr.engine check`"}
+                     "recomputes from each output, and its cheats are graded by `python -m swr.engine check`",
+           "revival": "a revival task has no public scenario outputs to copy: its verifier runs the project's "
+                      "tests and probes"}
 
 
 def replay_audit(release: Path) -> dict[str, Any]:

@@ -22,7 +22,8 @@ from .oracle import leaf_within, leaves, within
 
 PROBES = 2  # alternative values tried per parameter
 NOT_FOR = {"engine": "engine cases are fixed inputs, not samples of declared parameters, and a verifier program "
-                     "grades them, not output fields"}
+                     "grades them, not output fields",
+           "revival": "a revival task has no sampled scenarios: its probes run fixed inputs"}
 
 
 def pair_stats(task: Task) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from swr.engine.task import EngineResult, build_engine
 from swr.errors import SwrError
 from swr.layout import DEFECTS_TOML, REVIVAL_TOML, ReleasePaths
 from swr.release import finish_release, staging_dir
-from swr.revival.build import RevivalResult, build_revival
+from swr.revival.build import RevivalResult
+from swr.revival.obfuscate_task import build_with_variant
 from swr.sandbox import get_sandbox
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
 
@@ -82,7 +83,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
         results.append(res)
         finished(res, len(results), len(specs) + len(engines) + len(revivals))
     for d in revivals:  # one at a time: each runs a project's test suite several times
-        res = build_revival(d, ReleasePaths(staging).tasks, sandbox)
+        res = build_with_variant(d, ReleasePaths(staging).tasks, sandbox)  # and its [obfuscate] variant
         results.append(res)
         finished(res, len(results), len(specs) + len(engines) + len(revivals))
     summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),

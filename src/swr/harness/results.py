@@ -3,6 +3,7 @@ infrastructure failures apart, and what passes cost against failures. A planned 
 a failure in the denominator."""
 from __future__ import annotations
 
+import datetime as dt
 import statistics
 from collections import Counter, defaultdict
 from itertools import combinations
@@ -10,7 +11,9 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from swr import kinds
 from swr.errors import SwrError
+from swr.layout import ReleasePaths
 
 from .store import RunRecord, Store
 
@@ -30,7 +33,9 @@ def _median(xs: list[float]) -> float | None:
     return statistics.median(xs) if xs else None
 
 
-def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: int | None = None) -> dict[str, Any]:
+def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: int | None = None,
+              cohorts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+    """The job's figures; `cohorts` ({by: {task: cohort}}) adds pass rates per cohort of each split."""
     by_key = {r.key: r for r in records}
     outcomes: dict[str, list[bool]] = defaultdict(list)
     meta: dict[str, tuple[str, str]] = {}
@@ -75,7 +80,18 @@ def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: 
         "median_tokens": {"passed": _median([r.input_tokens + r.output_tokens for r in done if r.passed]),
                           "failed": _median([r.input_tokens + r.output_tokens for r in done if not r.passed])},
         "scores": best_scores(done),
+        "cohorts": {by: _split(outcomes, of) for by, of in (cohorts or {}).items()},
     }
+
+
+def _split(outcomes: dict[str, list[bool]], cohort_of: dict[str, str]) -> dict[str, Any]:
+    """{cohort: {tasks, runs, passed, pass_at_1}}: the job's outcomes split by one cohort of each task."""
+    g: dict[str, dict[str, list[bool]]] = defaultdict(dict)
+    for task, oks in outcomes.items():
+        g[cohort_of[task]][task] = oks
+    return {name: {"tasks": len(ts), "runs": sum(len(o) for o in ts.values()),
+                   "passed": sum(sum(o) for o in ts.values()), "pass_at_1": _mean_pass_at(ts, 1)}
+            for name, ts in sorted(g.items())}
 
 
 def best_scores(records: list[RunRecord]) -> dict[str, str]:
@@ -90,13 +106,39 @@ def best_scores(records: list[RunRecord]) -> dict[str, str]:
     return {t: s for t, (_, s) in sorted(best.items())}
 
 
-def job_results(jobs_dir: Path, job: str, k: int | None = None) -> dict[str, Any]:
+def job_results(jobs_dir: Path, job: str, k: int | None = None, cohorts: tuple[str, ...] = (),
+                cutoff: dt.date | None = None) -> dict[str, Any]:
+    """A job's results; `cohorts` (kinds.COHORTS) are read from each task's task.toml in the job's release."""
     store = Store(jobs_dir)
     try:
         cfg = store.job(job)
         if cfg is None:
             raise SwrError(f"no job named {job!r}", file=store.path)
-        out = summarise(store.runs(job), [tuple(p) for p in cfg["planned"]], k)  # type: ignore[misc]
-        return {"job": job, "agent": cfg["agent"], "model": cfg["model"], **out}
+        planned = [tuple(p) for p in cfg["planned"]]
+        split = {by: task_cohorts(Path(cfg["release"]), {p[0] for p in planned}, by, cutoff) for by in cohorts}
+        out = summarise(store.runs(job), planned, k, split)  # type: ignore[arg-type]
+        return {"job": job, "agent": cfg["agent"], "model": cfg["model"], "cutoff": cutoff and cutoff.isoformat(),
+                **out}
     finally:
         store.close()
+
+
+def parse_cutoff(text: str | None) -> dt.date | None:
+    """--cutoff as a date; a malformed one is a one-line error."""
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        raise SwrError(f"a date YYYY-MM-DD, not {text!r}", field="--cutoff") from None
+
+
+def task_cohorts(release: Path, tasks: set[str], by: str, cutoff: dt.date | None) -> dict[str, str]:
+    """{task: its cohort} from the release the job ran on (a task no longer there is an error)."""
+    if by not in kinds.COHORTS:
+        raise SwrError(f"a cohort is one of {', '.join(kinds.COHORTS)}, not {by!r}", field="--cohort")
+    if by == "released" and cutoff is None:
+        raise SwrError("the released cohort needs a cutoff date (YYYY-MM-DD)", field="--cutoff")
+    at = ReleasePaths(release)
+    for t in tasks:
+        if not at.task(t).toml.is_file():
+            raise SwrError("not found: cohorts are read from the release the job ran on", file=at.task(t).toml)
+    return {t: kinds.cohort(at.task(t).root, by, cutoff) for t in sorted(tasks)}

@@ -64,12 +64,20 @@ def ensure(env: Env) -> Venv:
     prefix, version = interpreter(env.python)
     key = content_hash({"python": version, "pip": sorted(env.pip)})[:20]
     root = envs_dir() / key
+    if (root / READY).is_file():  # made already; in an agent's sandbox its directory is read-only (no lock)
+        return Venv(root, prefix, version)
     root.parent.mkdir(parents=True, exist_ok=True)
     with open(root.parent / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (root / READY).is_file():
             _build(prefix, root, env.pip)
     return Venv(root, prefix, version)
+
+
+def locator() -> dict[str, str]:
+    """Environment variables under which swr, inside a sandbox that mounts a venv and its interpreter at
+    their host paths (an agent's, for ./feedback), finds them where the host does."""
+    return {"PYENV_ROOT": str(pyenv_root()), "SWR_CACHE": str(default_cache_dir())}
 
 
 def _build(prefix: Path, root: Path, pins: tuple[str, ...]) -> None:

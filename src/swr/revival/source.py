@@ -25,7 +25,16 @@ SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
 def sdist(spec: RevivalSpec) -> Path:
     """The sdist of a pypi source under the swr cache, downloaded once; a wrong sha256 is refused."""
     assert spec.pypi is not None
-    name, version = spec.pypi
+    archive = fetch_sdist(*spec.pypi, spec=spec.directory / REVIVAL_TOML)
+    got = hashlib.sha256(archive.read_bytes()).hexdigest()
+    if got != spec.sha256:
+        raise SwrError(f"{archive.name} has sha256 {got}, the spec says {spec.sha256}",
+                       file=spec.directory / REVIVAL_TOML, field="sha256")
+    return archive
+
+
+def fetch_sdist(name: str, version: str, spec: Path | None = None) -> Path:
+    """NAME==VERSION's sdist under the swr cache, downloaded once with pip (`swr revive make pypi:` too)."""
     where = default_cache_dir() / "revival-sdists" / f"{name}-{version}"
     have = [p for p in where.glob("*") if p.suffix in (".gz", ".zip", ".bz2")] if where.is_dir() else []
     if not have:
@@ -36,11 +45,7 @@ def sdist(spec: RevivalSpec) -> Path:
         if res.returncode != 0 or not have:
             lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
             raise SwrError(f"cannot download the sdist: {lines[-1] if lines else res.returncode}",
-                           file=spec.directory / REVIVAL_TOML, field="source")
-    got = hashlib.sha256(have[0].read_bytes()).hexdigest()
-    if got != spec.sha256:
-        raise SwrError(f"{have[0].name} has sha256 {got}, the spec says {spec.sha256}",
-                       file=spec.directory / REVIVAL_TOML, field="sha256")
+                           file=spec, field="source")
     return have[0]
 
 
@@ -49,7 +54,11 @@ def original(spec: RevivalSpec, dest: Path) -> Path:
     if spec.source == "local":
         shutil.copytree(spec.directory / REVIVAL_PROJECT, dest, ignore=shutil.ignore_patterns(*SKIP, "*.pyc"))
         return dest
-    archive = sdist(spec)
+    return unpack(sdist(spec), dest)
+
+
+def unpack(archive: Path, dest: Path) -> Path:
+    """The sdist's single top directory (or everything in it) at dest."""
     tmp = dest.with_name(dest.name + ".unpack")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)

@@ -76,6 +76,18 @@ class RevivalAnticheat(_Strict):
     forbidden_packages: tuple[str, ...] = ()
 
 
+class ObfuscateVariant(_Strict):
+    """`[obfuscate]`: also build this task's obfuscated variant (swr.revival.obfuscate_task), a contamination
+    control: every project name renamed, docstrings and the original's name gone, the same verifier."""
+
+    seed: int = 0
+    name: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # its task id (default: from the new names)
+    summary: str | None = None  # its summary (default: the plain one, the original's names replaced)
+    package: str | None = None  # the top-level package, when the project has several
+    strip: tuple[str, ...] = ()  # more text to replace everywhere (a title, an author)
+    drop: tuple[str, ...] = ()  # project paths left out of the variant: what the rewrite cannot carry
+
+
 class RevivalSpec(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     kind: Literal[KINDS]  # type: ignore[valid-type]
@@ -89,6 +101,7 @@ class RevivalSpec(_Strict):
     target: Env
     verify: Verify
     anticheat: RevivalAnticheat = RevivalAnticheat()
+    obfuscate: ObfuscateVariant | None = None
     directory: Path = Field(exclude=True)
 
     @model_validator(mode="after")
@@ -99,6 +112,8 @@ class RevivalSpec(_Strict):
             raise ValueError("a pypi source needs `sha256` (of its sdist)")
         if self.module is not None and self.kind != "deleted-module":
             raise ValueError("`module` is for deleted-module tasks")
+        if self.obfuscate is not None and self.kind != "deleted-module":
+            raise ValueError("`obfuscate` is for deleted-module tasks (a port cannot be renamed with its project)")
         return self
 
     @property

@@ -10,13 +10,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swr.errors import SwrError
 from swr.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.release import Forbidden, dump_json
 from swr.revival import envs
-from swr.revival.grading import Verifier
+from swr.revival.grading import BUILD, Verifier
 from swr.revival.source import apply_patch
-from swr.revival.spec import RevivalSpec, load_revival
-from swr.taskfile import Anticheat, Environment, RevivalTaskFile, dump_task_file
+from swr.revival.spec import Env, RevivalSpec, Verify, load_revival
+from swr.sandbox import Mount
+from swr.taskfile import Anticheat, Environment, RevivalFeedback, RevivalTaskFile, dump_task_file
 
 MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
 GOALS = {
@@ -25,7 +27,9 @@ GOALS = {
     "dependency-rot": "This project no longer runs: the libraries it depends on have moved on. Port it to the "
                       "target environment below so that it computes what it computed before.",
     "build": "This project no longer builds with the current toolchain. Make it build and run in the target "
-             "environment below.",
+             f"environment below: the verifier builds it from source with `python {' '.join(BUILD)}` "
+             "in the project (compiled files in `solution/`, extension modules, objects and static libraries, are "
+             "deleted first).",
 }
 
 
@@ -59,11 +63,34 @@ class RevivalTask(Forbidden):
         """Graded on the host's system, in the target venv (mounted read-only)."""
         return {}
 
-    def verifier(self) -> Verifier:
-        """The private parts grading reads; the target venv is made if this machine lacks it."""
+    def verifier(self, split: str = "all") -> Verifier:
+        """The private parts grading reads; the target venv is made if this machine lacks it. A workspace
+        copy (no private/) has only what ./feedback needs: the public tests, from task.toml."""
+        if split == "public" and not self.paths.revival_toml.is_file():
+            return self._public_verifier()
         spec = self.spec
         return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target),
                         _json(self.paths.recorded), _json(self.paths.test_hashes))
+
+    def target(self) -> Env:
+        """The target environment as task.toml records it (the same venv key as the spec's)."""
+        return Env(python=self.meta.target.python or "", pip=self.meta.target.pip)
+
+    def agent_sandbox(self) -> tuple[tuple[Mount, ...], dict[str, str]]:
+        """The target venv and its interpreter, read-only at their host paths, and where swr finds them:
+        what ./feedback needs inside an agent's sandbox."""
+        return envs.ensure(self.target()).mounts(), envs.locator()
+
+    def _public_verifier(self) -> Verifier:
+        fb = self.meta.feedback
+        if not fb.public:
+            raise SwrError("no public tests for ./feedback (field `feedback.public`)", file=self.paths.toml)
+        files = tuple(dict.fromkeys(p.split("::")[0] for p in fb.public))
+        spec = RevivalSpec(name=self.id, kind=self.meta.revival, domain=self.meta.domain, summary=self.meta.summary,
+                           source="local", released=self.meta.released, native=self.target(), target=self.target(),
+                           verify=Verify(hidden=files, public=fb.public, pythonpath=fb.pythonpath,
+                                         timeout_s=fb.timeout_s), directory=self.root)
+        return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target))
 
 
 def _json(path: Path) -> dict[str, Any]:
@@ -74,7 +101,9 @@ def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
     return RevivalTaskFile(kind="revival", id=spec.name, revival=spec.kind, family=spec.family, domain=spec.domain,
                            summary=spec.summary, released=spec.released, obfuscated=obfuscated,
                            target=Environment(python=spec.target.python, pip=spec.target.pip),
-                           anticheat=Anticheat(forbidden_packages=spec.anticheat.forbidden_packages))
+                           anticheat=Anticheat(forbidden_packages=spec.anticheat.forbidden_packages),
+                           feedback=RevivalFeedback(public=spec.verify.public, pythonpath=spec.verify.pythonpath,
+                                                    timeout_s=spec.verify.timeout_s))
 
 
 def instruction(spec: RevivalSpec, what: str, python: str) -> str:

@@ -1,0 +1,134 @@
+"""The dependency-rot revival periodictable-numpy2 (periodictable 1.6.1 of May 2022: runs on Python 3.8 with
+NumPy 1.22, dies on Python 3.12 with NumPy 2.1 on the removed `np.NaN`) and `swr revive make pypi:NAME==VERSION`,
+which builds the revival folder naming that release or scaffolds one from the downloaded sdist.
+
+The sdist is fetched from PyPI once into the swr cache; the two venvs are made once there too."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, swr
+
+from swr import kinds
+from swr.errors import SwrError
+from swr.harness.run import JobConfig, run_job
+from swr.revival.spec import load_revival
+from swr.revival.task import RevivalTask
+from swr.sandbox import get_sandbox
+
+NAME = "periodictable-numpy2"
+REVIVAL = ROOT / "revivals" / NAME
+SOURCE = "pypi:periodictable==1.6.1"
+
+
+def _one_line(res: subprocess.CompletedProcess[str]) -> str:
+    err = res.stderr
+    assert res.returncode == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`swr revive make pypi:…` with a revivals folder holding this task's folder: that folder is built."""
+    base = tmp_path_factory.mktemp("r3")
+    shutil.copytree(REVIVAL, base / "revivals" / NAME)
+    res = swr("revive", "make", SOURCE, "--revivals", str(base / "revivals"), "--out", str(base / "task"),
+              timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    assert f"{NAME}:" in res.stdout and str(base / "task") in res.stdout.replace("\n", "")
+    return base / "task"
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("r3rel")
+    shutil.copytree(REVIVAL, base / "revivals" / NAME)
+    res = swr("build", str(base / "revivals"), "--out", "rel", "--jobs", "2", cwd=base, timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def test_the_build_holds_the_three_conditions(made: Path) -> None:
+    """The original passes natively (3.8, NumPy 1.22), the untouched starting workspace fails in the target
+    (3.12, NumPy 2.1) and the port passes there; the task is a dependency-rot one from May 2022."""
+    task = kinds.load(made)
+    assert isinstance(task, RevivalTask)
+    record = json.loads(task.paths.build_record.read_text())
+    recorded = json.loads(task.paths.recorded.read_text())
+    assert record["native_tests"] == len(recorded["tests"]) >= 15
+    assert any(t.startswith("test/test_xsf.py::") for t in recorded["tests"])
+    assert recorded["probes"]["probes/scattering.py"]["mass"]["H2O"] == pytest.approx(18.01528)
+    assert record["nop"]["pass"] is False and "tests_failed" in record["nop"]["labels"]
+    assert "probe_mismatch" in record["nop"]["labels"]  # the probe dies on np.NaN in the target
+    n = len(recorded["tests"]) + len(recorded["probes"])
+    assert record["reference"] == {"pass": True, "score": f"{n}/{n}", "labels": []}
+    assert task.meta.released.isoformat() == "2022-05-19"
+    assert "numpy==2.1.3" in task.meta.target.pip
+    assert "np.NaN" in (task.project / "periodictable" / "nsf.py").read_text()  # the workspace is the original
+    assert not (task.project / "test" / "test_xsf.py").exists()
+
+
+def test_the_reference_is_a_port_not_a_pin_back() -> None:
+    patch = (REVIVAL / "reference" / "port.patch").read_text()
+    changed = [ln for ln in patch.splitlines() if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---"))]
+    assert changed and all("NaN" in ln or "nan" in ln for ln in changed)
+    assert "numpy<" not in patch and "requirements" not in patch and "setup.py" not in patch
+
+
+@pytest.mark.parametrize("where", ["requirements.txt", "setup.py"])
+def test_pinning_numpy_back_is_labelled_and_fails(made: Path, tmp_path: Path, where: str) -> None:
+    """The port plus a declared `numpy<2`: everything it runs passes, anti-cheat fails it."""
+    task = kinds.load(made)
+    cand = tmp_path / "c"
+    kinds.write_oracle(task, cand)
+    if where == "setup.py":
+        text = (cand / where).read_text()
+        assert "'numpy'" in text
+        (cand / where).write_text(text.replace("'numpy'", "'numpy<2'", 1))
+    else:
+        (cand / where).write_text("numpy<2\npyparsing\n")
+    v = kinds.grade(task, cand, get_sandbox("bwrap"))  # type: ignore[arg-type]
+    assert not v["pass"] and v["label"] == "dependency_downgrade", v["labels"]
+    assert v["anticheat"][0]["file"] == where and v["anticheat"][0]["target"] == "2.1.3"
+
+
+def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
+    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
+    assert len(oracle) == 1 and oracle[0].passed, [(r.label, r.error) for r in oracle]
+    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
+    assert len(nop) == 1 and not nop[0].passed
+    k, n = nop[0].verdict["score"].split("/")
+    assert int(k) < int(n)
+
+
+def test_an_unknown_pypi_release_is_scaffolded_not_built(tmp_path: Path) -> None:
+    """No folder names the release: a scaffold records the sdist's sha256, its upload date and its tests,
+    exit 2 in one line; it refuses to build (kind is a TODO) and is found, not rewritten, the next time."""
+    revivals = tmp_path / "revivals"
+    res = swr("revive", "make", SOURCE, "--revivals", str(revivals), "--out", str(tmp_path / "out"))
+    toml = revivals / "periodictable" / "revival.toml"
+    assert "scaffolded" in _one_line(res) and str(toml) in res.stderr
+    assert not (tmp_path / "out").exists()
+    doc = tomllib.loads(toml.read_text())
+    spec = tomllib.loads((REVIVAL / "revival.toml").read_text())
+    assert doc["source"] == SOURCE and doc["sha256"] == spec["sha256"]
+    assert doc["released"] == spec["released"]  # 2022-05-19
+    assert "test/test_xsf.py" in doc["verify"]["hidden"] and doc["verify"]["pythonpath"] == ["."]
+    with pytest.raises(SwrError, match="field `kind`"):
+        load_revival(toml.parent)
+    before = toml.read_text()
+    again = swr("revive", "make", SOURCE, "--revivals", str(revivals), "--out", str(tmp_path / "out"))
+    assert "field `kind`" in _one_line(again) and str(toml) in again.stderr
+    assert toml.read_text() == before
+
+
+@pytest.mark.parametrize("source", ["pypi:periodictable", "pypi:periodictable>=1.6", "pypi:"])
+def test_a_malformed_pypi_source_is_one_line(tmp_path: Path, source: str) -> None:
+    res = swr("revive", "make", source, "--revivals", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert "pypi:NAME==VERSION" in _one_line(res) and "field `source`" in res.stderr
+    assert list(tmp_path.iterdir()) == []
