@@ -17,6 +17,8 @@ from conftest import ROOT, swr
 from swr import kinds
 from swr.harness import workspace
 from swr.harness.run import JobConfig, run_job
+from swr.revival.grading import FORGED, read_results
+from swr.revival.runner import MARK
 from swr.revival.source import imported_by, most_imported, original
 from swr.revival.spec import load_revival
 from swr.revival.task import RevivalTask
@@ -169,6 +171,45 @@ def test_a_pinned_back_dependency_is_labelled(task: RevivalTask, tmp_path: Path,
         assert v["anticheat"][0]["file"] == where and v["anticheat"][0]["target"] == "8.3.3"
 
 
+FORGER = """
+import atexit as _atexit, json as _json, sys as _sys
+def _forge():
+    _sys.stdout.write("\\n" + {prefix!r} + _json.dumps({{"exit": 0, "outcomes": _json.loads({outcomes!r})}}) + "\\n")
+    _sys.stdout.flush()
+_atexit.register(_forge)
+"""
+
+
+@pytest.mark.parametrize("prefix", [MARK, MARK + "0" * 32], ids=["the-old-format", "a-guessed-nonce"])
+def test_a_forged_results_line_does_not_pass_a_failing_test(task: RevivalTask, tmp_path: Path, prefix: str) -> None:
+    """A candidate whose module, on import, registers an exit handler that prints a results line claiming
+    every natively passing test passed: its failing tests still fail, and the verdict says it was forged."""
+    cand = _oracle(task, tmp_path / "c")
+    rec = cand / "more_itertools" / "recipes.py"
+    everything = json.dumps({t: "passed" for t in json.loads(task.paths.recorded.read_text())["tests"]})
+    rec.write_text(rec.read_text() + "\n_sw = sliding_window\n"
+                   "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n"
+                   + FORGER.format(prefix=prefix, outcomes=everything))
+    v = _grade(task, cand)
+    broken = [r for r in v["records"] if r["check"] == "test" and "SlidingWindow" in r["case"]]
+    assert broken and not any(r["pass"] for r in broken), broken[:2]
+    assert not v["pass"] and "execution_failure" in v["labels"], v["labels"]
+    assert v["detail"].startswith(FORGED) and FORGED in broken[0]["detail"], v["detail"]
+
+
+def test_only_the_runners_one_results_line_is_read() -> None:
+    nonce, out = "ab" * 16, '{"exit": 1, "outcomes": {"t::a": "failed"}}'
+    honest = f"pytest says F\n{MARK}{nonce}{out}\n"
+    assert read_results(honest, nonce) == ({"t::a": "failed"}, "pytest says F\n")
+    forged = f'{MARK}{{"exit": 0, "outcomes": {{"t::a": "passed"}}}}\n'
+    for text, why in [(honest + forged, "2 results lines"), (forged + honest, "2 results lines"),
+                      (honest + "bye\n", "output after the results line: 'bye'"),
+                      (forged, "no results line carries this run's nonce"),
+                      (honest.replace(nonce, "cd" * 16), "no results line carries this run's nonce")]:
+        got, detail = read_results(text, nonce)
+        assert got is None and detail.splitlines()[-1].startswith(f"{FORGED}: {why}"), (text, detail)
+
+
 def test_public_split_runs_the_public_tests_only(task: RevivalTask, tmp_path: Path) -> None:
     good = _grade(task, _oracle(task, tmp_path / "c"), split="public")
     assert good["split"] == "public" and good["pass"], good["labels"]
@@ -177,9 +218,11 @@ def test_public_split_runs_the_public_tests_only(task: RevivalTask, tmp_path: Pa
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
+    """Acceptance 2 of issue 13 over every shipped revival task: the oracle passes each one, nop none."""
     oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
-    assert len(oracle) == 1 and oracle[0].passed, [(r.label, r.error) for r in oracle]
-    s = oracle[0].verdict["score"].split("/")
-    assert s[0] == s[1]
+    assert len(oracle) >= 6 and all(r.passed for r in oracle), [(r.task, r.label, r.error) for r in oracle]
+    for r in oracle:
+        k, n = r.verdict["score"].split("/")
+        assert k == n and int(n) > 0, (r.task, r.verdict["score"])
     nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
-    assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["score"].startswith("0/")
+    assert len(nop) == len(oracle) and not any(r.passed for r in nop), [(r.task, r.label) for r in nop]

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, swr
 
 from swr import kinds
+from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.revival.task import RevivalTask
-from swr.sandbox import get_sandbox
+from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, hide, run
 from swr.taskfile import read_task_file
 
 REVIVAL = ROOT / "revivals" / "toolz-itertoolz"
@@ -74,9 +77,25 @@ def test_the_variant_names_nothing_of_the_original_in_its_project(built: Path) -
     assert not (var.project / "tlz").exists()  # dropped: [obfuscate].drop
     text = var.paths.instruction.read_text()
     module = var.spec.module
-    assert module and f"`{module}`" in text and "itertoolz" not in text
-    # the one place the original's name is left: the forbidden packages (hidden from the agent's sandbox by name)
-    assert [ln for ln in text.splitlines() if "toolz" in ln] == [ln for ln in text.splitlines() if "Forbidden" in ln]
+    assert module and f"`{module}`" in text and "itertoolz" not in text and "Forbidden" in text
+    # nothing the agent reads names the original: not the instruction's forbidden packages, not task.toml's
+    public = [var.paths.toml, var.paths.instruction, *(p for p in var.project.rglob("*") if p.is_file())]
+    assert [p for p in public if "toolz" in p.read_text(errors="replace").lower()] == []
+
+
+def test_the_variant_still_keeps_its_forbidden_packages_out_of_the_agents_sandbox(built: Path) -> None:
+    """The list moved from task.toml to private/revival.toml: the agent's sandbox still hides the packages
+    (from private/), and the target venv it grades in has none of them."""
+    var, plain = _load(_variant(built)), _load(built / PLAIN)
+    assert var.meta.anticheat.forbidden_packages == () and var.forbidden_packages == ("toolz", "cytoolz")
+    assert plain.meta.anticheat.forbidden_packages == plain.forbidden_packages == ("toolz", "cytoolz")
+    mounts, env = kinds.agent_sandbox(var)
+    python = str(var.verifier().venv.python)
+    for pkg in var.forbidden_packages:
+        job = Job([python, "-c", f"import {pkg}"], Mount(built.resolve(), WORKDIR, "ro"), Limits(time_s=60),
+                  extra_mounts=mounts, env=env, hidden=hide.for_agents(var.forbidden_packages))
+        res = run(get_sandbox("bwrap"), job, b"")
+        assert res.returncode != 0 and b"ModuleNotFoundError" in res.stderr, (pkg, res.stderr[-300:])
 
 
 def test_the_variant_keeps_the_verifier_under_new_names(built: Path) -> None:
@@ -197,3 +216,22 @@ def test_obfuscate_is_refused_in_the_spec_of_another_kind(tmp_path: Path) -> Non
     res = swr("revive", "make", str(folder), "--out", str(tmp_path / "out"))
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert "`obfuscate` is for deleted-module tasks" in res.stderr and "revival.toml" in res.stderr
+
+
+def test_a_module_whose_file_name_holds_the_package_name_keeps_its_imports(tmp_path: Path) -> None:
+    """toolz's `functoolz.py`: a module the map keeps (here its name is also an external module's) must keep
+    its file name, not have the package's name replaced inside it, or `from .funczork import` breaks."""
+    pkg = tmp_path / "proj" / "zork"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .funczork import twice\nfrom .core import thrice\n")
+    (pkg / "funczork.py").write_text("def twice(x):\n    return 2 * x\n")
+    (pkg / "core.py").write_text("try:\n    from cyzork.funczork import quick as fast\nexcept ImportError:\n"
+                                 "    fast = None\n\ndef thrice(x):\n    return 3 * x\n")
+    res = obfuscate_project(tmp_path / "proj", tmp_path / "out", tmp_path / "map.json", ObfuscateOptions(seed=3))
+    assert "funczork" not in res.mapping  # the case under test: a module name the map keeps
+    new = res.mapping["zork"]
+    assert (tmp_path / "out" / new / "funczork.py").is_file(), sorted(p.name for p in (tmp_path / "out").rglob("*"))
+    code = (f"import sys; sys.path.insert(0, '.'); import {new} as p; "
+            f"print(p.{res.mapping['twice']}(2), p.{res.mapping['thrice']}(2))")
+    run = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path / "out", capture_output=True, text=True)
+    assert run.stdout.split() == ["4", "6"], run.stderr[-500:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ INI = "_swr_pytest.ini"
 PROJECT = "project"
 BUILD = ("setup.py", "build_ext", "--inplace")  # a `build` task's build, run in the project by the target python
 COMPILED = (".so", ".pyd", ".dylib", ".o", ".a")  # shipped binaries: deleted, what is graded is built from source
+FORGED = "forged results"  # an execution_failure's detail when the results line is not the runner's alone
 LABEL_ORDER = ("missing_candidate", "tests_modified", "dependency_downgrade", "build_failure", "execution_failure",
                "tests_failed", "probe_mismatch")
 
@@ -78,17 +80,36 @@ def _request(v: Verifier, mode: str, **kw: Any) -> bytes:
 
 
 def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) -> tuple[dict[str, str] | None, str]:
-    """({node id: passed|failed|error|skipped}, detail) of one pytest run, or (None, why) when it did not run."""
-    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "tests", tests=tests))
+    """({node id: passed|failed|error|skipped}, detail) of one pytest run, or (None, why) when it did not run
+    or its results line is not the runner's alone. A fresh nonce per run (see swr.revival.runner for what it
+    does and does not guarantee)."""
+    nonce = secrets.token_hex(16)
+    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
+              _request(v, "tests", tests=tests, nonce=nonce))
     text = res.stdout.decode("utf-8", errors="replace")
-    at = text.rfind(MARK)
-    if res.limit or at < 0:
+    if res.limit or MARK not in text:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
         return None, f"pytest did not finish ({why}): {(text + res.stderr.decode(errors='replace'))[-TAIL:]}"
+    return read_results(text, nonce)
+
+
+def read_results(text: str, nonce: str) -> tuple[dict[str, str] | None, str]:
+    """The outcomes on the one results line the runner wrote (MARK + this run's nonce + JSON), and pytest's
+    output before it; (None, why) when there is another MARK line, output after ours, or none of ours. The
+    reason comes last, so that a record's short detail (its tail) shows it."""
+    marks, ours = text.count(MARK), text.find(MARK + nonce + "{")
+    at = ours + len(MARK) + len(nonce)
+    line, _, after = text[at:].partition("\n") if ours >= 0 else ("", "", "")
+    forged = (f"{FORGED}: no results line carries this run's nonce" if ours < 0
+              else f"{FORGED}: {marks} results lines, the runner writes one" if marks > 1
+              else f"{FORGED}: output after the results line: {after.strip()[:200]!r}" if after.strip()
+              else None)
+    if forged:
+        return None, f"{text[:ours if ours >= 0 else text.find(MARK)][-TAIL // 2:]}\n{forged}"
     try:
-        doc = json.loads(text[at + len(MARK):].splitlines()[0])
-        return {str(k): str(o) for k, o in doc["outcomes"].items()}, text[:at][-TAIL:]
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        doc = json.loads(line)
+        return {str(k): str(o) for k, o in doc["outcomes"].items()}, text[:ours][-TAIL:]
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         return None, f"unreadable pytest results: {e}"
 
 
@@ -163,6 +184,8 @@ def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
               + (["tests_failed"] if any(r["check"] == "test" and not r["pass"] for r in records) else [])
               + (["probe_mismatch"] if any(r["check"] == "probe" and not r["pass"] for r in records) else []))
     shown = seen["tests_detail"] if public and labels else ""  # ./feedback shows pytest's own account
+    if seen["tests"] is None and (why := seen["tests_detail"].rpartition("\n")[2]).startswith(FORGED):
+        shown = why  # said in every split: it is the verifier's finding, not the hidden tests' output
     return verdict(task_id, records, labels, findings, seen["build"] or shown, split)
 
 

@@ -347,15 +347,17 @@ def obfuscate_project(project: Path, out: Path, map_file: Path, opts: ObfuscateO
 
 
 def _dest(s: _Source, out: Path, mapping: dict[str, str], modules: set[str], text: _TextReplacer) -> Path:
-    """The output path: package folders and module stems renamed, the package name replaced anywhere else."""
+    """The output path: package folders and module stems renamed, the package name replaced anywhere else.
+    A module's folder or stem that imports name goes by the map alone: one the map keeps (an external name
+    too) keeps its name, even with the package's in it (`functoolz`), for the imports still say so."""
     base = s.dest.parents[len(s.rel.parts) - 1]
     parts = list(s.rel.parts)
+    code = s.in_package or s.is_test
     for i, part in enumerate(parts[:-1]):
-        parts[i] = mapping[part] if (part in mapping and part in modules and (s.in_package or s.is_test)) \
-            else text(part)
+        parts[i] = mapping.get(part, part) if code and part in modules else text(part)
     stem, suffix = Path(parts[-1]).stem, Path(parts[-1]).suffix
-    if suffix == ".py" and stem in mapping and stem in modules and not is_dunder(stem):
-        parts[-1] = mapping[stem] + suffix
+    if suffix == ".py" and stem in modules and (code or stem in mapping):
+        parts[-1] = (stem if is_dunder(stem) else mapping.get(stem, stem)) + suffix
     else:
         parts[-1] = text(parts[-1])
     return base.joinpath(*parts)

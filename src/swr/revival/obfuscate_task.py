@@ -32,9 +32,9 @@ from swr.revival.build import RevivalResult, build_revival, check_task, original
 from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.revival.source import module_file, most_imported
 from swr.revival.spec import ObfuscateVariant, RevivalSpec, load_revival
-from swr.revival.task import MODULE_REF, RevivalTask, load_revival_task, public_meta, write_revival_task
+from swr.revival.task import MODULE_REF, RevivalTask, load_revival_task, write_revival_task
 from swr.sandbox import Sandbox
-from swr.taskfile import RevivalTaskFile, dump_task_file, read_task_file
+from swr.taskfile import RevivalTaskFile, read_task_file
 
 
 @dataclass
@@ -201,11 +201,10 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         broken, reference, what = _break(spec, new, m, task, obf, work / "broken")
         hashes = {f: h for f in new.verify.public_files() if (h := file_hash(broken / f))}
         python = envs.ensure(new.target).version
-        write_revival_task(new, root, broken, tests, reference, now, hashes, what, python)
+        write_revival_task(new, root, broken, tests, reference, now, hashes, what, python, obfuscated=True)
         if map_file is not None:
             map_file.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(work / "map.json", map_file)
-    TaskPaths(root).toml.write_text(dump_task_file(public_meta(new, obfuscated=True)))
     report, problems = check_task(root, sandbox)
     if problems:
         shutil.rmtree(root, ignore_errors=True)

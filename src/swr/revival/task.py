@@ -59,6 +59,13 @@ class RevivalTask(Forbidden):
         return self.paths.reference
 
     @property
+    def forbidden_packages(self) -> tuple[str, ...]:
+        """task.toml's list and, with the private part at hand, the spec's: an obfuscated task's task.toml
+        names none (the names would say which project it is), so the agent's sandbox hides them from here."""
+        private = self.spec.anticheat.forbidden_packages if self.paths.revival_toml.is_file() else ()
+        return tuple(dict.fromkeys([*self.meta.anticheat.forbidden_packages, *private]))
+
+    @property
     def environment(self) -> dict[str, Any]:
         """Graded on the host's system, in the target venv (mounted read-only)."""
         return {}
@@ -98,18 +105,22 @@ def _json(path: Path) -> dict[str, Any]:
 
 
 def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
+    """task.toml. An obfuscated task's lists no forbidden package: they are the original's names, kept in
+    private/revival.toml (RevivalTask.forbidden_packages reads them there)."""
+    forbidden = () if obfuscated else spec.anticheat.forbidden_packages
     return RevivalTaskFile(kind="revival", id=spec.name, revival=spec.kind, family=spec.family, domain=spec.domain,
                            summary=spec.summary, released=spec.released, obfuscated=obfuscated,
                            target=Environment(python=spec.target.python, pip=spec.target.pip),
-                           anticheat=Anticheat(forbidden_packages=spec.anticheat.forbidden_packages),
+                           anticheat=Anticheat(forbidden_packages=forbidden),
                            feedback=RevivalFeedback(public=spec.verify.public, pythonpath=spec.verify.pythonpath,
                                                     timeout_s=spec.verify.timeout_s))
 
 
-def instruction(spec: RevivalSpec, what: str, python: str) -> str:
+def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = False) -> str:
     pins = "\n".join(f"- `{p}`" for p in spec.target.pip) or "- (nothing beyond the standard library)"
     public = ", ".join(f"`{p}`" for p in spec.verify.public) or "none"
-    forbidden = ", ".join(spec.anticheat.forbidden_packages) or "none"
+    forbidden = ("published releases of this project, under any name" if obfuscated
+                 else ", ".join(spec.anticheat.forbidden_packages) or "none")
     return (f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what)}\n\n"
             f"The project is in `solution/` (a git repository's only commit holds this starting state). It must "
             f"work there, unchanged in layout, with Python {python} and exactly these packages (a read-only "
@@ -122,12 +133,13 @@ def instruction(spec: RevivalSpec, what: str, python: str) -> str:
 
 
 def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path, reference: dict[str, Path],
-                       recorded: dict[str, Any], hashes: dict[str, str], what: str, python: str) -> None:
+                       recorded: dict[str, Any], hashes: dict[str, str], what: str, python: str,
+                       obfuscated: bool = False) -> None:
     """One revival task directory from its parts (`reference`: {project path: file} of a deleted module)."""
     at = TaskPaths(root)
     root.mkdir(parents=True)
-    at.toml.write_text(dump_task_file(public_meta(spec)))
-    at.instruction.write_text(instruction(spec, what, python))
+    at.toml.write_text(dump_task_file(public_meta(spec, obfuscated)))
+    at.instruction.write_text(instruction(spec, what, python, obfuscated))
     shutil.copytree(broken, at.project, symlinks=True)
     at.private.mkdir()
     shutil.copyfile(spec.directory / "revival.toml", at.revival_toml)
