@@ -17,6 +17,7 @@ import pytest
 from swr.build import BuildOptions, build
 from swr.cache import ExecutionCache
 from swr.release import list_tasks, load_task, task_dir
+from swr.layout import ReleasePaths
 from swr.sandbox import Sandbox, get_sandbox
 
 if TYPE_CHECKING:
@@ -77,6 +78,26 @@ def catalog_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     failed = [r.failure for r in results if r.failure]
     assert not failed, failed
     return base / "release"
+
+
+@pytest.fixture(scope="session")
+def revival_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every shipped revival task, built once for all the revival tests with `swr build revivals` (native
+    recordings, nop and reference gates): the command the README gives."""
+    base = tmp_path_factory.mktemp("revivals")
+    res = swr("build", str(ROOT / "revivals"), "--out", "rel", "--jobs", "2", cwd=base, timeout=2400)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def release_slice(release: Path, task_ids: tuple[str, ...], dest: Path) -> Path:
+    """A copy of a release holding only some of its tasks (for tests of one task in a many-task release)."""
+    at, to = ReleasePaths(release), ReleasePaths(dest)
+    to.tasks.mkdir(parents=True)
+    shutil.copyfile(at.summary, to.summary)
+    for task in task_ids:
+        shutil.copytree(at.task(task).root, to.task(task).root, symlinks=True)
+    return dest
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ fetched with pip into swr's cache (sha256-pinned), and tests/fixtures/revival/qu
 every rename rule. Both run their suites for real, before and after, in a child interpreter."""
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -21,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from swr.cache import default_cache_dir
 from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.revival.similarity import normalise, similarity
+from swr.revival.source import cached_sdist
 
 ROOT = Path(__file__).resolve().parent.parent
 QUILLMESH = ROOT / "tests" / "fixtures" / "revival" / "quillmesh"
@@ -34,17 +33,10 @@ CACHETOOLS = ("cachetools", "5.3.3", "ba29e2dfa0b8b556606f097407ed1aa62080ee108a
 
 def _sdist(tmp: Path) -> Path:
     """cachetools' sdist from swr's cache (downloaded with pip on first use, checked by hash), unpacked."""
-    name, version, sha = CACHETOOLS
-    cache = default_cache_dir() / "revival-sdists"
-    archive = cache / f"{name}-{version}.tar.gz"
-    if not archive.is_file() or hashlib.sha256(archive.read_bytes()).hexdigest() != sha:
-        cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "-d", str(cache), f"{name}=={version}"], check=True, timeout=600)
-    assert hashlib.sha256(archive.read_bytes()).hexdigest() == sha
+    archive = cached_sdist(*CACHETOOLS)
     with tarfile.open(archive) as tar:
         tar.extractall(tmp, filter="data")
-    return tmp / f"{name}-{version}"
+    return tmp / f"{CACHETOOLS[0]}-{CACHETOOLS[1]}"
 
 
 def _outcomes(project: Path, tmp: Path) -> Counter[str]:

@@ -30,11 +30,8 @@ TASK = "more-itertools-recipes"
 
 
 @pytest.fixture(scope="session")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("revivals")
-    res = swr("build", str(ROOT / "revivals"), "--out", "rel", "--jobs", "2", cwd=base, timeout=1800)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+def release(revival_release: Path) -> Path:
+    return revival_release
 
 
 @pytest.fixture(scope="session")
@@ -56,7 +53,7 @@ def _grade(task: RevivalTask, candidate: Path, split: str = "all") -> dict:
 @pytest.mark.parametrize("edit, field", [
     ('kind = "deleted-module"', ('kind = "deleted-modules"', "kind")),
     ('released = 2024-01-08', ('released = "last year"', "released")),
-    ('pip = ["pytest==8.3.3"]\n\n[verify]', ('pip = ["pytest>=8"]\n\n[verify]', "target.pip")),
+    ('"pluggy==1.7.0"]\n\n[verify]', ('"pluggy>=1"]\n\n[verify]', "target.pip")),
     ('sha256 = "', ('shasum = "', "shasum")),
     ('probes = ["probes/recipes.py"]', ('probes = ["../recipes.py"]', "verify.probes")),
 ])
@@ -100,7 +97,7 @@ def test_the_build_records_natively_and_gates_nop_and_reference(task: RevivalTas
     assert not (project / "more_itertools" / "recipes.pyi").exists()
     assert not (project / "tests" / "test_recipes.py").exists() and (project / "tests" / "test_more.py").is_file()
     assert (task.reference_dir / "module" / "more_itertools" / "recipes.py").is_file()
-    assert task.meta.released.isoformat() == "2024-01-08" and task.meta.target.pip == ("pytest==8.3.3",)
+    assert task.meta.released.isoformat() == "2024-01-08" and task.meta.target.pip == load_revival(REVIVAL).target.pip
 
 
 def test_the_workspace_is_the_broken_project_in_one_root_commit(task: RevivalTask, tmp_path: Path) -> None:
@@ -226,3 +223,18 @@ def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> N
         assert k == n and int(n) > 0, (r.task, r.verdict["score"])
     nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == len(oracle) and not any(r.passed for r in nop), [(r.task, r.label) for r in nop]
+
+
+def test_a_pin_whose_dependency_is_not_pinned_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pins are the whole environment (installed without dependencies, then `pip check`): pytest pinned
+    without pluggy/iniconfig/packaging would let those float to whatever PyPI has on build day."""
+    from swr.errors import SwrError
+    from swr.revival.envs import ensure, installed
+    from swr.revival.spec import Env
+
+    monkeypatch.setenv("SWR_CACHE", str(tmp_path))
+    with pytest.raises(SwrError, match=r"pip check.*pytest 8\.3\.3 requires"):
+        ensure(Env(python="3.12", pip=("pytest==8.3.3",)))
+    venv = ensure(Env(python="3.12", pip=("pytest==8.3.3", "iniconfig==2.3.1", "packaging==26.4", "pluggy==1.7.0")))
+    assert sorted(k for k in installed(venv) if k != "pip") == [
+        "iniconfig", "packaging", "pluggy", "pytest"]

@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, release_slice, swr
 
 from swr import kinds
 from swr.errors import SwrError
@@ -45,12 +45,8 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("r3rel")
-    shutil.copytree(REVIVAL, base / "revivals" / NAME)
-    res = swr("build", str(base / "revivals"), "--out", "rel", "--jobs", "2", cwd=base, timeout=1800)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+def release(revival_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return release_slice(revival_release, (NAME,), tmp_path_factory.mktemp("slice") / "rel")
 
 
 def test_the_build_holds_the_three_conditions(made: Path) -> None:

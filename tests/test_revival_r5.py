@@ -27,17 +27,13 @@ PLAIN = "toolz-itertoolz"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`swr revive make` of the shipped folder: the plain task and, from `[obfuscate]`, its variant."""
-    base = tmp_path_factory.mktemp("r5")
-    res = swr("revive", "make", str(REVIVAL), "--out", str(base / PLAIN), timeout=1200)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    assert "obfuscated variant" in res.stdout, res.stdout
-    return base
+def built(revival_release: Path) -> Path:
+    """The release's tasks: the plain task and, from its folder's `[obfuscate]`, its variant."""
+    return revival_release / "tasks"
 
 
 def _variant(base: Path) -> Path:
-    found = [d for d in base.iterdir() if d.is_dir() and d.name != PLAIN and (d / "task.toml").is_file()]
+    found = [d for d in base.iterdir() if (d / "task.toml").is_file() and read_task_file(d).obfuscated]
     assert len(found) == 1, found
     return found[0]
 
@@ -96,6 +92,23 @@ def test_the_variant_still_keeps_its_forbidden_packages_out_of_the_agents_sandbo
                   extra_mounts=mounts, env=env, hidden=hide.for_agents(var.forbidden_packages))
         res = run(get_sandbox("bwrap"), job, b"")
         assert res.returncode != 0 and b"ModuleNotFoundError" in res.stderr, (pkg, res.stderr[-300:])
+
+
+def test_swrs_own_python_in_the_agents_sandbox_cannot_import_the_project_yet_feedback_runs(
+        built: Path, tmp_path: Path) -> None:
+    """toolz is a dependency of Dask, so it sits in swr's own venv, which the agent's sandbox mounts for
+    ./feedback: the agent could import it (or copy itertoolz.py) from there. Only what ./feedback itself
+    imports is spared now; Dask and what only it brings are hidden, and ./feedback still grades."""
+    from swr.harness.agents.base import Budget, Context, agent_job
+    from swr.harness.workspace import create
+
+    task = _load(built / PLAIN)
+    ws = create(task, tmp_path / "ws")
+    ctx = Context(task, ws, get_sandbox("bwrap"), Budget(), None, 1)
+    res = run(ctx.sandbox, agent_job(ctx, [sys.executable, "-c", "import toolz"], Limits(time_s=60)), b"")
+    assert res.returncode != 0 and b"forbidden in this task" in res.stderr, res.stderr[-300:]
+    res = run(ctx.sandbox, agent_job(ctx, ["./feedback", "--json"], Limits(time_s=300)), b"")
+    assert res.returncode in (0, 1) and json.loads(res.stdout)["score"], (res.stdout[-500:], res.stderr[-800:])
 
 
 def test_the_variant_keeps_the_verifier_under_new_names(built: Path) -> None:

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, release_slice
 
 from swr import kinds
 from swr.harness.run import JobConfig, run_job
@@ -27,13 +27,8 @@ EXT = "bitarray/_bitarray.c"
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A release holding this task alone (the other revivals are other helpers' and slower)."""
-    base = tmp_path_factory.mktemp("r6")
-    shutil.copytree(REVIVAL, base / "revivals" / TASK)
-    res = swr("build", str(base / "revivals"), "--out", "rel", cwd=base, timeout=1200)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+def release(revival_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return release_slice(revival_release, (TASK,), tmp_path_factory.mktemp("slice") / "rel")
 
 
 @pytest.fixture(scope="module")

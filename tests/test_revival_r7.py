@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import release_slice, swr
 
 from swr import kinds
 from swr.audit.freeze import families
@@ -32,11 +32,8 @@ echo done
 
 
 @pytest.fixture(scope="session")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("r7")
-    res = swr("build", str(ROOT / "revivals" / TASK), "--out", "rel", "--jobs", "2", cwd=base, timeout=1800)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+def release(revival_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return release_slice(revival_release, (TASK,), tmp_path_factory.mktemp("slice") / "rel")
 
 
 @pytest.fixture(scope="session")

@@ -74,6 +74,11 @@ class WorkflowTaskFile(_Model):
     anticheat: Anticheat = Anticheat()
     grading: Grading = Grading()
 
+    @property
+    def source(self) -> str:
+        """What the task was built from (the workflow its variants share): a defect may name it."""
+        return self.workflow
+
 
 class EngineInterface(_Model):
     description: str
@@ -94,6 +99,11 @@ class EngineTaskFile(_Model):
     interface: EngineInterface
     anticheat: Anticheat = Anticheat()
     environment: Environment = Environment()  # engines run on the host's system: their verifiers' tools are there
+
+    @property
+    def source(self) -> str:
+        """What the task was built from (its engine): a defect may name it."""
+        return self.engine
 
 
 class RevivalFeedback(_Model):
@@ -121,6 +131,11 @@ class RevivalTaskFile(_Model):
     anticheat: Anticheat = Anticheat()
     environment: Environment = Environment()  # graded on the host's system, in the target venv
     feedback: RevivalFeedback = RevivalFeedback()
+
+    @property
+    def source(self) -> str:
+        """What the task was built from (the revival folder it was built from): a defect may name it."""
+        return self.id
 
 
 AnyTaskFile = WorkflowTaskFile | EngineTaskFile | RevivalTaskFile

@@ -23,7 +23,7 @@ from pydantic import (
 from swr.errors import SwrError
 from swr.layout import ReleasePaths
 from swr.release import dump_json, list_tasks, load_release
-from swr.taskfile import WorkflowTaskFile, read_task_file
+from swr.taskfile import read_task_file
 
 Kind = Literal["false_accept", "false_reject"]
 Severity = Literal["high", "medium", "low"]
@@ -121,8 +121,7 @@ def names_in(release: Path) -> set[str]:
     names: set[str] = set()
     for root in list_tasks(release):
         meta = read_task_file(root)
-        source = meta.workflow if isinstance(meta, WorkflowTaskFile) else meta.engine
-        names |= {root.name, source, f"{meta.family}/{source}"}
+        names |= {root.name, meta.source, f"{meta.family}/{meta.source}"}
     return names
 
 

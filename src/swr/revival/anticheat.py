@@ -88,4 +88,4 @@ def _text(path: Path) -> str:
     if path.is_symlink():
         return ""
     with open(path, "rb") as f:
-        return f.read(MAX_READ).decode("utf-8", errors="replace")
+        return f.read(MAX_READ).decode("utf-8-sig", errors="replace")  # a BOM must not hide a pin

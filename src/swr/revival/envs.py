@@ -82,11 +82,11 @@ def locator() -> dict[str, str]:
 
 def _build(prefix: Path, root: Path, pins: tuple[str, ...]) -> None:
     shutil.rmtree(root, ignore_errors=True)
-    py = prefix / "bin" / "python3"
-    _run([str(py), "-m", "venv", str(root)], root)
-    if pins:
-        _run([str(root / "bin" / "python"), "-m", "pip", "install", "-q", "--no-input", "--disable-pip-version-check",
-              *pins], root)
+    _run([str(prefix / "bin" / "python3"), "-m", "venv", str(root)], root, "venv")
+    pip = [str(root / "bin" / "python"), "-m", "pip", "--no-input", "--disable-pip-version-check"]
+    if pins:  # the pins are the whole environment: nothing floats in through a dependency's open range
+        _run([*pip, "install", "-q", "--no-deps", *pins], root, "pip install " + " ".join(pins))
+    _run([*pip, "check"], root, "pip check (every dependency of a pin must be pinned too)", said="stdout")
     for d, _, files in os.walk(root):  # the sandbox user reads it (a umask of 077 would hide it)
         os.chmod(d, 0o755)
         for f in files:
@@ -96,16 +96,16 @@ def _build(prefix: Path, root: Path, pins: tuple[str, ...]) -> None:
     (root / READY).write_text(" ".join(pins) + "\n")
 
 
-def _run(argv: list[str], root: Path) -> None:
+def _run(argv: list[str], root: Path, what: str, said: str = "stderr") -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT"))}
     try:
         res = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=PIP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        raise SwrError(f"timed out making the environment: {' '.join(argv[-3:])}", file=root) from None
+        raise SwrError(f"timed out making the environment: {what}", file=root) from None
     if res.returncode != 0:
-        tail = [ln for ln in res.stderr.splitlines() if "is ignored" not in ln and ln.strip()]
-        raise SwrError(f"cannot make the environment ({' '.join(argv[3:])}): {tail[-1] if tail else res.returncode}",
-                       file=root)
+        text = res.stdout if said == "stdout" else res.stderr
+        tail = [ln for ln in text.splitlines() if "is ignored" not in ln and ln.strip()]
+        raise SwrError(f"cannot make the environment ({what}): {tail[-1] if tail else res.returncode}", file=root)
 
 
 def installed(venv: Venv) -> dict[str, str]:

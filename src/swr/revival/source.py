@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -17,36 +18,58 @@ from pathlib import Path
 from swr.cache import default_cache_dir
 from swr.errors import SwrError
 from swr.layout import PORT_PATCH, REVIVAL_PROJECT, REVIVAL_TOML
+from swr.revival.envs import interpreter
 from swr.revival.spec import RevivalSpec
 
 SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
 
 
 def sdist(spec: RevivalSpec) -> Path:
-    """The sdist of a pypi source under the swr cache, downloaded once; a wrong sha256 is refused."""
+    """The sdist of a pypi source, fetched by the native interpreter's pip (which still reads the project's
+    metadata); a wrong sha256 is refused."""
     assert spec.pypi is not None
-    archive = fetch_sdist(*spec.pypi, spec=spec.directory / REVIVAL_TOML)
-    got = hashlib.sha256(archive.read_bytes()).hexdigest()
-    if got != spec.sha256:
-        raise SwrError(f"{archive.name} has sha256 {got}, the spec says {spec.sha256}",
-                       file=spec.directory / REVIVAL_TOML, field="sha256")
+    return cached_sdist(*spec.pypi, spec.sha256, python=interpreter(spec.native.python)[0] / "bin" / "python3",
+                        spec=spec.directory / REVIVAL_TOML)
+
+
+def cached_sdist(name: str, version: str, sha256: str, python: Path | None = None, spec: Path | None = None) -> Path:
+    """NAME==VERSION's sdist from the swr cache (keyed by its sha256), downloaded on first use."""
+    kept = [p for p in _archives(_sdists() / sha256) if _sha256(p) == sha256]
+    if kept:
+        return kept[0]
+    archive = fetch_sdist(name, version, python, spec)
+    if (got := _sha256(archive)) != sha256:
+        raise SwrError(f"{archive.name} has sha256 {got}, the spec says {sha256}", file=spec, field="sha256")
     return archive
 
 
-def fetch_sdist(name: str, version: str, spec: Path | None = None) -> Path:
-    """NAME==VERSION's sdist under the swr cache, downloaded once with pip (`swr revive make pypi:` too)."""
-    where = default_cache_dir() / "revival-sdists" / f"{name}-{version}"
-    have = [p for p in where.glob("*") if p.suffix in (".gz", ".zip", ".bz2")] if where.is_dir() else []
-    if not have:
-        where.mkdir(parents=True, exist_ok=True)
-        res = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                              "-d", str(where), f"{name}=={version}"], capture_output=True, text=True)
-        have = [p for p in where.glob("*") if p.suffix in (".gz", ".zip", ".bz2")]
-        if res.returncode != 0 or not have:
+def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path | None = None) -> Path:
+    """NAME==VERSION's sdist, downloaded with pip and kept in the swr cache under its own sha256."""
+    _sdists().mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=_sdists(), prefix=".fetch-") as d:
+        res = subprocess.run([str(python or sys.executable), "-m", "pip", "download", "-q", "--no-deps",
+                              "--no-binary", ":all:", "-d", d, f"{name}=={version}"], capture_output=True, text=True)
+        got = _archives(Path(d))
+        if res.returncode != 0 or not got:
             lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
             raise SwrError(f"cannot download the sdist: {lines[-1] if lines else res.returncode}",
                            file=spec, field="source")
-    return have[0]
+        home = _sdists() / _sha256(got[0])
+        home.mkdir(exist_ok=True)
+        os.replace(got[0], home / got[0].name)
+        return home / got[0].name
+
+
+def _sdists() -> Path:
+    return default_cache_dir() / "revival-sdists"
+
+
+def _archives(d: Path) -> list[Path]:
+    return sorted(p for p in d.glob("*") if p.suffix in (".gz", ".zip", ".bz2")) if d.is_dir() else []
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def original(spec: RevivalSpec, dest: Path) -> Path:

@@ -118,7 +118,11 @@ def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
 
 def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = False) -> str:
     pins = "\n".join(f"- `{p}`" for p in spec.target.pip) or "- (nothing beyond the standard library)"
-    public = ", ".join(f"`{p}`" for p in spec.verify.public) or "none"
+    public = ", ".join(f"`{p}`" for p in spec.verify.public)
+    feedback = (f"Some tests were removed from this workspace; `./feedback` runs the public ones ({public}) in that "
+                f"environment. Do not edit the project's test files: they are hashed." if public else
+                "Every test file was removed from this workspace, so `./feedback` has no test to run: check your "
+                "work in that environment yourself.")
     forbidden = ("published releases of this project, under any name" if obfuscated
                  else ", ".join(spec.anticheat.forbidden_packages) or "none")
     return (f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what)}\n\n"
@@ -126,9 +130,8 @@ def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = Fa
             f"work there, unchanged in layout, with Python {python} and exactly these packages (a read-only "
             f"environment: you cannot add to it, and declaring an older version of any of them is a violation):\n\n"
             f"{pins}\n\n"
-            f"A hidden verifier runs the project's own tests (some were removed from this workspace) and probe "
-            f"scripts whose outputs are compared with those of the original project. `./feedback` runs the public "
-            f"tests ({public}) in that environment. Do not edit the project's test files: they are hashed. "
+            f"A hidden verifier runs the project's own tests and probe scripts whose outputs are compared with "
+            f"those of the original project. {feedback} "
             f"Forbidden (absent from the environment; do not vendor them): {forbidden}.\n")
 
 

@@ -92,7 +92,8 @@ def program_locations(name: str) -> list[Path]:
 
 @lru_cache(maxsize=1)
 def _swr_needs() -> frozenset[str]:
-    """Every distribution swr itself imports from (its requirements, transitively)."""
+    """Every distribution `./feedback` may import from: swr's requirements, transitively, but for what only
+    the host-side ones (HOST_ONLY) bring."""
     from importlib import metadata
 
     from packaging.requirements import Requirement
@@ -101,7 +102,7 @@ def _swr_needs() -> frozenset[str]:
     todo = ["swr"]
     while todo:
         name = _normal(todo.pop())
-        if name in seen:
+        if name in seen or name in HOST_ONLY:
             continue
         seen.add(name)
         try:
@@ -110,6 +111,11 @@ def _swr_needs() -> frozenset[str]:
             continue
         todo += [r.name for r in map(Requirement, reqs) if r.marker is None or r.marker.evaluate({"extra": ""})]
     return frozenset(seen)
+
+
+# swr's requirements that only the host side imports (the Dask executor, model clients): `./feedback` in an
+# agent's sandbox never loads them, so what only they pull in (toolz, cloudpickle …) can be hidden there too.
+HOST_ONLY = frozenset({"dask", "distributed", "openai", "cryptography"})
 
 
 def for_agents(packages: tuple[str, ...]) -> tuple[str, ...]:
