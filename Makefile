@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 SWR := $(VENV)/bin/swr
 
-.PHONY: demo test test-full venv bench sysdeps agents
+.PHONY: demo test test-full venv bench sysdeps agents harbor-venv
 
 $(VENV)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,25 +18,36 @@ demo: venv
 	$(SWR) demo --out release
 
 # The container tests need podman, runc and debootstrap; the engine tasks' verifiers CalculiX, ngspice and
-# Yosys (Debian packages; installed when running as root).
-SYSDEPS := podman runc debootstrap calculix-ccx ngspice yosys
+# Yosys; tests/test_report.py headless Chromium (Debian packages; installed when running as root).
+SYSDEPS := podman runc debootstrap calculix-ccx ngspice yosys chromium
 sysdeps:
-	@missing=$$(for c in podman runc debootstrap ccx ngspice yosys; do command -v $$c >/dev/null || echo $$c; done); \
+	@missing=$$(for c in podman runc debootstrap ccx ngspice yosys chromium; do command -v $$c >/dev/null || echo $$c; done); \
 	  [ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	  --no-install-recommends $(SYSDEPS); } \
-	  || echo "missing: apt-get install $(SYSDEPS) (tests/test_sandbox_podman.py, tests/test_engines.py)"
+	  || echo "missing: apt-get install $(SYSDEPS) (tests/test_sandbox_podman.py, tests/test_engines.py, tests/test_report.py)"
 
 agents:  # a real third-party agent CLI for tests/test_claude_code.py (npm registry)
 	@command -v claude >/dev/null || npm install -g --no-fund --no-audit @anthropic-ai/claude-code >/dev/null \
 	  || echo "claude missing: npm install -g @anthropic-ai/claude-code (tests/test_claude_code.py)"
 
+# The real Harbor (0.26, Python 3.12 from pyenv) for tests/test_export_harbor.py, in the cache dir its fixture uses
+# (it makes the same venv itself when this was not run; CI needs pyenv's 3.12 and PyPI access either way).
+HARBOR_VENV ?= $(HOME)/.cache/swr/harbor-0.26.0-py3.12
+HARBOR_PY ?= $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.12.*/bin/python3)))
+harbor-venv: $(HARBOR_VENV)/.ready
+$(HARBOR_VENV)/.ready:
+	@[ -n "$(HARBOR_PY)" ] || { echo "harbor needs Python 3.12: pyenv install 3.12"; exit 1; }
+	rm -rf $(HARBOR_VENV) && $(HARBOR_PY) -m venv $(HARBOR_VENV)
+	$(HARBOR_VENV)/bin/pip install --quiet harbor==0.26.0
+	echo harbor==0.26.0 > $@
+
 # `make test` (CI; about 25 min on 2 cores): the catalog fixture is built with 2 variants per workflow and the
 # whole-catalog oracle run is a seeded sample (SWR_TEST_SEED, printed at the end). `make test-full` also runs
 # the exhaustive checks (marker `full`) on the catalog built with 6 variants, as `make demo` ships it.
-test: venv sysdeps agents
+test: venv sysdeps agents harbor-venv
 	$(VENV)/bin/python -m pytest -q -m "not full" --durations=30
 
-test-full: venv sysdeps agents
+test-full: venv sysdeps agents harbor-venv
 	SWR_TEST_VARIANTS=6 $(VENV)/bin/python -m pytest -q --durations=30
 
 bench: venv

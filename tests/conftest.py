@@ -90,6 +90,16 @@ def revival_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "rel"
 
 
+@pytest.fixture(scope="session")
+def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every shipped engine, built once for the suite with `swr build engines` (relative `--out`, as a newcomer
+    types it) with the real reference tools inside the sandbox."""
+    base = tmp_path_factory.mktemp("engines")
+    res = swr("build", str(ROOT / "engines"), "--out", "rel", "--jobs", "2", cwd=base, timeout=3000)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
 def release_slice(release: Path, task_ids: tuple[str, ...], dest: Path) -> Path:
     """A copy of a release holding only some of its tasks (for tests of one task in a many-task release)."""
     at, to = ReleasePaths(release), ReleasePaths(dest)

@@ -19,6 +19,7 @@ from swr.audit.replay import replay_audit
 from swr.audit.sensitivity import sensitivity_audit
 from swr.build import BuildOptions, build
 from swr.cache import ExecutionCache
+from swr.layout import ReleasePaths
 
 # ------------------------------------------------------------------ the whole catalog meets the bar
 
@@ -180,5 +181,7 @@ def test_sensitivity_and_replay_cli(linear: Path) -> None:
     sens = swr("audit", "sensitivity", str(linear), "--json")
     assert sens.returncode == 0, sens.stderr
     assert json.loads(sens.stdout)["tasks"][0]["parameters_moving_output"] == ["a", "b"]
+    saved = ReleasePaths(linear).audit_result("sensitivity")  # kept for `swr report` and `swr export sft`
+    assert json.loads(saved.read_text()) == json.loads(sens.stdout)
     rep = swr("audit", "replay", str(linear))
     assert rep.returncode == 0 and "best_public" in rep.stdout

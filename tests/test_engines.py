@@ -21,14 +21,6 @@ from swr.harness.run import JobConfig, run_job
 ENGINES = ROOT / "engines"
 
 
-@pytest.fixture(scope="session")
-def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("engines")
-    res = swr("build", str(ENGINES), "--out", "rel", "--jobs", "2", cwd=base, timeout=3000)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
-
-
 def test_every_engine_builds_and_its_thresholds_are_achievable(engines_release: Path) -> None:
     res = swr("audit", "achievability", str(engines_release), "--json", timeout=1800)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
@@ -98,7 +90,8 @@ def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp
     assert summary["pass_at_1"] == 1.0
     assert summary["scores"] == {r.task: r.verdict["score"] for r in oracle}  # every engine's k/N, k = N
     shown = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs")).stdout
-    assert f"logic-synth {summary['scores']['logic-synth']}" in shown
+    rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in shown.splitlines() if "│" in line]
+    assert ["logic-synth", summary["scores"]["logic-synth"]] in rows  # the best-score table's row
 
 
 def test_consensus_flags_candidates_that_agree_against_the_reference(engines_release: Path, tmp_path: Path) -> None:

@@ -176,3 +176,23 @@ def test_freeze_and_bundles_leave_revival_tasks_out(release: Path, tmp_path: Pat
     assert by_family == {} and [(n["task"], n["kind"]) for n in na] == [(TASK, "revival")]
     doc = _audit("bundles", str(release), "--out", str(tmp_path / "b"))
     assert [(n["task"], n["kind"]) for n in doc["not_applicable"]] == [(TASK, "revival")]
+
+
+def test_the_report_shows_a_revival_run_like_any_other(command_run: tuple[JobConfig, Path], tmp_path: Path) -> None:
+    """`swr report` over the revival job: the task in the matrix with its score, the run's page with its
+    trajectory and verdict, the release's task listed under its kind (issue 13: revival tasks go through the
+    report like the other kinds)."""
+    from test_report import cells, dom
+
+    from swr.layout import ReportPaths
+
+    cfg = command_run[0]
+    out = tmp_path / "report"
+    res = swr("report", cfg.name, "--jobs-dir", str(cfg.jobs_dir), "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    doc = dom(ReportPaths(out).index)
+    (row,) = cells(doc, "matrix-table")
+    assert row[0] == TASK and any(c.startswith("pass") and "/" in c for c in row[3:]), row
+    assert "by kind: revival 1" in " ".join(doc.xpath("string(//p[starts-with(., 'by kind')])").split())
+    pages = list(ReportPaths(out).runs.glob("*.html"))
+    assert len(pages) == 1 and TASK in pages[0].read_text() and "feedback" in pages[0].read_text()

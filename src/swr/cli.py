@@ -236,9 +236,12 @@ def catalog_install(families: list[str] = typer.Argument(None, help="Families to
 from swr import cli_run  # noqa: E402,F401 - registers `run`, `results` and `image` on the shared app
 from swr.cli_audit import audit_app  # noqa: E402
 from swr.cli_revive import revive_app  # noqa: E402
+from swr.cli_export import export_app  # noqa: E402 - also registers `subset`
+from swr import cli_report  # noqa: E402,F401 - registers `report`
 
 app.add_typer(audit_app, name="audit")
 app.add_typer(revive_app, name="revive")
+app.add_typer(export_app, name="export")
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -14,7 +14,13 @@ audit_app = typer.Typer(no_args_is_help=True, help="Audit the verifiers of a rel
 RERUN = typer.Option(True, "--rerun/--no-rerun", help="Also re-execute the reference (needs the private reference).")
 
 
-def _emit(result: dict[str, Any], as_json: bool, table: Any, failed: bool) -> None:
+def _emit(result: dict[str, Any], as_json: bool, table: Any, failed: bool,
+          keep: tuple[Path, str] | None = None) -> None:
+    """Print the result (and keep it as the release's audit/<name>.json when `keep` names one)."""
+    if keep:
+        from swr.audit import save_result
+
+        save_result(*keep, result)
     if as_json:
         print(json.dumps(result, indent=2, allow_nan=False, default=str))
     else:
@@ -35,7 +41,7 @@ def mutation(release: Path, as_json: bool = JSON, per_class: int = typer.Option(
     from swr.audit.render import mutation_table
 
     r = mutation_audit(release, per_class=per_class, jobs=jobs, reexecute=rerun, sandbox=sandbox)
-    _emit(r, as_json, mutation_table(r), bool(r["false_accepts"] or r["false_rejects"]))
+    _emit(r, as_json, mutation_table(r), bool(r["false_accepts"] or r["false_rejects"]), (release, "mutation"))
 
 
 @audit_app.command("sensitivity")
@@ -46,7 +52,7 @@ def sensitivity(release: Path, as_json: bool = JSON, rerun: bool = RERUN, sandbo
     from swr.audit.sensitivity import sensitivity_audit
 
     r = sensitivity_audit(release, reexecute=rerun, sandbox=sandbox)
-    _emit(r, as_json, sensitivity_table(r), bool(r["tasks_without_change"]))
+    _emit(r, as_json, sensitivity_table(r), bool(r["tasks_without_change"]), (release, "sensitivity"))
 
 
 @audit_app.command("replay")
@@ -57,7 +63,7 @@ def replay(release: Path, as_json: bool = JSON) -> None:
     from swr.audit.replay import replay_audit
 
     r = replay_audit(release)
-    _emit(r, as_json, replay_table(r), bool(r["controls_passing"]))
+    _emit(r, as_json, replay_table(r), bool(r["controls_passing"]), (release, "replay"))
 
 
 @audit_app.command("achievability")
@@ -68,7 +74,8 @@ def achievability(release: Path, as_json: bool = JSON, jobs: int = JOBS, sandbox
     from swr.audit.render import achievability_table
 
     r = achievability_audit(release, jobs=jobs, sandbox=sandbox)
-    _emit(r, as_json, achievability_table(r), bool(r["unachievable"] or r["passed_by_nop"]))
+    _emit(r, as_json, achievability_table(r), bool(r["unachievable"] or r["passed_by_nop"]),
+          (release, "achievability"))
 
 
 @audit_app.command("consensus")
@@ -82,7 +89,7 @@ def consensus(release: Path, candidates: list[Path] = typer.Argument(..., help="
     r = consensus_audit(release, candidates, quorum=quorum, sandbox=sandbox)
     table = findings_table(r["flags"], f"consensus against the reference: {len(r['flags'])} flags over "
                            f"{r['tasks_compared']} tasks", ("task", "hidden", "field", "reference", "consensus"))
-    _emit(r, as_json, table, bool(r["flags"]))
+    _emit(r, as_json, table, bool(r["flags"]), (release, "consensus"))
 
 
 @audit_app.command("lint")
@@ -96,7 +103,7 @@ def lint(release: Path, as_json: bool = JSON, rerun: bool = typer.Option(False, 
     r = lint_audit(release, rerun=rerun, sandbox=sandbox)
     table = findings_table(r["findings"], f"lint: {r['errors']} errors, {r['warnings']} warnings",
                            ("task", "severity", "check", "field", "message"))
-    _emit(r, as_json, table, bool(r["errors"]))
+    _emit(r, as_json, table, bool(r["errors"]), (release, "lint"))
 
 
 defect_app = typer.Typer(no_args_is_help=True, help="The release's register of verifier defects (defects.json).")
@@ -216,4 +223,4 @@ def held_out(release: Path, as_json: bool = JSON, jobs: int = JOBS) -> None:
     from swr.audit.render import heldout_table
 
     r = held_out_audit(release, jobs=jobs)
-    _emit(r, as_json, heldout_table(r), bool(r["false_accepts"] or r["false_rejects"]))
+    _emit(r, as_json, heldout_table(r), bool(r["false_accepts"] or r["false_rejects"]), (release, "held-out"))

@@ -19,8 +19,8 @@ def run(release: Path,
         model: str = typer.Option(None, "-m", "--model"),
         attempts: int = typer.Option(1, "-k", "--n-attempts", min=1),
         concurrent: int = typer.Option(2, "-n", "--n-concurrent", min=1),
-        include: list[str] = typer.Option([], "-i", "--include", help="Task-id glob (repeatable)."),
-        exclude: list[str] = typer.Option([], "-x", "--exclude", help="Task-id glob to leave out (repeatable)."),
+        include: list[str] = typer.Option([], "-i", "--include", help="Task-id glob or @FILE of ids (repeatable)."),
+        exclude: list[str] = typer.Option([], "-x", "--exclude", help="Task-id glob or @FILE to skip (repeatable)."),
         job: str = typer.Option(None, "--job", help="Job name (default: from agent, model and settings)."),
         jobs_dir: Path = JOBS_DIR,
         max_turns: int = typer.Option(50, "--max-turns", min=1),
@@ -43,9 +43,11 @@ def run(release: Path,
     from swr.harness.agents import Budget
     from swr.harness.results import job_results
     from swr.harness.run import JobConfig, run_job
+    from swr.subset import expand_at
 
     options = _kwargs(agent_kwargs) | ({"base_url": base_url} if base_url else {})
-    cfg = JobConfig(release, agent, model, attempts, tuple(include), tuple(exclude),
+    cfg = JobConfig(release, agent, model, attempts, tuple(expand_at(include, "--include")),
+                    tuple(expand_at(exclude, "--exclude")),
                     Budget(max_turns, time_limit, token_limit, max_output_tokens), job, jobs_dir, concurrent,
                     executor, scheduler, sandbox, image, retries, cheat_policy, agent_options=options)
 
@@ -80,29 +82,32 @@ def _kwargs(pairs: list[str]) -> dict[str, Any]:
 
 @app.command("results")
 @handled
-def results(job: str, jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k"), as_json: bool = JSON,
+def results(jobs: list[str] = typer.Argument(..., metavar="JOB", help="One job, or several to compare models."),
+            jobs_dir: Path = JOBS_DIR, k: int = typer.Option(None, "-k"), as_json: bool = JSON,
             cohort: list[str] = typer.Option([], "--cohort", help="Split pass rates by cohort: obfuscated (plain "
                                              "vs obfuscated revival tasks) or released (needs --cutoff)."),
             cutoff: str = typer.Option(None, "--cutoff", help="YYYY-MM-DD: revival tasks released before it vs "
                                        "on or after it (implies --cohort released).")) -> None:
-    """pass@1, pass@k, per-domain and per-family rates and the failure taxonomy of a job."""
+    """One job: pass@1, pass@k, per-domain and per-family rates and the failure taxonomy. Several jobs (or
+    models): the model x task matrix and per-model accounting (docs/results.md)."""
+    from swr.errors import SwrError
+    from swr.harness.compare import compare_jobs, models_in
     from swr.harness.results import job_results, parse_cutoff
-    from swr.tables import cohort_tables
+    from swr.tables import compare_tables, results_tables
 
     day = parse_cutoff(cutoff)
-    res = job_results(jobs_dir, job, k, tuple(dict.fromkeys([*cohort, *(["released"] if day else [])])), day)
+    if len(set(jobs)) > 1 or models_in(jobs_dir, jobs) > 1:
+        if cohort or day:
+            raise SwrError("cohorts split one job's pass rates; give a single job", field="--cohort")
+        res = compare_jobs(jobs_dir, jobs, k)
+        tables = compare_tables(res)
+    else:
+        res = job_results(jobs_dir, jobs[0], k, tuple(dict.fromkeys([*cohort, *(["released"] if day else [])])), day)
+        tables = results_tables(res)
     if as_json:
         print(json.dumps(res, indent=2))
         return
-    plain = {"markup": False, "highlight": False}  # names and labels are data, never markup
-    out.print(f"job {job} ({res['agent']}, {res['model']}): {res['passed']}/{res['runs']} runs passed, "
-              f"pass@1 {res['pass_at_1']:.3f}, pass@{res['k']} {res['pass_at_k']}", **plain)
-    for name, g in res["by_domain"].items():
-        out.print(f"  {name}: {g['tasks']} tasks, pass@1 {g['pass_at_1']:.3f}", **plain)
-    out.print(f"  labels: {res['labels']}; infrastructure failures: {res['infra_failures']}", **plain)
-    if res["scores"]:
-        out.print("  scores (best run): " + ", ".join(f"{t} {s}" for t, s in res["scores"].items()), **plain)
-    for table in cohort_tables(res):
+    for table in tables:
         out.print(table)
 
 

@@ -4,6 +4,7 @@ judge against the wrapped reference's outputs; an `engine` task (ReviveBench) by
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
@@ -13,6 +14,7 @@ from swr.engine.feedback import engine_feedback
 from swr.engine.grading import grade_engine
 from swr.engine.task import EngineTask, load_engine_task
 from swr.errors import SwrError
+from swr.layout import TaskPaths
 from swr.release import Task, load_task
 from swr.revival.grading import grade_revival
 from swr.revival.task import RevivalTask, load_revival_task
@@ -60,6 +62,16 @@ def cohort(root: Path, by: str, cutoff: dt.date | None = None) -> str:
     if cutoff is None:
         raise SwrError("a release-date cohort needs a cutoff date", field="--cutoff")
     return f"released < {cutoff}" if meta.released < cutoff else f"released >= {cutoff}"
+
+
+def sibling_group(root: Path) -> str:
+    """What a task shares with its sibling variants, so that a held-out set can leave out the whole group: a
+    workflow task's workflow, an engine task's engine, a revival task's id (an obfuscated one: its original's)."""
+    meta = read_task_file(root)
+    source = meta.source
+    if isinstance(meta, RevivalTaskFile) and meta.obfuscated and TaskPaths(root).build_record.is_file():
+        source = json.loads(TaskPaths(root).build_record.read_text()).get("obfuscated_from") or source
+    return f"{meta.kind}:{source}"
 
 
 def scanned_forbidden(task: AnyTask) -> tuple[str, ...]:

@@ -166,6 +166,10 @@ class ReleasePaths:
     def audit(self) -> Path:
         return self.root / "audit"
 
+    def audit_result(self, name: str) -> Path:
+        """An audit's saved `--json` result (sensitivity, replay, mutation, …), which `swr report` shows."""
+        return self.audit / f"{name}.json"
+
     @property
     def freeze(self) -> Path:
         """The post-freeze audit's record: the frozen generator's hash and the pilot and held-out sets."""
@@ -280,3 +284,102 @@ class JobPaths:
 
     def run(self, key: str) -> RunPaths:
         return RunPaths(self.root / "runs" / key)
+
+
+REPORT_RUNS = "runs"  # `swr report`: index.html, and a page per run under runs/
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    """A static HTML report: index.html and one page per run (named by a hash of its job and key)."""
+
+    root: Path
+
+    @property
+    def index(self) -> Path:
+        return self.root / "index.html"
+
+    @property
+    def runs(self) -> Path:
+        return self.root / REPORT_RUNS
+
+    def run_page(self, page: str) -> Path:
+        return self.runs / f"{page}.html"
+
+    @staticmethod
+    def run_href(page: str) -> str:
+        """The link from index.html to a run page (and the run page's own name)."""
+        return f"{REPORT_RUNS}/{page}.html"
+
+
+# `swr export harbor`: one Harbor task directory per task (docs/harbor.md). The container paths a Harbor
+# trial uses; tests/test.sh and solution/solve.sh read them from SWR_HARBOR_* variables with these defaults.
+HARBOR_WORKDIR = "/app"
+HARBOR_SOLUTION = f"{HARBOR_WORKDIR}/{SOLUTION}"
+HARBOR_TESTS = "/tests"
+HARBOR_VERIFIER_LOGS = "/logs/verifier"
+HARBOR_REWARD = "reward.json"
+HARBOR_VERDICT = "verdict.json"  # swr's own verdict, next to the reward in the verifier logs
+
+
+@dataclass(frozen=True)
+class HarborTaskPaths:
+    """An exported Harbor task: instruction.md, task.toml, environment/ (public), tests/ and solution/ (hidden)."""
+
+    root: Path
+
+    @property
+    def instruction(self) -> Path:
+        return self.root / INSTRUCTION
+
+    @property
+    def toml(self) -> Path:
+        return self.root / TASK_TOML
+
+    @property
+    def environment(self) -> Path:
+        return self.root / "environment"
+
+    @property
+    def dockerfile(self) -> Path:
+        return self.environment / "Dockerfile"
+
+    @property
+    def requirements(self) -> Path:
+        """The pinned pip requirements the image installs (the task's own and the judge's runtime)."""
+        return self.environment / "requirements.txt"
+
+    @property
+    def swr_requirements(self) -> Path:
+        """The pinned pip requirements of swr's own venv in the image (the judge's and ./feedback's runtime)."""
+        return self.environment / "swr-requirements.txt"
+
+    @property
+    def workspace(self) -> Path:
+        """What the agent's working directory starts with (copied to HARBOR_WORKDIR)."""
+        return self.environment / "workspace"
+
+    @property
+    def tests(self) -> Path:
+        return self.root / "tests"
+
+    @property
+    def test_sh(self) -> Path:
+        return self.tests / "test.sh"
+
+    @property
+    def task_copy(self) -> Path:
+        """The whole swr task (public and private halves) the judge grades against."""
+        return self.tests / "task"
+
+    @property
+    def solution(self) -> Path:
+        return self.root / SOLUTION
+
+    @property
+    def solve_sh(self) -> Path:
+        return self.solution / "solve.sh"
+
+    @property
+    def oracle(self) -> Path:
+        return self.solution / "oracle"

@@ -98,6 +98,82 @@ def cohort_tables(res: dict[str, Any]) -> list[Table]:
     return tables
 
 
+def _fmt(x: float | None, spec: str = ".3f") -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def results_tables(res: dict[str, Any]) -> list[Table]:
+    """One job's `swr results`: the headline, pass@1 by domain and family, the failure taxonomy, interaction
+    length of passes against failures, best scores, then any cohort split."""
+    head = Table("runs", "passed", "pass@1", f"pass@k, k={res['k']}", "infrastructure failures", "missing records",
+                 title=f"job {plain(res['job'])} ({plain(res['agent'])}, {plain(str(res['model']))})")
+    head.add_row(str(res["runs"]), str(res["passed"]), _fmt(res["pass_at_1"]), _fmt(res["pass_at_k"]),
+                 str(res["infra_failures"]), str(res["missing_records"]))
+    tables = [head]
+    for by in ("domain", "family"):
+        t = Table(by, "tasks", "pass@1", title=f"by {by}")
+        for name, g in res[f"by_{by}"].items():
+            t.add_row(plain(name), str(g["tasks"]), _fmt(g["pass_at_1"]))
+        tables.append(t)
+    labels = Table("label", "runs", title="outcomes (first failing stage)")
+    for name, n in res["labels"].items():
+        labels.add_row(plain(name), str(n))
+    length = Table("runs", "median turns", "median tokens", title="interaction length")
+    for side in ("passed", "failed"):
+        length.add_row(side, _fmt(res["median_turns"][side], "g"), _fmt(res["median_tokens"][side], "g"))
+    tables += [labels, length]
+    if res["scores"]:
+        scores = Table("task", "score", title="best score per task")
+        for task, s in res["scores"].items():
+            scores.add_row(plain(task), s)
+        tables.append(scores)
+    return tables + cohort_tables(res)
+
+
+def _cell(c: dict[str, Any]) -> str:
+    """A matrix cell as a reader sees it: pass/fail, the score where the task has one, why it failed."""
+    if c["label"] == "not_planned":
+        return "-"
+    text = ("[green]pass[/]" if c["passed"] else "[red]fail[/]") + (f" {c['score']}" if c["score"] else "")
+    return text if c["passed"] else f"{text} ({plain(c['label'] or 'fail')})"
+
+
+def compare_tables(res: dict[str, Any]) -> list[Table]:
+    """`swr results JOB…` over several models: per-model rows, the model x task matrix, how many models
+    pass each task, and the family pass rate against interaction length."""
+    width = max((len(m["model"]) for m in res["models"]), default=5)
+    models = Table(title=f"per model: runs (pass@{res['k']} over the pooled attempts)")
+    models.add_column("model", no_wrap=True, min_width=width)
+    for name in ("runs", "valid", "infra", "passes", "first-attempt", f"pass@{res['k']}"):
+        models.add_column(name)
+    effort = Table(title="per model: interaction and cost")
+    effort.add_column("model", no_wrap=True, min_width=width)
+    for name in ("jobs", "median turns", "median tokens", "cost", "failed agreement"):
+        effort.add_column(name)
+    for m in res["models"]:
+        models.add_row(plain(m["model"]), str(m["runs"]), str(m["valid_runs"]), str(m["infra_failures"]),
+                       str(m["passes"]), _fmt(m["first_attempt_pass_rate"]), _fmt(m["pass_at_k"]))
+        effort.add_row(plain(m["model"]), plain(", ".join(m["jobs"])), _fmt(m["median_turns"], "g"),
+                       _fmt(m["median_tokens"], "g"), f"{m['total_cost']:.4f}", _fmt(m["mean_failed_agreement"]))
+    labels = [m["model"] for m in res["models"]]
+    matrix = Table(title="model x task (best run per cell)")
+    matrix.add_column("task", no_wrap=True)
+    for label in labels:
+        matrix.add_column(plain(label))
+    for task, row in res["matrix"].items():
+        matrix.add_row(plain(task), *(_cell(row[m]) for m in labels))
+    dist = Table("models passing", "tasks", title="successes per task")
+    for n, count in res["success_distribution"].items():
+        dist.add_row(n, str(count))
+    corr = res["family_turns_correlation"]
+    fam = Table("families", "pearson", "spearman", title="family pass rate vs median turns")
+    fam.add_row(str(corr["n"]), _fmt(corr["pearson"]), _fmt(corr["spearman"]))
+    nd = Table("task (every model passed it)", title="non-discriminating")
+    for task in res["non_discriminating"]:
+        nd.add_row(plain(task))
+    return [models, effort, matrix, dist, fam, nd]
+
+
 def revival_verdict_table(v: dict[str, Any]) -> Table:
     """The failed records (or all when none failed); pytest's account, when ./feedback has one, below."""
     split = " (public tests)" if v.get("split") == "public" else ""

@@ -66,6 +66,7 @@ class EngineSpec(_Strict):
     checks: list[Check] = Field(min_length=1)
     verify_timeout_s: float = Field(120.0, gt=0)
     hidden_seed: int = 0  # for generate.py
+    apt: list[str] = []  # Debian packages its verifier and reference tools run (an exported Harbor image installs them)
     diagnostics: list[str] = []  # dotted paths (`*` any key or index) of figures the candidate reports about itself
     directory: Path = Field(exclude=True)
 

@@ -14,10 +14,12 @@ BACKENDS = ("bwrap", "podman", "docker", "none")
 @lru_cache(maxsize=None)
 def get_sandbox(name: str = "bwrap") -> Sandbox:
     """A ready backend, checked once by running `true` inside it."""
-    if name == "none":
+    if name == "none":  # SWR_NONE_PATH: its jobs' PATH (a Harbor image's ./feedback: the task's Python)
+        import os
+
         from swr.sandbox.local import LocalSandbox
 
-        return LocalSandbox()
+        return LocalSandbox(path=os.environ.get("SWR_NONE_PATH") or None)
     if name == "bwrap":
         from swr.sandbox.bwrap import BwrapSandbox
 

@@ -247,10 +247,12 @@ def _feed(sel: selectors.BaseSelector, stdin: object, view: memoryview) -> memor
 
 
 def popen(argv: list[str], env: dict[str, str], cwd: str | None = None,
-          pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
-    """Start a process in its own session so the whole group can be killed."""
+          pass_fds: tuple[int, ...] = (), user: tuple[int, int] | None = None) -> subprocess.Popen[bytes]:
+    """Start a process in its own session so the whole group can be killed; `user` (uid, gid): the child
+    drops to it (setgroups, setgid, setuid) before exec."""
+    ids = {"user": user[0], "group": user[1], "extra_groups": []} if user else {}
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, cwd=cwd, start_new_session=True, close_fds=True, pass_fds=pass_fds)
+                            env=env, cwd=cwd, start_new_session=True, close_fds=True, pass_fds=pass_fds, **ids)
 
 
 def python_roots() -> list[Path]:

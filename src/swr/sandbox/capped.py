@@ -39,14 +39,14 @@ def unmount(path: Path) -> None:
     _libc().umount2(os.fsencode(str(path)), MNT_DETACH)
 
 
-def hand_over(root: Path) -> None:
+def hand_over(root: Path, uid: int = SANDBOX_UID, gid: int = SANDBOX_UID) -> None:
     """As root, a tree the sandbox user must write becomes its own (it is not root in the sandbox)."""
     if os.geteuid() != 0:
         return
-    os.lchown(root, SANDBOX_UID, SANDBOX_UID)
+    os.lchown(root, uid, gid)
     for d, dirs, files in os.walk(root):
         for name in dirs + files:
-            os.lchown(os.path.join(d, name), SANDBOX_UID, SANDBOX_UID)
+            os.lchown(os.path.join(d, name), uid, gid)
 
 
 @contextlib.contextmanager

@@ -1,0 +1,232 @@
+"""`swr export harbor RELEASE --out DIR`: one Harbor task directory per task of a release, of every kind. The
+agent's image holds the public workspace and swr's wheel (for ./feedback); hidden cases, verifiers and the
+reference exist only under tests/ (the judge's input) and solution/ (the oracle). docs/harbor.md explains."""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib.metadata import PackageNotFoundError, distribution
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from swr import kinds
+from swr.cache import default_cache_dir
+from swr.errors import SwrError
+from swr.export import harbor_files as hf
+from swr.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspacePaths
+from swr.release import hash_files, list_tasks, load_release
+from swr.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
+
+WHEEL_EPOCH = "315532800"  # 1980-01-01, zip's earliest time: the wheel's bytes do not depend on when it was built
+MIN_MEMORY_MB = 4096  # the container also holds the agent: never less, whatever the task's own limit
+VERIFY_MARGIN_S = 600.0
+IMAGE_REF = re.compile(r"[a-z0-9][A-Za-z0-9._/:-]*(@sha256:[0-9a-f]{64})?")  # what FROM may name; no blank, no newline
+ENGINE_LIBS = ("numpy", "scipy")  # what swr's sandbox offers every engine candidate (swr's own deps), less the forbidden
+BUILD_APT = ("gcc", "libc6-dev")  # a revival `build` task compiles its extension (the slim image has no compiler)
+
+
+def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
+                   base_image: str | None = None) -> list[Path]:
+    """Write one Harbor task per task of the release under out (new or empty); the task directories."""
+    if base_image is not None and not IMAGE_REF.fullmatch(base_image):
+        raise SwrError(f"{base_image!r} is not an image reference (name[:tag][@sha256:digest])", field="--base-image")
+    roots = list_tasks(release)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise SwrError("must be a new or empty directory", file=out, field="--out")
+    release_hash = str(load_release(release).get("content_hash", "")) if ReleasePaths(release).summary.is_file() else ""
+    wheel = swr_wheel()
+    written = []
+    for root in roots:
+        dest = out / root.name
+        export_task(root, dest, wheel, release_hash, agent_timeout_s, base_image)
+        written.append(dest)
+    return written
+
+
+def export_task(root: Path, dest: Path, wheel: Path, release_hash: str, agent_timeout_s: float,
+                base_image: str | None = None) -> None:
+    """One Harbor task directory from one swr task directory; base_image: FROM (python:<X.Y>-slim if None)."""
+    meta, task, hp = read_task_file(root), kinds.load(root), HarborTaskPaths(dest)
+    instruction = TaskPaths(root).instruction.read_text() + hf.harbor_note()
+    hp.environment.mkdir(parents=True)
+    hp.instruction.write_text(instruction)
+    _workspace(root, meta, hp.workspace, instruction)
+    shutil.copyfile(wheel, hp.environment / wheel.name)
+    pins = agent_requirements(meta)
+    if pins:
+        hp.requirements.write_text("\n".join(pins) + "\n")
+    hp.swr_requirements.write_text("\n".join(runtime_pins(_extras(meta))) + "\n")
+    image = base_image or f"python:{_python(meta)}-slim"
+    hp.dockerfile.write_text(hf.dockerfile(image, apt_packages(meta, task), wheel.name, bool(pins),
+                                           meta.anticheat.forbidden_binaries))
+    shutil.copytree(root, hp.task_copy, ignore=shutil.ignore_patterns("__pycache__"))
+    _script(hp.test_sh, hf.test_sh())
+    kinds.write_oracle(task, hp.oracle)
+    _script(hp.solve_sh, hf.solve_sh())
+    hp.toml.write_text(harbor_toml(meta, root, release_hash, agent_timeout_s).dumps())
+
+
+def _script(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+
+
+def _workspace(root: Path, meta: AnyTaskFile, dest: Path, instruction: str) -> None:
+    """What swr's harness would give the agent (harness/workspace.py), without git: the instruction,
+    task.toml, ./feedback, and public/ — or, for a revival task, the broken project as solution/."""
+    src, ws = TaskPaths(root), WorkspacePaths(dest)
+    dest.mkdir(parents=True)
+    ws.instruction.write_text(instruction)
+    shutil.copyfile(src.toml, ws.toml)
+    _script(ws.feedback, hf.feedback_sh())
+    if isinstance(meta, RevivalTaskFile):
+        shutil.copytree(src.project, ws.solution, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    else:
+        shutil.copytree(src.public, ws.public, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _python(meta: AnyTaskFile) -> str:
+    """The image's Python: a revival's target, a task's recorded one, else the exporter's (swr needs ≥ 3.11)."""
+    version = meta.target.python if isinstance(meta, RevivalTaskFile) else meta.environment.python
+    version = version or f"{sys.version_info.major}.{sys.version_info.minor}"
+    major_minor = ".".join(version.split(".")[:2])
+    if tuple(int(x) for x in major_minor.split(".")) < (3, 11):
+        raise SwrError(f"Python {version} cannot run swr's judge (3.11 or later)", file=meta.id,
+                       field="environment.python")
+    return major_minor
+
+
+def agent_requirements(meta: AnyTaskFile) -> list[str]:
+    """The agent's Python's pip lines: the task's own pins, and for an engine swr's pins of ENGINE_LIBS (what
+    its candidates import in swr's sandbox); never a forbidden package. swr and its deps have their own venv."""
+    forbidden = {canonicalize_name(p) for p in meta.anticheat.forbidden_packages}
+    own = [p for p in meta.environment.pip if canonicalize_name(Requirement(p).name) not in forbidden]
+    if not isinstance(meta, EngineTaskFile):
+        return own
+    names = forbidden | {canonicalize_name(Requirement(p).name) for p in own}
+    return own + [p for p in runtime_pins() if (n := canonicalize_name(p.split("==")[0])) in ENGINE_LIBS
+                  and n not in names]
+
+
+def apt_packages(meta: AnyTaskFile, task: kinds.AnyTask) -> tuple[str, ...]:
+    """The image's Debian packages: the task's own and, for an engine, what its verifier runs (engine.toml apt);
+    for a revival `build` task, the C compiler its build step (and the agent) needs."""
+    extra = tuple(task.spec.apt) if isinstance(task, kinds.EngineTask) else ()
+    if isinstance(meta, RevivalTaskFile) and meta.revival == "build":
+        extra = BUILD_APT
+    return tuple(sorted({*meta.environment.apt, *extra}))
+
+
+def _extras(meta: AnyTaskFile) -> tuple[str, ...]:
+    """swr's extras the judge needs: an engine task's verifier imports the engines extra."""
+    return ("engines",) if isinstance(meta, EngineTaskFile) else ()
+
+
+def runtime_pins(extras: tuple[str, ...] = ()) -> list[str]:
+    """name==version for every distribution swr needs at run time (transitively), as installed here."""
+    seen: dict[str, tuple[str, frozenset[str]]] = {}
+    todo: list[tuple[str, frozenset[str]]] = [("swr", frozenset(extras))]
+    while todo:
+        name, want = todo.pop()
+        try:
+            dist = distribution(name)
+        except PackageNotFoundError:
+            raise SwrError(f"{name} is not installed, so its version cannot be pinned", field="requirements") from None
+        key = canonicalize_name(dist.metadata["Name"])
+        old = seen.get(key)
+        if old and want <= old[1]:
+            continue
+        seen[key] = (dist.version, want | (old[1] if old else frozenset()))
+        for line in dist.requires or []:
+            req = Requirement(line)
+            if req.marker is None or any(req.marker.evaluate({"extra": e}) for e in (want or {""})):
+                todo.append((req.name, frozenset(req.extras)))
+    return sorted(f"{k}=={v}" for k, (v, _) in seen.items() if k != "swr")
+
+
+def harbor_toml(meta: AnyTaskFile, root: Path, release_hash: str, agent_timeout_s: float) -> hf.HarborTaskToml:
+    """Harbor's task.toml: swr's identity in [metadata], timeouts and resources from the task's limits."""
+    memory, per_case = _limits(meta)
+    cases = _hidden_cases(root, meta)
+    verify_s = VERIFY_MARGIN_S + per_case * cases + (3 * meta.feedback.timeout_s
+                                                     if isinstance(meta, RevivalTaskFile) else 0.0)
+    metadata = {"swr_task": meta.id, "swr_kind": meta.kind, "family": meta.family, "domain": meta.domain,
+                "hidden_cases": cases, "swr_release_hash": release_hash,
+                "swr_limits": {"memory_mb": memory, "time_s_per_case": per_case}}
+    return hf.HarborTaskToml(
+        task=hf.HarborPackage(name=f"swr/{meta.id}", description=_summary(meta, root),
+                              keywords=("swr", meta.kind, meta.family, meta.domain)),
+        metadata=metadata, verifier=hf.HarborVerifier(timeout_sec=verify_s),
+        agent=hf.HarborAgent(timeout_sec=agent_timeout_s),
+        environment=hf.HarborEnvironment(memory_mb=max(memory, MIN_MEMORY_MB)))
+
+
+def _limits(meta: AnyTaskFile) -> tuple[int, float]:
+    """(memory MiB, wall seconds) one case may use."""
+    if isinstance(meta, WorkflowTaskFile):
+        return meta.limits.memory_mb, meta.limits.time_s
+    if isinstance(meta, EngineTaskFile):
+        return meta.interface.memory_mb, meta.interface.timeout_s
+    return MIN_MEMORY_MB, meta.feedback.timeout_s
+
+
+def _hidden_cases(root: Path, meta: AnyTaskFile) -> int:
+    """How many hidden cases the verifier runs (a revival's suite counts as one)."""
+    hidden = TaskPaths(root).hidden_examples
+    if isinstance(meta, RevivalTaskFile) or not hidden.is_dir():
+        return 1
+    return sum(1 for d in hidden.iterdir() if d.is_dir())
+
+
+def _summary(meta: AnyTaskFile, root: Path) -> str:
+    if isinstance(meta, WorkflowTaskFile):
+        first = TaskPaths(root).instruction.read_text().split("\n\n")
+        return first[1].strip() if len(first) > 1 else meta.workflow
+    return meta.summary
+
+
+def swr_wheel() -> Path:
+    """A wheel of this swr, built from its source tree once per content (cached): the judge the image runs."""
+    import swr
+
+    src = Path(swr.__file__).resolve().parent
+    project = src.parents[1]
+    if not (project / "pyproject.toml").is_file():
+        raise SwrError("export needs swr's source tree (an editable install) to build its wheel", file=project)
+    h = hashlib.sha256()
+    for name in ("pyproject.toml", "README.md"):
+        h.update(name.encode() + b"\0" + (project / name).read_bytes())
+    hash_files(h, src, project)
+    cache = default_cache_dir() / "harbor-wheels" / h.hexdigest()[:20]
+    found = sorted(cache.glob("swr-*.whl"))
+    if found:
+        return found[0]
+    return _build_wheel(project, src, cache)
+
+
+def _build_wheel(project: Path, src: Path, cache: Path) -> Path:
+    with tempfile.TemporaryDirectory(prefix="swr-wheel-") as tmp:
+        tree = Path(tmp) / "src"
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copyfile(project / name, Path(tmp) / name)
+        shutil.copytree(src, tree / src.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+        env = {**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH, "PIP_NO_INPUT": "1"}
+        res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                              "--wheel-dir", str(Path(tmp) / "dist"), tmp], capture_output=True, text=True, env=env)
+        if res.returncode != 0:
+            tail = [ln for ln in res.stderr.splitlines() if ln.strip()]
+            raise SwrError(f"cannot build swr's wheel: {tail[-1] if tail else res.returncode}", file=project)
+        built = sorted((Path(tmp) / "dist").glob("swr-*.whl"))
+        cache.mkdir(parents=True, exist_ok=True)
+        part = cache / (built[0].name + ".partial")
+        shutil.copyfile(built[0], part)
+        os.replace(part, cache / built[0].name)
+    return cache / built[0].name
