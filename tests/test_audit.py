@@ -44,6 +44,13 @@ def test_catalog_every_task_changes_between_scenarios(catalog_release: Path) -> 
     assert r["tasks_without_change"] == 0 and all(t["pairs_changed"] > 0 for t in r["tasks"])
 
 
+def test_catalog_lints_clean(catalog_release: Path) -> None:
+    """Issue 15: no unaccepted warning, no error; every accepted finding carries its workflow's reason."""
+    r = lint_audit(catalog_release)
+    assert (r["errors"], r["warnings"]) == (0, 0), r["findings"]
+    assert all(a["why"] for a in r["accepted"])
+
+
 # ------------------------------------------------------------------ small releases, broken on purpose
 
 @pytest.fixture(scope="module")

@@ -46,7 +46,7 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
     from swr.tables import build_table
 
     with _progress() as bar:
-        tid = bar.add_task("executions", total=0)
+        tid = bar.add_task("workflows" if opts.executor == "dask" else "executions", total=0)  # dask: out of sight
         results = do_build(paths, out_dir, opts, lambda a, t: bar.update(
             tid, advance=a, total=(bar.tasks[tid].total or 0) + t), _workflow_done)
     out.print(build_table([r.summary() for r in results]))
@@ -63,13 +63,17 @@ def build(workflows: list[Path] = typer.Argument(..., help="Workflow directories
           out_dir: Path = typer.Option(..., "--out", "-o", help="Release directory to write."),
           variants: int = typer.Option(6, min=1), public: int = typer.Option(5, min=1),
           hidden: int = typer.Option(3, min=1), seed: int = typer.Option(0), jobs: int = JOBS,
-          sandbox: str = SANDBOX, no_cache: bool = typer.Option(False, "--no-cache")) -> None:
+          sandbox: str = SANDBOX, no_cache: bool = typer.Option(False, "--no-cache"),
+          executor: str = typer.Option("local", "--executor", help="local, or dask: workflows on Dask workers."),
+          scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address; its workers each run "
+                                        "--jobs executions at a time (default: a local cluster of --jobs workers).")
+          ) -> None:
     """Build a gated, reproducible release from workflows (exit 2 if any workflow was left out)."""
     from swr.build import BuildOptions
     from swr.cache import ExecutionCache
 
     opts = BuildOptions(variants=variants, public=public, hidden=hidden, seed=seed, jobs=jobs, sandbox=sandbox,
-                        cache=ExecutionCache(enabled=not no_cache))
+                        cache=ExecutionCache(enabled=not no_cache), executor=executor, scheduler=scheduler)
     if not _run_build(workflows, out_dir, opts):
         raise typer.Exit(2)
 

@@ -98,12 +98,10 @@ def lint(release: Path, as_json: bool = JSON, rerun: bool = typer.Option(False, 
          sandbox: str = SANDBOX) -> None:
     """Static checks of the verifier configuration; exit 1 on any error."""
     from swr.audit.lint import lint_audit
-    from swr.audit.render import findings_table
+    from swr.audit.render import lint_table
 
     r = lint_audit(release, rerun=rerun, sandbox=sandbox)
-    table = findings_table(r["findings"], f"lint: {r['errors']} errors, {r['warnings']} warnings",
-                           ("task", "severity", "check", "field", "message"))
-    _emit(r, as_json, table, bool(r["errors"]), (release, "lint"))
+    _emit(r, as_json, lint_table(r), bool(r["errors"]), (release, "lint"))
 
 
 defect_app = typer.Typer(no_args_is_help=True, help="The release's register of verifier defects (defects.json).")

@@ -16,7 +16,7 @@ from swr.release import hash_files
 
 # task.toml keys that configure grading, not the task: a verifier fix may change them without changing what
 # the agent had to do (`workflow_hash` is the private workflow's hash, which any such fix changes too).
-VERIFIER_KEYS = frozenset({"tolerances", "grading", "limits", "workflow_hash"})
+VERIFIER_KEYS = frozenset({"tolerances", "grading", "limits", "workflow_hash", "lint"})
 
 
 def public_meta(meta: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from swr.errors import SwrError
+from swr.forkserver import Fresh
 from swr.judge import Execution, missing_candidate, verdict
 from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.verdict import Reference
@@ -36,26 +37,31 @@ def candidate_problem(candidate: Path) -> str | None:
     return None
 
 
-def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox, files: Path) -> Execution:
+def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox, files: Path,
+            fresh: Fresh | None = None) -> Execution:
     """One fresh sandboxed run of `./run`, with the task's files beneath the candidate's own;
-    what it writes to $SWR_ARTIFACTS lands in `files`."""
+    what it writes to $SWR_ARTIFACTS lands in `files`. `fresh`: the oracle's fork server, if it has one."""
     lower = (task.files_dir,) if task.files_dir else ()
     files.mkdir()
-    job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=files,
-              hidden=task.forbidden_packages)
-    res = run(sandbox, job, (json.dumps(scenario) + "\n").encode())
+    stdin = (json.dumps(scenario) + "\n").encode()
+    res = fresh(stdin, files) if fresh else None
+    if res is None:
+        job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=files,
+                  hidden=task.forbidden_packages)
+        res = run(sandbox, job, stdin)
     return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s, files)
 
 
-def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2) -> dict[str, Any]:
+def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2,
+          fresh: Fresh | None = None) -> dict[str, Any]:
     """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only)."""
     if problem := candidate_problem(candidate):
         return missing_candidate(task.id, problem)
     hidden: list[Example] = task.hidden if split != "public" else []
     todo = [*hidden, *(task.public if split != "hidden" else [])]
     with tempfile.TemporaryDirectory(prefix="swr-grade-") as tmp, ThreadPoolExecutor(max(1, jobs)) as pool:
-        execs = list(pool.map(lambda ie: execute(task, candidate, ie[1].scenario, sandbox, Path(tmp) / str(ie[0])),
-                              enumerate(todo)))
+        execs = list(pool.map(lambda ie: execute(task, candidate, ie[1].scenario, sandbox, Path(tmp) / str(ie[0]),
+                                                 fresh), enumerate(todo)))
         pairs = [(Reference(ex.output, ex.files), e) for ex, e in zip(todo, execs)]
         try:
             return verdict(task.id, pairs[: len(hidden)], pairs[len(hidden):], task.tolerances,
@@ -66,7 +72,7 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
 
 
 def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all",
-                   spec: WorkflowSpec | None = None) -> dict[str, Any]:
+                   spec: WorkflowSpec | None = None, fresh: Fresh | None = None) -> dict[str, Any]:
     """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`); the build hands in the
     workflow it parsed, others read it from the task's private reference."""
     from swr.workflow import write_oracle
@@ -75,6 +81,6 @@ def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "
     d = Path(tempfile.mkdtemp(prefix="swr-oracle-"))
     try:
         write_oracle(spec, task.reference_dir, d / "candidate")
-        return grade(task, d / "candidate", sandbox, split=split, jobs=jobs)
+        return grade(task, d / "candidate", sandbox, split=split, jobs=jobs, fresh=fresh)
     finally:
         shutil.rmtree(d, ignore_errors=True)

@@ -24,6 +24,7 @@ from swr.taskfile import (
     Environment,
     FieldTolerance,
     TaskLimits,
+    TaskLint,
     TaskTolerances,
     WorkflowTaskFile,
     dump_task_file,
@@ -206,7 +207,8 @@ def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) ->
                           stdout_mb=limits.stdout_bytes // MiB),
         tolerances=TaskTolerances(atol=tol.atol, rtol=tol.rtol, ignore=tuple(tol.ignore), fields=fields),
         environment=Environment(**environment(spec)),
-        anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden_packages)))
+        anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden_packages)),
+        lint=TaskLint(accept=tuple(spec.lint.accept)) if spec.lint.accept else None)
 
 
 def environment(spec: WorkflowSpec) -> dict[str, Any]:

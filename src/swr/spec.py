@@ -103,6 +103,18 @@ class LimitsSpec(_Strict):
     stdout_mb: int | None = Field(default=None, gt=0)
 
 
+class LintAccept(_Strict):
+    """A `swr audit lint` finding declared right as is: reported as accepted, with its reason, not as a warning."""
+
+    check: str = Field(min_length=1)  # a lint check's name (an unknown one is a `stale_accept` warning)
+    field: str = ""  # dotted output path, `*` for one segment, covering its subtree as [outputs] patterns do
+    why: str = Field(min_length=20)  # the sentence a reviewer reads
+
+
+class LintSpec(_Strict):
+    accept: list[LintAccept] = []
+
+
 class WorkflowSpec(_Strict):
     """A validated `workflow.toml`, plus the directory it came from."""
 
@@ -119,6 +131,7 @@ class WorkflowSpec(_Strict):
     outputs: OutputsSpec = OutputsSpec()
     requires: Requires = Requires()
     limits: LimitsSpec = LimitsSpec()
+    lint: LintSpec = LintSpec()
     forbidden_packages: list[str] = []  # what a candidate must not import or call (anti-cheat of `swr run`)
     directory: Path = Field(default=Path("."), exclude=True)
 

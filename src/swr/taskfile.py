@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from swr.errors import SwrError, first_problem
 from swr.layout import TaskPaths
+from swr.spec import LintAccept
 
 
 class _Model(BaseModel):
@@ -58,6 +59,12 @@ class Grading(_Model):
     pass_threshold: float = Field(1.0, gt=0, le=1)  # share of hidden scenarios a pass needs (`swr audit lint` flags <1)
 
 
+class TaskLint(_Model):
+    """The workflow's `[[lint.accept]]` entries, carried so that `swr audit lint` on a release can honour them."""
+
+    accept: tuple[LintAccept, ...] = ()
+
+
 class WorkflowTaskFile(_Model):
     """A workflow task (SWR): one variant of a wrapped workflow, graded by the judge."""
 
@@ -73,6 +80,7 @@ class WorkflowTaskFile(_Model):
     environment: Environment = Environment()
     anticheat: Anticheat = Anticheat()
     grading: Grading = Grading()
+    lint: TaskLint | None = None  # absent unless the workflow accepts a lint finding
 
     @property
     def source(self) -> str:

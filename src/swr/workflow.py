@@ -17,11 +17,16 @@ import time
 from collections import deque
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
+from swr import forkserver
+from swr.forkserver import ForkPool, Fresh, preload_of, python_argv
 from swr.layout import CANDIDATE_RUN
 from swr.sandbox import WORKDIR, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 from swr.spec import WorkflowSpec
+
+if TYPE_CHECKING:
+    from swr.release import Task
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 WORKER_DST = "/sandbox/swr/worker.py"
@@ -68,12 +73,17 @@ def _encode(scenario: dict[str, Any]) -> bytes:
 class Runner:
     """Executes the reference of one workflow inside a sandbox backend."""
 
-    def __init__(self, spec: WorkflowSpec, sandbox: Sandbox, workers: int = 1, limits: Limits | None = None):
+    def __init__(self, spec: WorkflowSpec, sandbox: Sandbox, workers: int = 1, limits: Limits | None = None,
+                 fork: bool | None = None):
         self.spec = spec
         self.sandbox = sandbox
         self.limits = limits or limits_for(spec)
         self.scratch = Path(tempfile.mkdtemp(prefix="swr-runs-"))  # artifact directories, removed by close()
         self._count = itertools.count()
+        self.fork = forkserver.enabled() if fork is None else fork  # fresh executions from a fork server
+        self.workers = workers
+        self.forks: dict[Any, ForkPool | None] = {}
+        self._forks_lock = threading.Lock()
         self.pool = WorkerPool(self, workers) if spec.entry else None
         self.second = WorkerPool(self, workers, SECOND_ENV) if spec.entry else None
 
@@ -102,9 +112,12 @@ class Runner:
         return self.run_fresh(scenario, SECOND_ENV)
 
     def run_fresh(self, scenario: dict[str, Any], env: dict[str, str] | None = None) -> RunResult:
-        """Always a new process."""
+        """Always a new process: a fork server's clean child where the command is a Python script."""
         if self.spec.command:
             art = self.new_dir()
+            pool = self._fork_pool(("fresh", *sorted((env or {}).items())), lambda: self._command_pool(env))
+            if pool and (res := pool.run(_encode(scenario), art)) is not None:
+                return res
             job = self.job(resolve_command(self.spec.command), artifacts=art, env=env)
             return replace(run(self.sandbox, job, _encode(scenario)), artifacts=art)
         w = Worker(self, env)
@@ -113,8 +126,49 @@ class Runner:
         finally:
             w.close()
 
+    def oracle_fresh(self, task: Task) -> Fresh | None:
+        """Gate 6's executions of this workflow's oracle from one fork server per workflow (the variants'
+        tasks share its reference, files and limits), or None: per process."""
+        key = ("oracle", task.limits, tuple(task.forbidden_packages))
+        pool = self._fork_pool(key, lambda: self._oracle_pool(task))
+        return pool.run if pool else None
+
+    def _fork_pool(self, key: Any, make: Callable[[], ForkPool | None]) -> ForkPool | None:
+        if not self.fork:
+            return None
+        with self._forks_lock:
+            if key not in self.forks:
+                self.forks[key] = make()
+            return self.forks[key]
+
+    def _command_pool(self, env: dict[str, str] | None) -> ForkPool | None:
+        argv = python_argv(resolve_command(self.spec.command or []))
+        if argv is None:
+            return None
+        preload = preload_of(self.spec.directory / argv[0], (self.spec.directory,))
+        return ForkPool(self.sandbox, self.job([], env=env), argv, preload, self.workers)
+
+    def _oracle_pool(self, task: Task) -> ForkPool | None:
+        """The oracle candidate as grade runs it (`./run` over the task's files), copied for the server's
+        lifetime: a variant that fails its gates has its task directory removed."""
+        if self.spec.entry:  # the wrapper script of write_oracle, which imports the entry's module
+            argv: list[str] | None = [f"./{CANDIDATE_RUN}"]
+            script = Path(*self.spec.entry.split(":")[0].split(".")).with_suffix(".py")
+        else:  # the wrapper execs the command: the fork server runs the command's script
+            argv = python_argv(resolve_command(self.spec.command or []))
+            script = Path(argv[0] if argv else ".")
+        if argv is None:
+            return None
+        d = self.new_dir()
+        cand = write_oracle(self.spec, task.reference_dir, d / "candidate")
+        files = shutil.copytree(task.files_dir, d / "files") if task.files_dir else None
+        roots = (cand, *((files,) if files else ()))
+        job = Job([], Mount(cand, WORKDIR, "overlay", (files,) if files else ()), task.limits,
+                  hidden=task.forbidden_packages)
+        return ForkPool(self.sandbox, job, argv, preload_of(cand / script, roots), self.workers)
+
     def close(self) -> None:
-        for pool in (self.pool, self.second):
+        for pool in (self.pool, self.second, *self.forks.values()):
             if pool:
                 pool.close()
         shutil.rmtree(self.scratch, ignore_errors=True)

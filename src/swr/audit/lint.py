@@ -27,7 +27,11 @@ VOLATILE = {
     "uuid": re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I),
     "path": re.compile(r"(^|\s)/(tmp|home|root|sandbox|var|proc)/"),
 }
+Finding = dict[str, Any]
 RERUN_MARGIN = 0.5  # flag a float whose run-to-run drift uses more than half of its tolerance band
+ROUNDOFF = 1e-12  # a spread below this share of a field's largest |value| is roundoff: the field is constant
+CHECKS = frozenset({"nothing_graded", "tolerance_too_loose", "percentage_pass", "pattern_matches_nothing",
+                    "self_reported", "volatile_value", "tolerance_below_drift", "rerun_failed"})
 
 
 def _finding(task: Task, severity: str, check: str, field: str, message: str) -> dict[str, Any]:
@@ -86,7 +90,7 @@ def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, 
     loose, varied = [], 0
     for path in sorted({p for g in graded for p in g}, key=str):
         vals = [g[path] for g in graded if path in g]
-        if not all(type(v) is float and math.isfinite(v) for v in vals) or len(set(vals)) < 2:
+        if not all(type(v) is float and math.isfinite(v) for v in vals) or _constant(vals):
             continue
         varied += 1
         if all(leaf_within(a, b, tol, path) for a in vals for b in vals):
@@ -94,6 +98,12 @@ def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, 
     sev = "error" if loose and len(loose) == varied else "warning"
     return [_finding(task, sev, "tolerance_too_loose", p, "every scenario's value lies within the tolerance of "
                      "every other's: the field cannot discriminate") for p in loose]
+
+
+def _constant(vals: list[float]) -> bool:
+    """Equal up to roundoff (D = 1 of an L-section, the convexity of convex solids): not a field that varies,
+    so not one that fails to discriminate."""
+    return max(vals) - min(vals) <= ROUNDOFF * max(abs(v) for v in vals)
 
 
 def rerun_drift(task: Task, runner: Runner) -> list[dict[str, Any]]:
@@ -113,6 +123,58 @@ def rerun_drift(task: Task, runner: Runner) -> list[dict[str, Any]]:
                 if abs(g - r) > RERUN_MARGIN * band:
                     found.append(_finding(task, "error" if abs(g - r) > band else "warning", "tolerance_below_drift",
                                           dotted(path), f"run-to-run drift {abs(g - r):.3g} against a band of {band:.3g}"))
+    return found
+
+
+def _covers(pattern: str, field: str) -> bool:
+    """An accept's field against a finding's: "" names the task itself; otherwise segments, `*` for any one,
+    a pattern covering its subtree (as [outputs] patterns do)."""
+    if not pattern or not field:
+        return pattern == field
+    segs, parts = pattern.split("."), field.split(".")
+    return len(segs) <= len(parts) and all(s in ("*", p) for s, p in zip(segs, parts))
+
+
+def apply_accepts(tasks: list[Task], findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """Warnings a workflow's `[[lint.accept]]` declares right move to `accepted` (with the reason); errors stay.
+    An accept that names no check or accepts no warning of any of its tasks is a `stale_accept`, so none rot."""
+    by_id = {t.id: t for t in tasks}
+    accepts = {t.id: t.meta.lint.accept if t.meta.lint else () for t in tasks}
+    kept: list[Finding] = []
+    accepted: list[Finding] = []
+    used: dict[tuple[str, int], str] = {}  # (workflow, accept index) -> the severity it matched, warning first
+    for f in findings:
+        acc = accepts.get(f["task"], ())
+        hit = next((i for i, a in enumerate(acc) if a.check == f["check"] and _covers(a.field, f["field"])), None)
+        if hit is None:
+            kept.append(f)
+            continue
+        wf = by_id[f["task"]].meta.workflow
+        used[wf, hit] = min(used.get((wf, hit), f["severity"]), f["severity"], key=("warning", "error").index)
+        if f["severity"] != "warning":
+            kept.append(f)
+            continue
+        accepted.append({**f, "severity": "accepted", "workflow": wf, "accept": acc[hit].field, "why": acc[hit].why})
+    return kept + _stale(tasks, accepts, used), accepted
+
+
+def _stale(tasks: list[Task], accepts: dict[str, Any], used: dict[tuple[str, int], str]) -> list[Finding]:
+    """One warning per accept of a workflow that names no check, or accepted no warning in any of its tasks."""
+    first: dict[str, Task] = {}
+    for t in sorted(tasks, key=lambda t: t.id):
+        first.setdefault(t.meta.workflow, t)
+    found = []
+    for wf, t in first.items():
+        for i, a in enumerate(accepts[t.id]):
+            if a.check not in CHECKS:
+                why = f"names no lint check ({a.check!r})"
+            elif (wf, i) not in used:
+                why = f"of {a.check} matches no finding of this workflow's tasks: remove it"
+            elif used[wf, i] == "error":
+                why = f"of {a.check} matches only errors, which cannot be accepted"
+            else:
+                continue
+            found.append(_finding(t, "warning", "stale_accept", a.field, f"[[lint.accept]] {why}"))
     return found
 
 
@@ -140,7 +202,8 @@ def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jo
         finally:
             for r in runners.values():
                 r.close()
+    findings, accepted = apply_accepts(tasks, findings)
     return {"release": str(release), "tasks": len(tasks) + len(engines), "findings": findings,
-            "self_report_probes": probes, "not_applicable": not_applicable,
+            "accepted": accepted, "self_report_probes": probes, "not_applicable": not_applicable,
             "errors": sum(f["severity"] == "error" for f in findings),
             "warnings": sum(f["severity"] == "warning" for f in findings)}

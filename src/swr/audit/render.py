@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -78,6 +79,20 @@ def findings_table(rows: list[dict[str, Any]], title: str, cols: tuple[str, ...]
     for row in rows:
         t.add_row(*(str(row.get(c, "")) for c in cols))
     return t
+
+
+def lint_table(r: dict[str, Any]) -> Group:
+    """Unaccepted findings, one row each; then the accepted ones, one row per workflow's accept, with its reason."""
+    found = findings_table(r["findings"], f"lint: {r['errors']} errors, {r['warnings']} warnings, "
+                           f"{len(r['accepted'])} accepted", ("task", "severity", "check", "field", "message"))
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for a in r["accepted"]:
+        groups.setdefault((a["workflow"], a["check"], a["accept"]), []).append(a)
+    t = Table("workflow", "check", "field", "findings", "why",
+              title=Text("accepted ([[lint.accept]] in workflow.toml)"))
+    for (wf, check, field), rows in groups.items():
+        t.add_row(wf, check, field or "(task)", str(len(rows)), Text(rows[0]["why"]))
+    return Group(found, t) if groups else Group(found)
 
 
 def defects_table(defects: list[dict[str, Any]], title: str) -> Table:

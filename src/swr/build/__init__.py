@@ -4,6 +4,7 @@ through swr.engine, revivals through swr.revival; the release carries the defect
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from swr.layout import DEFECTS_TOML, REVIVAL_TOML, ReleasePaths
 from swr.release import finish_release, staging_dir
 from swr.revival.build import RevivalResult
 from swr.revival.obfuscate_task import build_with_variant
-from swr.sandbox import get_sandbox
+from swr.sandbox import Sandbox, get_sandbox
 from swr.spec import SPEC_FILE, WorkflowSpec, load_spec
 
 from .gates import GATES
@@ -65,19 +66,25 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
     names = [s.name for s in specs]
     if dup := sorted({n for n in names if names.count(n) > 1}):
         raise SwrError(f"workflow name {dup[0]!r} is used by more than one workflow", field="name")
+    if opts.executor not in ("local", "dask"):
+        raise SwrError(f"unknown executor {opts.executor!r}: local or dask", field="--executor")
+    if opts.scheduler and opts.executor != "dask":
+        raise SwrError("a scheduler is for --executor dask", field="--scheduler")
     sandbox = get_sandbox(opts.sandbox)
     staging = staging_dir(out)
     done, lock = [0], threading.Lock()
 
-    def one(spec: WorkflowSpec) -> WorkflowResult:
-        res = _timed(lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))
+    def report(res: WorkflowResult) -> WorkflowResult:
         with lock:
             done[0] += 1
             finished(res, done[0], len(specs) + len(engines) + len(revivals))  # engines, revivals: after
         return res
 
-    with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
-        results: list[Any] = list(workflows.map(one, specs))
+    try:
+        results: list[Any] = _workflows(specs, staging, opts, sandbox, progress, report)
+    except BaseException:  # an unreachable scheduler, an interrupt: no half-written release is left behind
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     for d in engines:  # one at a time: each runs its cases `jobs` at a time
         res = build_engine(d, ReleasePaths(staging).tasks, sandbox, opts.jobs)
         results.append(res)
@@ -99,6 +106,24 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
         carry_defects(defect_registers(paths), staging, names_in(staging))
     finish_release(staging, out, summary)
     return results
+
+
+def _workflows(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions, sandbox: Sandbox, progress: Progress,
+               report: Callable[[WorkflowResult], WorkflowResult]) -> list[WorkflowResult]:
+    """Every workflow built, in `specs` order: `jobs` at a time here, or on Dask workers (where progress
+    counts whole workflows, since their executions happen out of sight)."""
+    if opts.executor == "dask":
+        from .distributed import build_on_dask
+
+        def returned(res: WorkflowResult) -> None:
+            report(res)
+            progress(1, 0)
+
+        progress(0, len(specs))
+        return build_on_dask(specs, staging, opts, returned)
+    with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
+        return list(workflows.map(lambda spec: report(_timed(
+            lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))), specs))
 
 
 def defect_registers(paths: list[Path]) -> list[Path]:

@@ -58,6 +58,8 @@ class BuildOptions:
     sandbox: str = "bwrap"
     max_rounds: int = 4
     cache: ExecutionCache = field(default_factory=ExecutionCache)
+    executor: str = "local"  # or "dask": workflows on Dask workers (distributed.py); never in the release
+    scheduler: str | None = None  # a Dask scheduler's address; None: a local cluster of `jobs` workers
 
     def summary(self) -> dict[str, Any]:
         return {"variants": self.variants, "public": self.public, "hidden": self.hidden, "max_rounds": self.max_rounds}
@@ -236,7 +238,8 @@ class WorkflowBuild:
     def _final_gates(self, task: Task) -> GateFailure | None:
         """Gates 6 and 7 on the task as written (handed over, not read back), then its gates.json."""
         try:  # the gate is about r_hid
-            v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec)
+            v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec,
+                               fresh=self.runner.oracle_fresh(task))
         except SwrError as e:  # an artifact option the comparator rejects
             return GateFailure("oracle_passes", e.message)
         self.progress(len(task.hidden), 0)

@@ -60,6 +60,8 @@ def main(scn: dict) -> dict:
     samples = []
     for f in FRACTIONS:
         th, _k, x, yy = (float(v) for v in sol.sol(f * L))
+        if f == 0.0:  # the clamp: theta = x = y = 0 by the boundary conditions, not the collocation's ~1e-24 roundoff
+            th = x = yy = 0.0
         samples.append({"s": f * L, "x": x, "y": yy, "theta_deg": math.degrees(th)})
     # Small-deflection (Euler-Bernoulli) tip deflection and rotation, downward negative.
     lin_defl = -P * L**3 / (3 * EI) - q * L**4 / (8 * EI) + M * L**2 / (2 * EI)
