@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -38,3 +39,18 @@ def first_problem(e: ValidationError, *, tagged: bool = False) -> tuple[str, str
     if tagged:
         loc = ["kind"] if err["type"] == "union_tag_invalid" else loc[1:]
     return err["msg"], ".".join(loc) or None
+
+
+def load_toml(path: Path, missing: SwrError | None = None) -> dict[str, Any]:
+    """A TOML file's table; a missing (`missing`, else "not found"), unreadable, non-UTF-8 or invalid file
+    is one line naming it."""
+    try:
+        return tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise (missing or SwrError("not found", file=path)) from None
+    except OSError as e:
+        raise SwrError(f"unreadable: {e.strerror}", file=path) from None
+    except UnicodeDecodeError:
+        raise SwrError("not UTF-8 text", file=path) from None
+    except tomllib.TOMLDecodeError as e:
+        raise SwrError(f"invalid TOML: {e}", file=path) from None

@@ -5,14 +5,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
-import tomllib
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from swr.errors import SwrError
+from swr.errors import SwrError, load_toml
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
 from swr.layout import WORKFLOW_TOML
@@ -189,12 +188,7 @@ def load_spec(directory: str | Path) -> WorkflowSpec:
     path = d / SPEC_FILE
     if not path.is_file():
         raise SwrError(f"no {SPEC_FILE} here", file=d)
-    try:
-        raw = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
-    except UnicodeDecodeError:
-        raise SwrError("not UTF-8 text", file=path) from None
+    raw = load_toml(path)
     try:
         spec = WorkflowSpec.model_validate({**raw, "directory": d.resolve()})
     except ValidationError as e:

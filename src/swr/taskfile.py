@@ -3,14 +3,13 @@ environment and anti-cheat lists. One model per kind; the `kind` field chooses (
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from swr.errors import SwrError, first_problem
+from swr.errors import SwrError, first_problem, load_toml
 from swr.layout import TaskPaths
 from swr.spec import LintAccept
 
@@ -163,12 +162,7 @@ def parse_task_file(data: dict[str, Any], path: Path) -> AnyTaskFile:
 def read_task_file(root: Path) -> AnyTaskFile:
     """The task.toml of a task directory (a release's, or a workspace's public copy)."""
     path = TaskPaths(root).toml
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise SwrError(f"not a task directory (no {path.name})", file=root) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    data = load_toml(path, missing=SwrError(f"not a task directory (no {path.name})", file=root))
     return parse_task_file(data, path)
 
 

@@ -7,7 +7,6 @@ import datetime as dt
 import json
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,7 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-from swr.errors import SwrError
+from swr.errors import SwrError, load_toml
 from swr.layout import ReleasePaths
 from swr.release import dump_json, list_tasks, load_release
 from swr.taskfile import read_task_file
@@ -79,12 +78,7 @@ def _validated(data: Any, path: Path, where: str) -> list[Defect]:
 
 def read_toml(path: Path) -> list[Defect]:
     """A defects.toml: `[[defect]]` tables."""
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as e:
-        raise SwrError(f"unreadable: {e.strerror}", file=path) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    data = load_toml(path)
     extra = sorted(set(data) - {"defect"})
     if extra:
         raise SwrError("unknown table (only [[defect]] tables)", file=path, field=extra[0])

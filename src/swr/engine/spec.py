@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from swr.errors import SwrError, first_problem
+from swr.errors import SwrError, first_problem, load_toml
 from swr.layout import ENGINE_TOML as ENGINE_FILE
 from swr.layout import REFERENCE, SPEC_MD, VERIFIER, VERIFY
 
@@ -89,12 +88,7 @@ class EngineSpec(_Strict):
 def load_engine(directory: Path) -> EngineSpec:
     """engine.toml, validated; a bad field is one line naming the file and field."""
     path = Path(directory) / ENGINE_FILE
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise SwrError("not found", file=path) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    data = load_toml(path)
     try:
         spec = EngineSpec.model_validate({**data, "directory": Path(directory).resolve()})
     except ValidationError as e:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import tomllib
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from swr.engine.spec import DOMAINS
-from swr.errors import SwrError
+from swr.errors import SwrError, load_toml
 from swr.layout import PORT_PATCH, PROBES, REVIVAL_PROJECT, REVIVAL_TOML
 
 KINDS = ("deleted-module", "dependency-rot", "build")
@@ -136,12 +135,7 @@ def load_revival(directory: Path, check_files: bool = True) -> RevivalSpec:
     """revival.toml, validated; a bad field is one line naming the file and field. `check_files`: the
     probes, a local project and the port the spec names exist beside it (a source folder, not a task)."""
     path = Path(directory) / REVIVAL_TOML
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise SwrError("not found", file=path) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    data = load_toml(path)
     try:
         spec = RevivalSpec.model_validate({**data, "directory": Path(directory).resolve()})
     except ValidationError as e:
