@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from importlib import metadata
@@ -16,6 +17,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from swr.build import discover
 from swr.errors import SwrError
+from swr.layout import DEMO_TOML, WORKFLOW_TOML
 from swr.spec import WorkflowSpec, load_spec
 
 
@@ -96,6 +98,48 @@ def select(root: Path, names: list[str] | None) -> list[Family]:
     if unknown:
         raise SwrError(f"unknown family {unknown[0]!r} (see swr catalog list)", file=root)
     return [f for f in fams if f.name in names]
+
+
+def demo_slice(root: Path) -> list[Path]:
+    """The workflows `swr demo` builds by default, listed in ROOT/demo.toml so that the slice lives in one place
+    (the Makefile installs its families, the demo builds it, the README describes it)."""
+    path = root / DEMO_TOML
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise SwrError("no demo slice: list workflows in it, or build the whole catalog with --full",
+                       file=path) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise SwrError(f"unreadable: {e}", file=path) from None
+    extra = sorted(set(data) - {"workflows"})
+    if extra:
+        raise SwrError("unknown key (the file holds one list, `workflows`)", file=path, field=extra[0])
+    entries = data.get("workflows")
+    if not isinstance(entries, list) or not entries:
+        raise SwrError("must be a non-empty list of workflow paths relative to the catalog", file=path,
+                       field="workflows")
+    return [_slice_entry(root, path, i, rel, entries[:i]) for i, rel in enumerate(entries)]
+
+
+def _slice_entry(root: Path, path: Path, i: int, rel: object, before: list[object]) -> Path:
+    """One demo.toml entry: a workflow directory inside the catalog, named once."""
+    where = f"workflows[{i}]"
+    if not isinstance(rel, str) or not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
+        raise SwrError(f"{rel!r} is not a path relative to the catalog", file=path, field=where)
+    if not (root / rel / WORKFLOW_TOML).is_file():
+        raise SwrError(f"{rel!r} is not a workflow directory of {root}", file=path, field=where)
+    if rel in before:
+        raise SwrError(f"{rel!r} is listed twice", file=path, field=where)
+    return root / rel
+
+
+def demo_families(root: Path) -> list[Family]:
+    """The families of the demo slice, each with only its sliced workflows: what `make demo` installs."""
+    by_name: dict[str, list[WorkflowSpec]] = {}
+    for d in demo_slice(root):
+        s = load_spec(d)
+        by_name.setdefault(s.family, []).append(s)
+    return [Family(n, ss) for n, ss in sorted(by_name.items())]
 
 
 def install_commands(fams: list[Family]) -> list[list[str]]:

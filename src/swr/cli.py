@@ -142,17 +142,22 @@ def feedback(task: Path, candidate: Path, as_json: bool = JSON, jobs: int = JOBS
 
 @app.command()
 @handled
-def demo(catalog: list[Path] = typer.Option([Path("catalog")], "--catalog",
-                                           help="Workflow tree or directory to build (repeatable: a slice)."),
+def demo(catalog: list[Path] = typer.Option(None, "--catalog", help="Workflow tree or directory to build instead "
+                                           "of the demo slice (repeatable)."),
+         full: bool = typer.Option(False, "--full", help="The whole catalog/, not its slice (catalog/demo.toml)."),
          out_dir: Path = typer.Option(Path("release"), "--out", "-o"), variants: int = typer.Option(6, min=1),
          seed: int = 0, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
-    """The main job: build the catalog, grade the oracle and baselines, print the report."""
+    """The main job: build the demo slice (--full: the catalog), grade the oracle and baselines, print the report."""
     from swr.baselines import baseline_rows
     from swr.build import BuildOptions
+    from swr.catalog import demo_slice
     from swr.sandbox import get_sandbox
     from swr.tables import demo_table
 
-    if not _run_build(catalog, out_dir, BuildOptions(variants=variants, seed=seed, jobs=jobs, sandbox=sandbox)):
+    if full and catalog:
+        raise SwrError("--full builds all of catalog/ and --catalog names what to build: give one", field="--full")
+    paths = catalog or ([Path("catalog")] if full else demo_slice(Path("catalog")))
+    if not _run_build(paths, out_dir, BuildOptions(variants=variants, seed=seed, jobs=jobs, sandbox=sandbox)):
         raise typer.Exit(2)
 
     with _progress() as bar:
@@ -227,13 +232,14 @@ def catalog_doctor(root: Path = CATALOG_ROOT) -> None:
 @handled
 def catalog_install(families: list[str] = typer.Argument(None, help="Families to install."),
                     all_: bool = typer.Option(False, "--all", help="Every family in the catalog."),
+                    demo: bool = typer.Option(False, "--demo", help="The families of the demo slice (demo.toml)."),
                     root: Path = CATALOG_ROOT) -> None:
     """Install the pip and apt requirements of catalog families into swr's environment."""
-    from swr.catalog import install, select
+    from swr.catalog import demo_families, install, select
 
-    if not all_ and not families:
-        raise SwrError("name one or more families, or say --all", field="FAMILY")
-    install(select(root, None if all_ else families))
+    if demo == bool(all_ or families):
+        raise SwrError("name one or more families, or say --all, or say --demo alone", field="FAMILY")
+    install(demo_families(root) if demo else select(root, None if all_ else families))
 
 
 # Registered after this module's commands, so `swr --help` lists them in the same order as always.

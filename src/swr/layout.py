@@ -17,6 +17,7 @@ REFERENCE = "reference"  # an engine's passing solution (a workflow's reference 
 CHEATS = "cheat"
 ENGINE_PUBLIC, ENGINE_HIDDEN, SELFTESTS = "cases/public", "cases/hidden", "selftests"  # case files, by role
 DEFECTS_TOML = "defects.toml"  # a catalog's or engines/' register of known verifier defects
+DEMO_TOML = "demo.toml"  # a catalog's default demo slice: the workflows `swr demo` builds without --full
 # revivals/<name>/ (docs/revival.md): the spec, a local project, probe scripts, a dependency-rot/build port.
 REVIVAL_TOML = "revival.toml"
 REVIVAL_PROJECT = "project"
