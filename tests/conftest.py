@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -98,6 +98,21 @@ def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     res = swr("build", str(ROOT / "engines"), "--out", "rel", "--jobs", "2", cwd=base, timeout=3000)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return base / "rel"
+
+
+def grade_revival(task: Any, candidate: Path, split: str = "all") -> dict[str, Any]:
+    """A revival task's verdict on a candidate directory, graded in the bwrap sandbox."""
+    from swr import kinds
+
+    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split)  # type: ignore[arg-type]
+
+
+def revival_oracle(task: Any, dest: Path) -> Path:
+    """The task's reference written as a candidate directory at dest."""
+    from swr import kinds
+
+    kinds.write_oracle(task, dest)
+    return dest
 
 
 def release_slice(release: Path, task_ids: tuple[str, ...], dest: Path) -> Path:

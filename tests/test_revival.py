@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, swr, grade_revival as _grade, revival_oracle as _oracle
 
 from swr import kinds
 from swr.harness import workspace
@@ -22,7 +22,6 @@ from swr.revival.runner import MARK
 from swr.revival.source import imported_by, most_imported, original
 from swr.revival.spec import load_revival
 from swr.revival.task import RevivalTask
-from swr.sandbox import get_sandbox
 from swr.verdicts import RevivalVerdict, parse_verdict
 
 REVIVAL = ROOT / "revivals" / "more-itertools-recipes"
@@ -39,15 +38,6 @@ def task(release: Path) -> RevivalTask:
     t = kinds.load(release / "tasks" / TASK)
     assert isinstance(t, RevivalTask)
     return t
-
-
-def _oracle(task: RevivalTask, dest: Path) -> Path:
-    kinds.write_oracle(task, dest)
-    return dest
-
-
-def _grade(task: RevivalTask, candidate: Path, split: str = "all") -> dict:
-    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("edit, field", [

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, release_slice
+from conftest import ROOT, release_slice, grade_revival as _grade, revival_oracle as _oracle
 
 from swr import kinds
 from swr.harness.run import JobConfig, run_job
@@ -22,7 +22,6 @@ from swr.revival.envs import ensure, installed
 from swr.revival.source import apply_patch, original, port_patch
 from swr.revival.spec import load_revival, norm
 from swr.revival.task import RevivalTask
-from swr.sandbox import get_sandbox
 from swr.verdicts import RevivalVerdict, parse_verdict
 
 REVIVAL = ROOT / "revivals" / "peakutils-scipy"
@@ -43,15 +42,6 @@ def task(release: Path) -> RevivalTask:
     t = kinds.load(release / "tasks" / TASK)
     assert isinstance(t, RevivalTask)
     return t
-
-
-def _grade(task: RevivalTask, candidate: Path) -> dict:
-    return kinds.grade(task, candidate, get_sandbox("bwrap"))  # type: ignore[arg-type]
-
-
-def _oracle(task: RevivalTask, dest: Path) -> Path:
-    kinds.write_oracle(task, dest)
-    return dest
 
 
 def test_the_port_is_upstreams_fix_not_a_pin_back(tmp_path: Path) -> None:

@@ -11,14 +11,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, swr, grade_revival as _grade, revival_oracle as _oracle
 
 from swr import kinds
 from swr.revival.anticheat import dependency_downgrades
 from swr.revival.source import apply_patch, original, port_patch
 from swr.revival.spec import load_revival
 from swr.revival.task import RevivalTask
-from swr.sandbox import get_sandbox
 from swr.verdicts import RevivalVerdict, parse_verdict
 
 REVIVAL = ROOT / "revivals" / "pandas-schema"
@@ -31,15 +30,6 @@ def task(revival_release: Path) -> RevivalTask:
     t = kinds.load(revival_release / "tasks" / "pandas-schema")
     assert isinstance(t, RevivalTask)
     return t
-
-
-def _grade(task: RevivalTask, candidate: Path, split: str = "all") -> dict:
-    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split)  # type: ignore[arg-type]
-
-
-def _oracle(task: RevivalTask, dest: Path) -> Path:
-    kinds.write_oracle(task, dest)
-    return dest
 
 
 def test_the_port_is_a_real_port_not_a_pin_back(tmp_path: Path) -> None:

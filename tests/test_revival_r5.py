@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, swr, grade_revival as _grade
 
 from swr import kinds
 from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
@@ -42,10 +42,6 @@ def _load(root: Path) -> RevivalTask:
     task = kinds.load(root)
     assert isinstance(task, RevivalTask)
     return task
-
-
-def _grade(task: RevivalTask, candidate: Path) -> dict:
-    return kinds.grade(task, candidate, get_sandbox("bwrap"))  # type: ignore[arg-type]
 
 
 def test_the_plain_task_records_natively_and_gates_nop_and_reference(built: Path) -> None:

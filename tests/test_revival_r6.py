@@ -13,13 +13,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, release_slice
+from conftest import ROOT, release_slice, grade_revival as _grade, revival_oracle as _oracle
 
 from swr import kinds
 from swr.harness.run import JobConfig, run_job
 from swr.layout import PORT_PATCH
 from swr.revival.task import RevivalTask
-from swr.sandbox import get_sandbox
 
 REVIVAL = ROOT / "revivals" / "bitarray-c-api"
 TASK = "bitarray-c-api"
@@ -36,15 +35,6 @@ def task(release: Path) -> RevivalTask:
     t = kinds.load(release / "tasks" / TASK)
     assert isinstance(t, RevivalTask)
     return t
-
-
-def _grade(task: RevivalTask, candidate: Path) -> dict:
-    return kinds.grade(task, candidate, get_sandbox("bwrap"))  # type: ignore[arg-type]
-
-
-def _oracle(task: RevivalTask, dest: Path) -> Path:
-    kinds.write_oracle(task, dest)
-    return dest
 
 
 def test_the_original_builds_and_passes_natively(task: RevivalTask) -> None:
