@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from swr.errors import SwrError
 from swr.layout import ReleasePaths
 
 
@@ -24,3 +25,17 @@ def save_result(release: Path, name: str, result: dict[str, Any]) -> Path:
         f.write(text)
     os.replace(tmp, path)
     return path
+
+
+def saved_result(release: Path, name: str) -> dict[str, Any] | None:
+    """What save_result kept, or None when that audit was not run (a malformed file is an error)."""
+    path = ReleasePaths(release).audit_result(name)
+    if not path.is_file():
+        return None
+    try:
+        doc = json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as e:
+        raise SwrError(f"not JSON: {e}", file=path) from None
+    if not isinstance(doc, dict):
+        raise SwrError("an audit result is a JSON object", file=path)
+    return doc

@@ -3,12 +3,12 @@ and lists in a fixed order, so that the same inputs always give the same pages."
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from swr.audit import saved_result
 from swr.errors import SwrError
 from swr.harness.compare import compare_jobs, label_of
 from swr.harness.results import summarise
@@ -119,21 +119,7 @@ def _gather_release(data: ReportData, release: Path) -> None:
     for root in list_tasks(release):
         meta = read_task_file(root)
         data.tasks.append({"task": root.name, "kind": meta.kind, "domain": meta.domain, "family": meta.family})
-    data.audits = {name: read_audit(release, name) for name in AUDITS}
-
-
-def read_audit(release: Path, name: str) -> dict[str, Any] | None:
-    """An audit's saved --json result, or None when it was not run (a malformed file is an error)."""
-    path = ReleasePaths(release).audit_result(name)
-    if not path.is_file():
-        return None
-    try:
-        doc = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as e:
-        raise SwrError(f"not JSON: {e}", file=path) from None
-    if not isinstance(doc, dict):
-        raise SwrError("an audit result is a JSON object", file=path)
-    return doc
+    data.audits = {name: saved_result(release, name) for name in AUDITS}
 
 
 def task_counts(tasks: list[dict[str, str]], by: str) -> dict[str, int]:
