@@ -173,11 +173,11 @@ def test_a_variant_failing_a_gate_is_drawn_afresh_and_only_it_is_dropped(tmp_pat
     real, tries = b.WorkflowBuild._final_gates, []
 
     def planted(fail_times: int):
-        def gates(self: b.WorkflowBuild, task):  # noqa: ANN001, ANN202
+        def gates(self: b.WorkflowBuild, task, slots):  # noqa: ANN001, ANN202
             if task.id.endswith("-v2") and len(tries) < fail_times:
                 tries.append(task.id)
                 return GateFailure("replay_controls_fail", "planted")
-            return real(self, task)
+            return real(self, task, slots)
         return gates
 
     monkeypatch.setattr(b.WorkflowBuild, "_final_gates", planted(1))

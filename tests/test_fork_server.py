@@ -39,7 +39,7 @@ seen = {
     "file": __file__, "path0": sys.path[0],
     "procs": sorted(p for p in os.listdir("/proc") if p.isdigit() and p != str(os.getpid())),
     "threads": threading.active_count(), "state": open(os.path.join(os.getcwd(), "state.txt")).read(),
-    "rand": [random.random(), float(np.random.random())],
+    "rand": [random.random(), float(np.random.random())], "lazy": "wave" in sys.modules,
 }
 if mode == "mutate":  # every kind of state a child could try to hand to the next one
     np.SWR_MARK = 1
@@ -53,6 +53,8 @@ if mode == "mutate":  # every kind of state a child could try to hand to the nex
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.3); open('/tmp/grand', 'w').write('x')"],
                      start_new_session=True)
     os.chdir("/tmp")
+elif mode == "lazy":  # a library's import on first use, out of the preload's sight
+    __import__("wave")
 elif mode == "touch":
     open("state.txt", "a").write("changed by a child")
 elif mode == "memory":
@@ -146,6 +148,19 @@ def test_no_state_passes_from_one_child_to_the_next(runners, probe):
     fresh = seen(runners(probe, fork=False).run_fresh({"mode": "observe"}))
     assert {k: v for k, v in fresh.items() if k not in ("rand", "procs")} == \
         {k: v for k, v in before.items() if k != "procs"}  # what a new process sees, but the server in /proc
+
+
+def test_the_server_learns_what_the_first_child_imported_on_first_use(runners, probe):
+    """A program's lazy import is paid once per server: after the first child that succeeds the server imports
+    the modules it imported (modules only), and that child's stderr is its own, without the list it told."""
+    r = runners(probe)
+    first = r.run_fresh({"mode": "lazy"})
+    assert seen(first)["lazy"] is False and first.stderr == b""
+    second = r.run_fresh({"mode": "observe"})
+    assert seen(second)["lazy"] is True and second.stderr == b""
+    fresh = seen(runners(probe, fork=False).run_fresh({"mode": "observe"}))
+    assert fresh["lazy"] is False  # a new process has not imported it: only the server's children have
+    assert r.forks[("fresh",)].all[0].info["preloaded"][-1] == "numpy"  # one server throughout
 
 
 def test_closing_the_runner_leaves_no_server_and_no_stray(sandbox, probe):

@@ -278,3 +278,38 @@ def test_build_rejects_output_that_depends_on_the_hash_seed(tmp_path, mode):
     results = build([d], tmp_path / "rel", BuildOptions(variants=1, public=2, hidden=1, jobs=1, max_rounds=1,
                                                         cache=ExecutionCache(enabled=False)))
     assert results[0].failure and "gate deterministic: field `order" in results[0].failure
+
+
+def test_gate_6_grades_the_hidden_second_runs_and_runs_nothing_again(tmp_path, monkeypatch):
+    """A hidden scenario runs twice in all: its second run is the oracle candidate's (`./run` over the task's
+    files, forbidden packages hidden), which gate 6 then grades, artifacts included."""
+    import swr.grade
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+    from swr.layout import TaskPaths
+    from swr.release import task_dir
+
+    def no_run(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("gate 6 executed the oracle again")
+
+    monkeypatch.setenv("SWR_FORK_SERVER", "0")  # every execution a process of its own: none may come from grade
+    monkeypatch.setattr(swr.grade, "run", no_run)
+    [res] = build([FIXTURES / "good-artifacts"], tmp_path / "rel", BuildOptions(
+        variants=2, public=2, hidden=2, cache=ExecutionCache(enabled=False)))
+    assert res.failure is None and len(res.tasks) == 2
+    gates = json.loads(TaskPaths(task_dir(tmp_path / "rel", res.tasks[0])).gates.read_text())["gates"]
+    assert gates["oracle_passes"] == {"pass": True, "r_hid": 1.0}
+
+
+def test_a_reference_that_cannot_run_as_a_candidate_fails_the_oracle_gate(tmp_path):
+    """The hidden second run hides the forbidden packages as grading does: a reference that needs one fails."""
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+
+    d, _ = entry_workflow(tmp_path / "wf", "import numpy\n\ndef main(s):\n    return {'y': float(numpy.float64(s['a']))}\n")
+    toml = (d / "workflow.toml").read_text()
+    (d / "workflow.toml").write_text(toml.replace("[inputs.a]", 'forbidden_packages = ["numpy"]\n\n[inputs.a]'))
+    [res] = build([d], tmp_path / "rel", BuildOptions(variants=1, public=2, hidden=1, max_rounds=1,
+                                                      cache=ExecutionCache(enabled=False)))
+    assert res.failure and res.failure.startswith("gate oracle_passes: the wrapped reference fails as a candidate")
+    assert "forbidden in this task" in res.failure

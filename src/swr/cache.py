@@ -16,6 +16,9 @@ from swr.scenario import content_hash
 from swr.spec import WorkflowSpec
 
 
+FORMAT = 2  # what an execution is; 2: a hidden scenario's second run (3) and a `command` one's (2) are the oracle's
+
+
 def default_cache_dir() -> Path:
     if env := os.environ.get("SWR_CACHE"):
         return Path(env)
@@ -47,7 +50,8 @@ class ExecutionCache:
 
     def key(self, spec: WorkflowSpec, scenario: dict[str, Any], run: int) -> str:
         return content_hash({"workflow": spec.content_hash, "env": environment_fingerprint(tuple(spec.requires.pip)),
-                             "command": spec.describe_command(), "scenario": scenario, "run": run})
+                             "command": spec.describe_command(), "scenario": scenario, "run": run,
+                             "format": FORMAT})
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"

@@ -8,6 +8,9 @@ Then per request line {"stdin": text, "time_s": s, "stdout_bytes": n} one reply 
 own pipes, the server's fds are closed, RNGs are reseeded; afterwards every process but the server is
 killed and what the child added to the watched directories (/tmp, the workdir) is removed. A child that
 changed something that was there before ("clean": false) ends the server: the host starts a fresh one.
+After the first child that succeeds the server imports the modules that child's program imported on first
+use (config "learn"), so later children do not pay a library's lazy imports again; that reply carries the
+server's new "rss", or "unlearnable" (and "clean": false) if those imports started threads.
 """
 
 from __future__ import annotations
@@ -32,14 +35,19 @@ Manifest = dict[str, tuple[Any, ...]]
 
 
 def preload(mods: list[list[Any]]) -> tuple[list[str], list[str]]:
-    """Import what the reference imports at its top level; a failure is left for the child to meet."""
+    """Import what the reference imports at its top level (its own modules found in the workdir, as its
+    program finds them); a failure is left for the child to meet."""
     done, failed = [], []
-    for name, fromlist in mods:
-        try:
-            __import__(name, fromlist=fromlist or ())
-            done.append(name)
-        except BaseException:  # noqa: BLE001 - the child will raise it again, as a fresh process would
-            failed.append(name)
+    sys.path.insert(0, os.getcwd())
+    try:
+        for name, fromlist in mods:
+            try:
+                __import__(name, fromlist=fromlist or ())
+                done.append(name)
+            except BaseException:  # noqa: BLE001 - the child will raise it again, as a fresh process would
+                failed.append(name)
+    finally:
+        sys.path.remove(os.getcwd())  # the first entry: the child's sys.path is a fresh process's
     return done, failed
 
 
@@ -204,8 +212,10 @@ def run_program(argv: list[str]) -> int:
     return code
 
 
-def child(argv: list[str], fds: tuple[int, int, int], own: set[int]) -> None:
-    """The forked child: its own fds 0-2 and nothing of the server's, then the program; never returns."""
+def child(argv: list[str], fds: tuple[int, int, int], own: set[int], nonce: bytes | None) -> None:
+    """The forked child: its own fds 0-2 and nothing of the server's, then the program; never returns.
+    With a nonce, it then names the modules the program imported, after the nonce at the end of stderr
+    (the server strips them off), for the server to import."""
     code = 1
     try:
         for i, fd in enumerate(fds):
@@ -220,20 +230,58 @@ def child(argv: list[str], fds: tuple[int, int, int], own: set[int]) -> None:
         except OSError:
             pass
         _reseed()
+        before = set(sys.modules)
         code = run_program(argv)
+        if nonce:
+            _tell(b"\n" + nonce + "".join(f"\n{m}" for m in sys.modules if m not in before and m != "__main__").encode())
     finally:
         os._exit(code)
 
 
-def serve_one(cfg: dict[str, Any], req: dict[str, Any], own: set[int], snaps: dict[str, Manifest]) -> dict[str, Any]:
-    """Fork, feed, collect with the deadline and the stdout cap, then clean up after the child."""
+def _tell(data: bytes) -> None:
+    try:
+        while data:
+            data = data[os.write(2, data):]
+    except OSError:
+        pass
+
+
+def told(err: bytes, nonce: bytes | None) -> tuple[bytes, list[str]]:
+    """The child's stderr without the trailer it wrote after its program, and the module names in it."""
+    at = err.rfind(b"\n" + nonce) if nonce else -1
+    if at < 0:
+        return err, []
+    return err[:at], err[at + len(nonce) + 1:].decode(errors="replace").split("\n")[1:]
+
+
+def learn(names: list[str]) -> str | None:
+    """Import what a child's program imported on first use (lazy imports a fresh process pays in every
+    scenario): modules only, no call's state. Why the server must retire instead, or None."""
+    for name in names:
+        if name.isidentifier() or all(p.isidentifier() for p in name.split(".")):
+            try:
+                __import__(name)
+            except BaseException:  # noqa: BLE001 - a child imports it itself, as before
+                pass
+    if threads := unsafe_threads():
+        return f"threads after the learned imports: {', '.join(threads)}"
+    gc.collect()
+    gc.freeze()
+    return None
+
+
+def serve_one(cfg: dict[str, Any], req: dict[str, Any], own: set[int], snaps: dict[str, Manifest],
+              tell: bool = False) -> tuple[dict[str, Any], list[str]]:
+    """Fork, feed, collect with the deadline and the stdout cap, then clean up after the child; the reply,
+    and (if told to tell) the modules the child's program imported."""
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
+    nonce = os.urandom(16).hex().encode() if tell else None
     t0 = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(cfg["argv"], (in_r, out_w, err_w), own | {in_w, out_r, err_r})
+        child(cfg["argv"], (in_r, out_w, err_w), own | {in_w, out_r, err_r}, nonce)
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     out, err, limit = collect(pid, in_w, out_r, err_r, req["stdin"].encode(), t0 + req["time_s"], req["stdout_bytes"])
@@ -243,8 +291,9 @@ def serve_one(cfg: dict[str, Any], req: dict[str, Any], own: set[int], snaps: di
     kill_strays()
     clean = all(restore(root, snap) for root, snap in snaps.items())
     rc = os.waitstatus_to_exitcode(status)
+    err, names = told(err, nonce)
     return {"rc": 128 - rc if rc < 0 else rc, "limit": limit, "clean": clean, "wall_s": time.monotonic() - t0,
-            "stdout": base64.b64encode(out).decode(), "stderr": base64.b64encode(err).decode()}
+            "stdout": base64.b64encode(out).decode(), "stderr": base64.b64encode(err).decode()}, names
 
 
 def collect(pid: int, in_w: int, out_r: int, err_r: int, data: bytes, deadline: float,
@@ -306,6 +355,11 @@ def _feed(sel: selectors.BaseSelector, fd: int, view: memoryview, opened: set[in
     return view
 
 
+def _rss() -> int:
+    with open("/proc/self/status") as f:
+        return next((int(ln.split()[1]) * 1024 for ln in f if ln.startswith("VmRSS:")), 0)
+
+
 def main() -> None:
     cfg = json.loads(sys.argv[1])
     proto_in, proto_out = os.dup(0), os.dup(1)
@@ -327,13 +381,18 @@ def main() -> None:
     gc.collect()
     gc.freeze()  # the imported objects stay in their pages: children copy fewer of them
     snaps = {root: manifest(root) for root in cfg["watch"] if os.path.isdir(root)}
-    with open("/proc/self/status") as f:
-        rss = next((int(ln.split()[1]) * 1024 for ln in f if ln.startswith("VmRSS:")), 0)
-    reply.write(json.dumps({"ready": True, "rss": rss, "preloaded": done, "failed": failed}) + "\n")
+    reply.write(json.dumps({"ready": True, "rss": _rss(), "preloaded": done, "failed": failed}) + "\n")
     reply.flush()
     requests = os.fdopen(proto_in, "r", encoding="utf-8")
+    learned = not cfg.get("learn", True)
     for line in requests:
-        res = serve_one(cfg, json.loads(line), own, snaps)
+        res, names = serve_one(cfg, json.loads(line), own, snaps, tell=not learned)
+        if not learned and res["clean"] and res["rc"] == 0 and not res["limit"]:  # once, from a good child
+            learned = True
+            if why := learn(names):
+                res["clean"], res["unlearnable"] = False, why
+            snaps = {root: manifest(root) for root in cfg["watch"] if os.path.isdir(root)}
+            res["rss"] = _rss()
         reply.write(json.dumps(res) + "\n")
         reply.flush()
         if not res["clean"]:

@@ -109,15 +109,16 @@ class ForkServer:
     """One server in its own sandbox; serves one scenario at a time. Artifacts land in a (capped) directory
     of its own, copied out after each child as a fresh process's are."""
 
-    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]]):
+    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], learn: bool = True):
         self.limits = job.limits
+        self.unlearnable = False  # its learned imports started threads: servers after it do not learn
         self.dir = Path(tempfile.mkdtemp(prefix="swr-fork-"))
         self.files = self.dir / "artifacts"
         self.stack = contextlib.ExitStack()
         self.capped = self.stack.enter_context(capped_dir(self.files, self.limits.disk_bytes))
         self.stderr: deque[bytes] = deque(maxlen=64)
         self.dead = False
-        cfg = {"argv": argv, "preload": preload, "watch": list(WATCH)}
+        cfg = {"argv": argv, "preload": preload, "watch": list(WATCH), "learn": learn}
         lim = replace(self.limits, time_s=float("inf"), pids=self.limits.pids + 1)  # +1: the server
         try:
             self.h: Handle = sandbox.spawn(replace(
@@ -140,10 +141,15 @@ class ForkServer:
         if not ready.get("ready"):
             self.close()
             raise ForkUnavailable(ready.get("why", "no ready line"))
-        cg = getattr(self.h, "cg", None)  # the imported modules are the server's: the child keeps its budget
-        if cg is not None:
-            cg.set_limits(pids, self.limits.memory_bytes + int(ready["rss"]))
+        self.pids = pids
+        self._budget(int(ready["rss"]))
         return ready
+
+    def _budget(self, rss: int) -> None:
+        """The imported modules are the server's: the child keeps its own memory budget beside them."""
+        cg = getattr(self.h, "cg", None)
+        if cg is not None:
+            cg.set_limits(self.pids, self.limits.memory_bytes + rss)
 
     def _drain(self) -> None:
         f = self.h.proc.stderr
@@ -195,6 +201,9 @@ class ForkServer:
         if limit != "disk":  # as run() does: what a run past its disk cap wrote is not read
             tree.export(self.files, files, tree.Bounds(bytes=self.limits.disk_bytes), strict=False)
         self._empty_files()
+        if "rss" in rep:  # the server imported what the first child's program imported on first use
+            self._budget(int(rep["rss"]))
+        self.unlearnable = "unlearnable" in rep
         if self.h.breach() or limit == "disk" or not rep["clean"]:
             self.dead = True  # its cgroup's counters keep the breach; a changed file stays: start afresh
         out, err = base64.b64decode(rep["stdout"]), base64.b64decode(rep["stderr"])
@@ -236,6 +245,7 @@ class ForkPool:
         self.all: list[ForkServer] = []
         self.lock = threading.Lock()
         self.broken: str | None = None
+        self.learn = True
 
     def run(self, stdin: bytes, files: Path) -> RunResult | None:
         with self.slots:
@@ -245,7 +255,7 @@ class ForkPool:
                 s = self.idle.get_nowait()
             except queue.Empty:
                 try:
-                    s = ForkServer(self.sandbox, self.job, self.argv, self.preload)
+                    s = ForkServer(self.sandbox, self.job, self.argv, self.preload, self.learn)
                 except ForkUnavailable as e:
                     self.broken = str(e)
                     return None
@@ -253,6 +263,7 @@ class ForkPool:
                     self.all.append(s)
             res = s.call(stdin, files)
             if s.dead:
+                self.learn = self.learn and not s.unlearnable
                 with self.lock:
                     self.all.remove(s)
                 s.close()

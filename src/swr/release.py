@@ -125,6 +125,18 @@ def write_gates(root: Path, gates: dict[str, Any]) -> None:
     _write(gates_path(root), dump_json({"gates": gates}))
 
 
+def copy_reference(src: Path, dst: Path) -> None:
+    """The reference as a task carries it: no bytecode."""
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), dirs_exist_ok=True)
+
+
+def copy_files(src: Path, files: list[str], dst: Path) -> None:
+    """The path inputs' files, as a task carries them beside its reference (mounted beneath a candidate)."""
+    for rel in files:
+        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src / rel, dst / rel)
+
+
 def write_task(root: Path, meta: WorkflowTaskFile, instruction: str, schema: dict[str, Any],
                public: list[Example], hidden: list[Example], reference_src: Path, files: list[str]) -> Task:
     """Write one task directory (gates.json comes after the final gates); `files` travel with the task.
@@ -140,11 +152,8 @@ def write_task(root: Path, meta: WorkflowTaskFile, instruction: str, schema: dic
             _write(output, dump_json(ex.output))
             for name in ex.artifacts:
                 shutil.copyfile(ex.files / name, d / name)  # type: ignore[operator]
-    for rel in files:
-        dst = at.files / rel
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(reference_src / rel, dst)
-    shutil.copytree(reference_src, at.reference, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    copy_files(reference_src, files, at.files)
+    copy_reference(reference_src, at.reference)
     return _task(root, meta, [_as_written(ex, at.public_examples) for ex in public],
                  [_as_written(ex, at.hidden_examples) for ex in hidden])
 

@@ -159,6 +159,10 @@ class WorkflowSpec(_Strict):
         """Hash of every file in the workflow directory: the cache key of its executions."""
         return hash_tree(self.directory)
 
+    def input_files(self) -> list[str]:
+        """The files path inputs choose from (relative to the directory): they travel with every task."""
+        return sorted({str(c) for i in self.inputs.values() if i.type == "path" for c in i.choices or ()})
+
     def describe_command(self) -> str:
         return shlex.join(self.command) if self.command else f"entry {self.entry}"
 

@@ -17,16 +17,14 @@ import time
 from collections import deque
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from swr import forkserver
-from swr.forkserver import ForkPool, Fresh, preload_of, python_argv
+from swr.forkserver import ForkPool, preload_of, python_argv
 from swr.layout import CANDIDATE_RUN
+from swr.release import copy_files, copy_reference
 from swr.sandbox import WORKDIR, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 from swr.spec import WorkflowSpec
-
-if TYPE_CHECKING:
-    from swr.release import Task
 
 WORKER_SCRIPT = Path(__file__).with_name("worker.py")
 WORKER_DST = "/sandbox/swr/worker.py"
@@ -86,6 +84,8 @@ class Runner:
         self._forks_lock = threading.Lock()
         self.pool = WorkerPool(self, workers) if spec.entry else None
         self.second = WorkerPool(self, workers, SECOND_ENV) if spec.entry else None
+        self._oracle: tuple[Path, Path | None] | None = None  # the oracle candidate and its files, made once
+        self._oracle_lock = threading.Lock()
 
     def new_dir(self) -> Path:
         d = self.scratch / str(next(self._count))
@@ -105,11 +105,22 @@ class Runner:
         return self.run_fresh(scenario)
 
     def run_second(self, scenario: dict[str, Any]) -> RunResult:
-        """The determinism gate's second execution: other processes than run()'s, with another call
-        history (the build feeds them in reverse order), so leaked state and per-process randomness show."""
+        """The determinism gate's second execution: other processes than run()'s, under another hash seed
+        and with another call history (the build feeds them in reverse order), so leaked state shows. A
+        `command` reference runs fresh either way: as the oracle candidate (run_oracle)."""
         if self.second:
             return self.second.run(scenario)
-        return self.run_fresh(scenario, SECOND_ENV)
+        return self.run_oracle(scenario)
+
+    def run_oracle(self, scenario: dict[str, Any]) -> RunResult:
+        """The reference as the oracle candidate (`./run` over the task's files, the task's limits, forbidden
+        packages hidden), a fresh process under the second run's hash seed: a hidden scenario's second
+        execution, which gate 6 then grades as the oracle's."""
+        art, stdin = self.new_dir(), _encode(scenario)
+        pool = self._fork_pool("oracle", self._oracle_pool)
+        if pool and (res := pool.run(stdin, art)) is not None:
+            return res
+        return replace(run(self.sandbox, replace(self.candidate_job(), artifacts=art), stdin), artifacts=art)
 
     def run_fresh(self, scenario: dict[str, Any], env: dict[str, str] | None = None) -> RunResult:
         """Always a new process: a fork server's clean child where the command is a Python script."""
@@ -126,12 +137,19 @@ class Runner:
         finally:
             w.close()
 
-    def oracle_fresh(self, task: Task) -> Fresh | None:
-        """Gate 6's executions of this workflow's oracle from one fork server per workflow (the variants'
-        tasks share its reference, files and limits), or None: per process."""
-        key = ("oracle", task.limits, tuple(task.forbidden_packages))
-        pool = self._fork_pool(key, lambda: self._oracle_pool(task))
-        return pool.run if pool else None
+    def candidate_job(self) -> Job:
+        """The oracle candidate's job, as grading runs a candidate (under the second run's hash seed)."""
+        with self._oracle_lock:
+            if self._oracle is None:
+                d = self.new_dir()
+                cand = write_oracle(self.spec, self.spec.directory, d / "candidate")
+                files = d / "files" if self.spec.input_files() else None
+                if files:
+                    copy_files(self.spec.directory, self.spec.input_files(), files)
+                self._oracle = cand, files
+        cand, files = self._oracle
+        return Job([f"./{CANDIDATE_RUN}"], Mount(cand, WORKDIR, "overlay", (files,) if files else ()), self.limits,
+                   env=dict(SECOND_ENV), hidden=tuple(self.spec.forbidden_packages))
 
     def _fork_pool(self, key: Any, make: Callable[[], ForkPool | None]) -> ForkPool | None:
         if not self.fork:
@@ -148,24 +166,24 @@ class Runner:
         preload = preload_of(self.spec.directory / argv[0], (self.spec.directory,))
         return ForkPool(self.sandbox, self.job([], env=env), argv, preload, self.workers)
 
-    def _oracle_pool(self, task: Task) -> ForkPool | None:
-        """The oracle candidate as grade runs it (`./run` over the task's files), copied for the server's
-        lifetime: a variant that fails its gates has its task directory removed."""
-        if self.spec.entry:  # the wrapper script of write_oracle, which imports the entry's module
+    def _oracle_pool(self) -> ForkPool | None:
+        """The fork server of the oracle candidate: the wrapper script for `entry` (the server imports the
+        entry's module, which a child's wrapper then finds imported), the command's script for `command`
+        (the wrapper execs the command)."""
+        job = self.candidate_job()
+        entry: list[list[Any]] = []
+        if self.spec.entry:
             argv: list[str] | None = [f"./{CANDIDATE_RUN}"]
-            script = Path(*self.spec.entry.split(":")[0].split(".")).with_suffix(".py")
-        else:  # the wrapper execs the command: the fork server runs the command's script
+            module, func = self.spec.entry.split(":")
+            script, entry = Path(*module.split(".")).with_suffix(".py"), [[module, [func]]]
+        else:
             argv = python_argv(resolve_command(self.spec.command or []))
             script = Path(argv[0] if argv else ".")
         if argv is None:
             return None
-        d = self.new_dir()
-        cand = write_oracle(self.spec, task.reference_dir, d / "candidate")
-        files = shutil.copytree(task.files_dir, d / "files") if task.files_dir else None
-        roots = (cand, *((files,) if files else ()))
-        job = Job([], Mount(cand, WORKDIR, "overlay", (files,) if files else ()), task.limits,
-                  hidden=task.forbidden_packages)
-        return ForkPool(self.sandbox, job, argv, preload_of(cand / script, roots), self.workers)
+        roots = (job.workdir.src, *job.workdir.lower)
+        preload = [*preload_of(job.workdir.src / script, roots), *entry]  # the entry's module too: its own set-up
+        return ForkPool(self.sandbox, job, argv, preload, self.workers)
 
     def close(self) -> None:
         for pool in (self.pool, self.second, *self.forks.values()):
@@ -286,7 +304,7 @@ class WorkerPool:
 
 def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:
     """A candidate directory that wraps the reference: the oracle of gate 6 and of `-a oracle`."""
-    shutil.copytree(reference_dir, dest, dirs_exist_ok=True)
+    copy_reference(reference_dir, dest)
     run_file = dest / CANDIDATE_RUN
     if spec.command:
         script = f"#!/bin/sh\nexec {shlex.join(spec.command)}\n"  # a bare python3: the sandbox PATH finds it

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +111,9 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
 
 def _workflows(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions, sandbox: Sandbox, progress: Progress,
                report: Callable[[WorkflowResult], WorkflowResult]) -> list[WorkflowResult]:
-    """Every workflow built, in `specs` order: `jobs` at a time here, or on Dask workers (where progress
-    counts whole workflows, since their executions happen out of sight)."""
+    """Every workflow built, in `specs` order: `jobs` at a time here, each running its executions one at a
+    time (a lone workflow gets the `jobs`), or on Dask workers (where progress counts whole workflows, since
+    their executions happen out of sight)."""
     if opts.executor == "dask":
         from .distributed import build_on_dask
 
@@ -121,9 +123,15 @@ def _workflows(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions, san
 
         progress(0, len(specs))
         return build_on_dask(specs, staging, opts, returned)
-    with ThreadPoolExecutor(opts.jobs) as runs, ThreadPoolExecutor(opts.jobs) as workflows:
-        return list(workflows.map(lambda spec: report(_timed(
-            lambda: build_workflow(spec, staging, opts, sandbox, runs, progress))), specs))
+    at_once = max(1, min(opts.jobs, len(specs)))
+    each = replace(opts, jobs=max(1, opts.jobs // at_once))  # one at a time beside others: one import per role
+
+    def one(spec: WorkflowSpec) -> WorkflowResult:
+        with ThreadPoolExecutor(each.jobs) as runs:
+            return build_workflow(spec, staging, each, sandbox, runs, progress)
+
+    with ThreadPoolExecutor(at_once) as workflows:
+        return list(workflows.map(lambda spec: report(_timed(lambda: one(spec))), specs))
 
 
 def defect_registers(paths: list[Path]) -> list[Path]:

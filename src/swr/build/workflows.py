@@ -3,14 +3,16 @@ that fails one is drawn afresh), write the tasks that pass."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from swr.cache import ExecutionCache
 from swr.errors import SwrError
+from swr.forkserver import Fresh
 from swr.grade import oracle_verdict
 from swr.judge import Tolerances
 from swr.judge.artifacts import ArtifactConfigError, kind_of
@@ -71,13 +73,16 @@ class Slot:
 
     variant: int
     scenario: dict[str, Any]
+    hidden: bool  # a hidden scenario's second run is the oracle candidate's, which gate 6 grades
     output: Any = None
     files: Path | None = None  # the reference's artifact directory
     view: Any = None  # the output as equality gates see it: artifact names replaced by file digests
     failure: GateFailure | None = None
+    second: RunResult | None = None  # a hidden slot's second run, for gate 6
 
     def reset(self, scenario: dict[str, Any]) -> None:
         self.scenario, self.output, self.files, self.view, self.failure = scenario, None, None, None, None
+        self.second = None
 
     def example(self, index: int, tol: Tolerances) -> Example:
         names = tuple(sorted({n for _, n in artifact_leaves(Reference(self.output, self.files), tol)}))
@@ -128,25 +133,30 @@ class WorkflowBuild:
                                            "hidden scenarios; widen the input ranges or choices"))
 
     def execute(self, scenario: dict[str, Any], run: int) -> RunResult:
+        """Run 1: the reference; 2: its second run; 3: the oracle candidate's (Runner.run_oracle)."""
         cache = self.opts.cache
         key = cache.key(self.spec, scenario, run)
         res = cache.get(key)
         if res is None:
-            res = self.runner.run(scenario) if run == 1 else self.runner.run_second(scenario)
+            res = (self.runner.run, self.runner.run_second, self.runner.run_oracle)[run - 1](scenario)
             cache.put(key, res)
         self.progress(1, 0)
         return res
 
     def evaluate(self, pending: list[Slot]) -> None:
-        """Gates 2 and 3: every slot runs twice, the second pass in reverse order on other processes."""
+        """Gates 2 and 3: every slot runs twice, the second time on other processes in reverse order; a
+        hidden slot's second time as the oracle candidate, which gate 6 grades."""
         firsts = list(self.pool.map(lambda s: self.execute(s.scenario, 1), pending))
-        seconds = list(self.pool.map(lambda s: self.execute(s.scenario, 2), pending[::-1]))[::-1]
+        seconds = list(self.pool.map(lambda s: self.execute(s.scenario, 3 if s.hidden else 2), pending[::-1]))[::-1]
         for slot, first, second in zip(pending, firsts, seconds):
             self.judge_twice(slot, first, second)
 
     def judge_twice(self, slot: Slot, first: RunResult, second: RunResult) -> None:
+        slot.second = second if slot.hidden else None
         out1, fail = parse_output(first, slot.scenario)
         out2, fail2 = parse_output(second, slot.scenario) if fail is None else (None, None)
+        if fail2 and slot.hidden:  # the second run was the oracle candidate's
+            fail2 = GateFailure("oracle_passes", f"the wrapped reference fails as a candidate: {fail2.reason}")
         slot.failure = fail or fail2
         if slot.failure is None:
             slot.output, slot.files = strip_ignored(out1, self.tol), first.artifacts
@@ -162,7 +172,7 @@ class WorkflowBuild:
         """Resample rejected scenarios for a bounded number of rounds: the variants whose slots all hold,
         and the first failure of each that never did. A workflow most of whose first draws fail is broken."""
         n = self.opts.public + self.opts.hidden
-        slots = {v: [Slot(v, self.draw(v)) for _ in range(n)] for v in variants}
+        slots = {v: [Slot(v, self.draw(v), i >= self.opts.public) for i in range(n)] for v in variants}
         pending = [s for ss in slots.values() for s in ss]
         for rnd in range(1, self.opts.max_rounds + 1):
             self.progress(0, 2 * len(pending))
@@ -202,7 +212,7 @@ class WorkflowBuild:
         while True:
             for v, ss in sorted(slots.items()):
                 task = self._write_variant(staging, v, ss)
-                if (fail := self._final_gates(task)) is None:
+                if (fail := self._final_gates(task, ss)) is None:
                     written.append(task.id)
                 else:
                     shutil.rmtree(task.root)
@@ -223,7 +233,6 @@ class WorkflowBuild:
 
     def _write_variant(self, staging: Path, v: int, ss: list[Slot]) -> Task:
         limits = limits_for(self.spec)
-        files = sorted({str(c) for i in self.spec.inputs.values() if i.type == "path" for c in i.choices or ()})
         public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
         hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
         tid = f"{self.spec.name}-v{v}"
@@ -231,18 +240,17 @@ class WorkflowBuild:
                 for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
         out_schema = schema(self.spec, [ex.output for ex in public], arts)
         instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)
-        self.progress(0, self.opts.hidden)
         return write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction,
-                          out_schema, public, hidden, self.spec.directory, files)
+                          out_schema, public, hidden, self.spec.directory, self.spec.input_files())
 
-    def _final_gates(self, task: Task) -> GateFailure | None:
-        """Gates 6 and 7 on the task as written (handed over, not read back), then its gates.json."""
+    def _final_gates(self, task: Task, slots: list[Slot]) -> GateFailure | None:
+        """Gates 6 and 7 on the task as written (handed over, not read back), then its gates.json. Gate 6
+        grades the hidden scenarios' second runs: the oracle candidate's executions."""
         try:  # the gate is about r_hid
             v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec,
-                               fresh=self.runner.oracle_fresh(task))
+                               fresh=replayed(slots))
         except SwrError as e:  # an artifact option the comparator rejects
             return GateFailure("oracle_passes", e.message)
-        self.progress(len(task.hidden), 0)
         if not v["pass"]:
             bad = next((s for s in v["scenarios"] if not s["pass"]), {})
             return GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
@@ -258,6 +266,22 @@ class WorkflowBuild:
 
     def close(self) -> None:
         self.runner.close()
+
+
+def replayed(slots: list[Slot]) -> Fresh:
+    """The second runs of these slots, handed to grading as the oracle's executions (its artifacts copied
+    where grading wants them); a scenario not among them is executed (None)."""
+    seconds = {content_hash(s.scenario): s.second for s in slots if s.hidden and s.second is not None}
+
+    def fresh(stdin: bytes, files: Path) -> RunResult | None:
+        res = seconds.get(content_hash(json.loads(stdin)))
+        if res is None:
+            return None
+        if res.artifacts:
+            shutil.copytree(res.artifacts, files, dirs_exist_ok=True)
+        return replace(res, artifacts=files)
+
+    return fresh
 
 
 class GateFailureError(Exception):

@@ -3,9 +3,13 @@ plus a bidirectional surface distance measured exactly to triangles, so facet or
 and file format never matter while a scaled, holed or dented surface does."""
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 import struct
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -37,6 +41,10 @@ DEFAULTS: dict[str, Any] = {
     "translation_invariant": False,  # compare after moving the candidate's bbox minimum onto the reference's
 }
 _DEGENERATE = 1e-9  # a face whose height is below this fraction of the mesh's diagonal has no area
+# Parsed meshes by content: the build and the audits compare one reference file with many others
+_PARSED: OrderedDict[tuple[bytes, str], Any] = OrderedDict()
+_PARSED_LOCK = threading.Lock()
+_PARSED_KEEP = 64
 _PAIR_BUDGET = 2_000_000  # point x triangle pairs per numpy block (~50 MB of temporaries)
 
 
@@ -131,16 +139,28 @@ def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
 
     file_size(path, budget)
     budget.admit("values", mesh_values(path, file_type))
-    with open(path, "rb") as fh:
-        mesh = trimesh.load(fh, file_type=file_type.lstrip("."), force="mesh", process=True,
-                            skip_materials=True, resolver={})
+    data = path.read_bytes()  # admitted above: its size and its value count
+    key = (hashlib.sha256(data).digest(), file_type)
+    with _PARSED_LOCK:
+        hit = _PARSED.get(key)
+        if hit is not None:
+            _PARSED.move_to_end(key)
+    if hit is not None:
+        return hit.copy()
+    mesh = trimesh.load(io.BytesIO(data), file_type=file_type.lstrip("."), force="mesh", process=True,
+                        skip_materials=True, resolver={})
     if not isinstance(mesh, trimesh.Trimesh):
         raise TypeError(f"not a triangle mesh ({type(mesh).__name__})")
     mesh.merge_vertices(merge_tex=True, merge_norm=True)
     mesh.remove_unreferenced_vertices()
     if len(mesh.faces) == 0:
         raise ValueError("no triangles")
-    return without_degenerate(mesh)
+    mesh = without_degenerate(mesh)
+    with _PARSED_LOCK:
+        _PARSED[key] = mesh
+        while len(_PARSED) > _PARSED_KEEP:
+            _PARSED.popitem(last=False)
+    return mesh.copy()
 
 
 def degenerate_faces(mesh: Any) -> np.ndarray:
