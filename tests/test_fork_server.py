@@ -163,6 +163,21 @@ def test_the_server_learns_what_the_first_child_imported_on_first_use(runners, p
     assert r.forks[("fresh",)].all[0].info["preloaded"][-1] == "numpy"  # one server throughout
 
 
+def test_a_watched_directory_lists_a_filesystem_mounted_in_it_without_walking_it(tmp_path):
+    """/dev/shm is a filesystem of its own inside /dev: like the venv bound under the sandbox's /tmp when swr
+    lives under /tmp, it is listed and not walked (the walk after every child cost a second per child)."""
+    from swr import forkserve
+
+    probe = Path("/dev/shm") / f"swr-walk-{tmp_path.name}"
+    probe.write_text("x")
+    try:
+        seen_dev = forkserve.manifest("/dev")
+        assert "shm" in seen_dev and not any(k.startswith("shm/") for k in seen_dev)
+        assert probe.name in forkserve.manifest("/dev/shm")  # a watched root itself is walked
+    finally:
+        probe.unlink()
+
+
 def test_closing_the_runner_leaves_no_server_and_no_stray(sandbox, probe):
     r = Runner(load_spec(probe), sandbox, workers=2, fork=True)
     try:

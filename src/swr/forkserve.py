@@ -52,8 +52,11 @@ def preload(mods: list[list[Any]]) -> tuple[list[str], list[str]]:
 
 
 def manifest(root: str) -> Manifest:
-    """What a directory holds: files by (inode, ctime) so that any change shows, directories by inode/mode."""
+    """What a directory holds: files by (inode, ctime) so that any change shows, directories by inode/mode.
+    A filesystem mounted inside it is listed, not walked: under /tmp that is the host's venv, bound read-only
+    when swr lives under /tmp (a clone in /tmp: tens of thousands of files, walked twice per child)."""
     out: Manifest = {}
+    dev = os.stat(root).st_dev
     stack = [""]
     while stack:
         rel = stack.pop()
@@ -66,7 +69,8 @@ def manifest(root: str) -> Manifest:
             st = e.stat(follow_symlinks=False)
             if stat.S_ISDIR(st.st_mode):
                 out[r] = ("d", st.st_ino, st.st_mode)
-                stack.append(r)
+                if st.st_dev == dev:
+                    stack.append(r)
             else:
                 out[r] = ("f", st.st_ino, st.st_ctime_ns, st.st_mode)
     return out

@@ -111,9 +111,10 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
 
 def _workflows(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions, sandbox: Sandbox, progress: Progress,
                report: Callable[[WorkflowResult], WorkflowResult]) -> list[WorkflowResult]:
-    """Every workflow built, in `specs` order: `jobs` at a time here, each running its executions one at a
-    time (a lone workflow gets the `jobs`), or on Dask workers (where progress counts whole workflows, since
-    their executions happen out of sight)."""
+    """Every workflow built (results in `specs` order): `jobs` at a time here, each running its executions
+    one at a time (a lone workflow gets the `jobs`), those that run system programs (`requires.apt`: the
+    slowest executions) first so that none is left alone on one core at the end; or on Dask workers (where
+    progress counts whole workflows, since their executions happen out of sight)."""
     if opts.executor == "dask":
         from .distributed import build_on_dask
 
@@ -130,8 +131,10 @@ def _workflows(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions, san
         with ThreadPoolExecutor(each.jobs) as runs:
             return build_workflow(spec, staging, each, sandbox, runs, progress)
 
+    first = sorted(range(len(specs)), key=lambda i: not specs[i].requires.apt)  # stable: then in `specs` order
     with ThreadPoolExecutor(at_once) as workflows:
-        return list(workflows.map(lambda spec: report(_timed(lambda: one(spec))), specs))
+        done = dict(zip(first, workflows.map(lambda i: report(_timed(lambda: one(specs[i]))), first)))
+    return [done[i] for i in range(len(specs))]
 
 
 def defect_registers(paths: list[Path]) -> list[Path]:
