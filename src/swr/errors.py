@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,21 @@ def first_problem(e: ValidationError, *, tagged: bool = False) -> tuple[str, str
     if tagged:
         loc = ["kind"] if err["type"] == "union_tag_invalid" else loc[1:]
     return err["msg"], ".".join(loc) or None
+
+
+def load_json(path: Path, missing: SwrError | None = None) -> Any:
+    """A JSON file's value; a missing (`missing`, else "not found"), unreadable, non-UTF-8 or invalid file
+    is one line naming it."""
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise (missing or SwrError("not found", file=path)) from None
+    except OSError as e:
+        raise SwrError(f"unreadable: {e.strerror}", file=path) from None
+    except UnicodeDecodeError:
+        raise SwrError("not UTF-8 text", file=path) from None
+    except ValueError as e:
+        raise SwrError(f"invalid JSON: {e}", file=path) from None
 
 
 def load_toml(path: Path, missing: SwrError | None = None) -> dict[str, Any]:

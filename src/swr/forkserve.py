@@ -262,7 +262,7 @@ def learn(names: list[str]) -> str | None:
     """Import what a child's program imported on first use (lazy imports a fresh process pays in every
     scenario): modules only, no call's state. Why the server must retire instead, or None."""
     for name in names:
-        if name.isidentifier() or all(p.isidentifier() for p in name.split(".")):
+        if all(p.isidentifier() for p in name.split(".")):
             try:
                 __import__(name)
             except BaseException:  # noqa: BLE001 - a child imports it itself, as before

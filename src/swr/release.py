@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
+from swr.errors import SwrError, load_json
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
 from swr.layout import ReleasePaths, TaskPaths, example_files
@@ -88,7 +88,7 @@ class Task(Forbidden):
     def gates(self) -> dict[str, Any]:
         """Every gate's result as the build recorded it ({} in a public-only copy)."""
         path = gates_path(self.root)
-        return _read_json(path).get("gates", {}) if path.is_file() else {}
+        return load_json(path).get("gates", {}) if path.is_file() else {}
 
     @property
     def environment(self) -> dict[str, Any]:
@@ -171,15 +171,10 @@ def _examples(d: Path) -> list[Example]:
     out = []
     for sub in sorted((p for p in d.iterdir() if p.name.isdigit()), key=lambda p: int(p.name)):
         _, scenario, output = example_files(d, sub.name)
-        out.append(Example(int(sub.name), _read_json(scenario), _read_json(output), sub))
+        out.append(Example(int(sub.name), load_json(scenario), load_json(output), sub))
     return out
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise SwrError(f"unreadable JSON: {e}", file=path) from None
 
 
 def load_task(root: str | Path) -> Task:
@@ -237,7 +232,7 @@ def list_tasks(release: str | Path) -> list[Path]:
 
 
 def load_release(release: str | Path) -> dict[str, Any]:
-    return _read_json(ReleasePaths(Path(release)).summary)
+    return load_json(ReleasePaths(Path(release)).summary)
 
 
 def tree_hash(root: Path) -> str:

@@ -141,11 +141,11 @@ class Runner:
         """The oracle candidate's job, as grading runs a candidate (under the second run's hash seed)."""
         with self._oracle_lock:
             if self._oracle is None:
-                d = self.new_dir()
+                d, names = self.new_dir(), self.spec.input_files()
                 cand = write_oracle(self.spec, self.spec.directory, d / "candidate")
-                files = d / "files" if self.spec.input_files() else None
+                files = d / "files" if names else None
                 if files:
-                    copy_files(self.spec.directory, self.spec.input_files(), files)
+                    copy_files(self.spec.directory, names, files)
                 self._oracle = cand, files
         cand, files = self._oracle
         return Job([f"./{CANDIDATE_RUN}"], Mount(cand, WORKDIR, "overlay", (files,) if files else ()), self.limits,

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
+from swr.errors import SwrError, load_json
 from swr.layout import ReleasePaths
 
 
@@ -32,10 +32,7 @@ def saved_result(release: Path, name: str) -> dict[str, Any] | None:
     path = ReleasePaths(release).audit_result(name)
     if not path.is_file():
         return None
-    try:
-        doc = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as e:
-        raise SwrError(f"not JSON: {e}", file=path) from None
+    doc = load_json(path)
     if not isinstance(doc, dict):
         raise SwrError("an audit result is a JSON object", file=path)
     return doc

@@ -4,12 +4,11 @@ accepts and false rejects against the adjudicated labels, per stratum."""
 from __future__ import annotations
 
 import csv
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
+from swr.errors import SwrError, load_json
 
 from .bundles import CASES, LABEL_COLUMNS
 from .mutation import wilson
@@ -21,10 +20,7 @@ CaseId = tuple[str, str]
 
 def read_key(path: Path) -> dict[CaseId, dict[str, Any]]:
     """(bundle_id, case) -> the key's record of that case (designed validity, stratum, verifier decision)."""
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise SwrError(f"unreadable key: {e}", file=path) from None
+    doc = load_json(path)
     out: dict[CaseId, dict[str, Any]] = {}
     for n, b in enumerate(doc.get("bundles", []) if isinstance(doc, dict) else []):
         try:

@@ -4,7 +4,6 @@ defects.toml of `[[defect]]` tables with the same fields, carried into each rele
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import re
 from pathlib import Path
@@ -19,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from swr.errors import SwrError, load_toml
+from swr.errors import SwrError, load_json, load_toml
 from swr.layout import ReleasePaths
 from swr.release import dump_json, list_tasks, load_release
 from swr.taskfile import read_task_file
@@ -93,10 +92,7 @@ def load(release: Path) -> list[Defect]:
     path = ReleasePaths(release).defects
     if not path.is_file():
         return []
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise SwrError(f"unreadable JSON: {e}", file=path) from None
+    data = load_json(path)
     if not isinstance(data, list):
         raise SwrError("must be a JSON list of defects", file=path)
     return _validated(data, path, "defects")

@@ -6,13 +6,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
-import json
 import random
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
+from swr.errors import SwrError, load_json
 from swr.layout import ReleasePaths
 from swr.release import dump_json, list_tasks, task_dir, tree_hash
 from swr.taskfile import read_task_file
@@ -152,10 +151,7 @@ def load_freeze(release: Path) -> dict[str, Any]:
     path = freeze_path(release)
     if not path.is_file():
         raise SwrError("no freeze record: run `swr audit freeze` on this release first", file=path)
-    try:
-        record = json.loads(path.read_text())
-    except ValueError as e:
-        raise SwrError(f"unreadable JSON: {e}", file=path) from None
+    record = load_json(path)
     for name in RECORD_FIELDS:
         if not isinstance(record, dict) or name not in record:
             raise SwrError("is required but missing", file=path, field=name)
