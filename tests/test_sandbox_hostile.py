@@ -414,3 +414,23 @@ def test_artifacts_and_stdin_round_trip(backend, tmp_path):
     assert res.ok, res.stderr
     assert res.stdout.strip() == b"300000"
     assert (art / "out.txt").read_text() == ("abc" * 100_000)[::-1]
+
+
+def test_threads_asking_for_the_cgroup_layout_at_once_all_get_it() -> None:
+    """The first builds' threads start sandboxes together: each must find the per-run cgroups (a thread that
+    lost the probe race got None, and its processes ran without pids and memory limits)."""
+    import threading
+
+    from swr.sandbox import cgroups
+
+    want = cgroups.layout()
+    assert want is not None  # this machine (and CI) has writable cgroups
+    for _ in range(20):
+        cgroups._layout.cache_clear()
+        start, got = threading.Barrier(8), []
+        threads = [threading.Thread(target=lambda: (start.wait(), got.append(cgroups.layout()))) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert got == [want] * 8

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -45,28 +45,24 @@ def first_problem(e: ValidationError, *, tagged: bool = False) -> tuple[str, str
 def load_json(path: Path, missing: SwrError | None = None) -> Any:
     """A JSON file's value; a missing (`missing`, else "not found"), unreadable, non-UTF-8 or invalid file
     is one line naming it."""
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise (missing or SwrError("not found", file=path)) from None
-    except OSError as e:
-        raise SwrError(f"unreadable: {e.strerror}", file=path) from None
-    except UnicodeDecodeError:
-        raise SwrError("not UTF-8 text", file=path) from None
-    except ValueError as e:
-        raise SwrError(f"invalid JSON: {e}", file=path) from None
+    return _parsed(path, json.loads, ValueError, "JSON", missing)
 
 
 def load_toml(path: Path, missing: SwrError | None = None) -> dict[str, Any]:
     """A TOML file's table; a missing (`missing`, else "not found"), unreadable, non-UTF-8 or invalid file
     is one line naming it."""
+    return _parsed(path, tomllib.loads, tomllib.TOMLDecodeError, "TOML", missing)
+
+
+def _parsed(path: Path, parse: Callable[[str], Any], invalid: type[Exception], kind: str,
+            missing: SwrError | None) -> Any:
     try:
-        return tomllib.loads(path.read_text())
+        return parse(path.read_text())
     except FileNotFoundError:
         raise (missing or SwrError("not found", file=path)) from None
     except OSError as e:
         raise SwrError(f"unreadable: {e.strerror}", file=path) from None
     except UnicodeDecodeError:
         raise SwrError("not UTF-8 text", file=path) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SwrError(f"invalid TOML: {e}", file=path) from None
+    except invalid as e:
+        raise SwrError(f"invalid {kind}: {e}", file=path) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -53,9 +54,18 @@ def _sweep(parent: Path) -> None:
                 pass
 
 
-@lru_cache(maxsize=1)
+_LAYOUT_LOCK = threading.Lock()
+
+
 def layout() -> Layout | None:
-    """Find a writable place for per-run cgroups, or None (then rlimits are the fallback)."""
+    """Find a writable place for per-run cgroups, or None (then rlimits are the fallback). Once per process:
+    threads that asked at the same moment probed the same directory, and one of them got None (no limits)."""
+    with _LAYOUT_LOCK:
+        return _layout()
+
+
+@lru_cache(maxsize=1)
+def _layout() -> Layout | None:
     if (CGROOT / "pids" / "cgroup.procs").exists() and (CGROOT / "memory" / "cgroup.procs").exists():
         pids = _make_parent(CGROOT / "pids" / _own_v1_path("pids") / "swr")
         mem = _make_parent(CGROOT / "memory" / _own_v1_path("memory") / "swr")
