@@ -294,13 +294,15 @@ def test_command_workflow_both_runs_equal_per_process(runners):
 
 
 def test_build_with_fork_server_is_byte_identical(tmp_path, monkeypatch):
-    """Gate 6 and the command workflows' runs served by fork servers give the very release built without."""
-    served = []
+    """Gate 6, the command workflows' runs and the entry workflows' warm second runs served by fork servers
+    give the very release built without."""
+    served, warmed = [], []
     real = ForkPool.run
 
-    def counted(self, stdin, files):
-        res = real(self, stdin, files)
+    def counted(self, stdin, files, warm=False):
+        res = real(self, stdin, files, warm)
         served.append(res is not None)
+        warmed.append(warm)
         return res
 
     monkeypatch.setattr(ForkPool, "run", counted)
@@ -310,7 +312,7 @@ def test_build_with_fork_server_is_byte_identical(tmp_path, monkeypatch):
         opts = BuildOptions(variants=2, public=3, hidden=3, jobs=2, cache=ExecutionCache(tmp_path / f"cache-{name}"))
         assert not [r.failure for r in build(flows, tmp_path / name, opts) if r.failure]
         if name == "on":
-            assert served and all(served)
+            assert served and all(served) and any(warmed) and not all(warmed)
             served.clear()
     assert not served  # off: no fork server at all
     cmp = filecmp.dircmp(tmp_path / "on", tmp_path / "off")

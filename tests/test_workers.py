@@ -257,6 +257,90 @@ def test_second_runs_use_other_processes(runner_for, tmp_path):
     assert [out(r.run_second({"a": 1.0}))["calls"] for _ in range(2)] == [1, 2]
 
 
+def test_second_runs_are_warm_calls_in_the_oracle_fork_server(runner_for, tmp_path):
+    """After the fresh (hidden) runs the oracle's fork server serves second runs warm, so the package is
+    imported once for both; a fresh run after them comes from a new server, never from the warm one."""
+    d, _ = entry_workflow(tmp_path / "wf")
+    r = runner_for(d)
+    assert [out(r.run_oracle({"a": 1.0}))["calls"] for _ in range(2)] == [1, 1]  # fresh children
+    pool = r.forks["oracle"]
+    assert pool is not None and len(pool.all) == 1
+    assert [out(r.run_second({"a": 1.0}))["calls"] for _ in range(3)] == [1, 2, 3]  # that server, warm
+    assert len(pool.all) == 1 and r.second is None and r.seconds_as_oracle
+    assert out(r.run_oracle({"a": 1.0}))["calls"] == 1  # not 4: a new server
+    assert len(pool.all) == 2 and out(r.run_second({"a": 1.0}))["calls"] == 4
+
+
+def test_warm_calls_in_the_fork_server_fail_as_a_warm_worker_does(runner_for, tmp_path):
+    d, mod = entry_workflow(tmp_path / "wf", extra_toml="\n[limits]\nmemory_mb = 200\nstdout_mb = 1\n")
+    r = runner_for(d)
+    assert out(r.run_second({"a": 1.0}))["calls"] == 1
+    bad = r.run_second({"a": -2.5, "mode": "raise"})
+    assert not bad.ok and bad.returncode == 1 and bad.limit is None and bad.stdout == b""
+    assert b"ValueError: refusing a = -2.5" in bad.stderr
+    assert r.run_second({"a": 0.0, "mode": "exit"}).returncode == 1
+    assert out(r.run_second({"a": 1.0, "mode": "print"})) == {"y": 3.0, "calls": 4}  # fd 1 is not the protocol
+    assert out(r.run_second({"a": 2.0})) == {"y": 5.0, "calls": 5}  # the same server went on
+    t0 = time.monotonic()
+    res = r.run_second({"a": 1.0, "mode": "loop"})
+    assert res.limit == "timeout" and res.returncode is None and TIMEOUT_S - 0.1 <= time.monotonic() - t0 < TIMEOUT_S + 3
+    assert out(r.run_second({"a": 1.0}))["calls"] == 1  # a new server
+    assert r.run_second({"a": 1.0, "mode": "hog"}).limit == "memory"
+    huge = r.run_second({"a": 1.0, "mode": "huge"})
+    assert huge.limit == "output" and huge.stdout == b""
+    assert r.second is None  # every call so far was a fork server's
+    died = r.run_second({"a": 1.0, "mode": "hard-exit"})  # no limit to blame: run again on a warm worker
+    assert not died.ok and died.returncode == 3 and r.second is not None and not r.seconds_as_oracle
+    r.close()
+    assert wait_until(lambda: not host_processes_with(mod)), "servers survived Runner.close()"
+
+
+def test_a_build_imports_an_entry_workflow_twice(tmp_path, monkeypatch):
+    """One warm worker for the first runs, one fork server for the rest: the hidden runs go first."""
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+    from swr.forkserver import ForkServer
+    from swr.workflow import Worker
+
+    started: list[str] = []
+    for cls in (ForkServer, Worker):
+        monkeypatch.setattr(cls, "__init__", lambda self, *a, real=cls.__init__, name=cls.__name__, **k:
+                            (started.append(name), real(self, *a, **k))[1])
+    d, _ = entry_workflow(tmp_path / "wf", MODULE.replace(', "calls": CALLS', ""))
+    [res] = build([d], tmp_path / "rel", BuildOptions(variants=2, public=3, hidden=2, jobs=1,
+                                                      cache=ExecutionCache(enabled=False)))
+    assert not res.failure and len(res.tasks) == 2
+    assert sorted(started) == ["ForkServer", "Worker"]
+
+
+STACK = '''
+import subprocess
+
+
+def main(s):
+    maps = subprocess.run(["grep", "-F", "[stack]", "/proc/self/maps"], capture_output=True, text=True, check=True)
+    return {"y": 2.0 * s["a"], "stack": maps.stdout.split("-")[0]}
+'''
+
+
+def test_every_execution_of_a_reference_has_the_same_addresses(tmp_path):
+    """Output that follows addresses (OpenSCAD's CGAL triangulations do) is the same in the first run, the
+    warm second run and the oracle's, so two builds from empty caches write the same bytes."""
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+
+    d, _ = entry_workflow(tmp_path / "wf", STACK)
+    for i in range(2):
+        [res] = build([d], tmp_path / f"rel{i}", BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=1,
+                                                              cache=ExecutionCache(enabled=False)))
+        assert not res.failure, res.failure
+    assert _tree(tmp_path / "rel0" / "tasks") == _tree(tmp_path / "rel1" / "tasks")
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 SET_ORDER = '''
 def main(s):
     names = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}

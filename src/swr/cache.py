@@ -16,7 +16,8 @@ from swr.scenario import content_hash
 from swr.spec import WorkflowSpec
 
 
-FORMAT = 2  # what an execution is; 2: a hidden scenario's second run (3) and a `command` one's (2) are the oracle's
+FORMAT = 3  # what an execution is; 2: a hidden scenario's second run (3) and a `command` one's (2) are the
+# oracle's; 3: an `entry` one's second run (2) is a warm call in the oracle's fork server
 
 
 def default_cache_dir() -> Path:

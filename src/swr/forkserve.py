@@ -1,7 +1,7 @@
 """Fork server, run inside the sandbox: import a reference's modules once, then fork one clean child per
 scenario, so a fresh execution does not pay the wrapped package's import again (stdlib only).
 
-argv[1] is JSON: {"argv": [script, *args]}, "preload": [[module, [names]], ...], "watch": [dirs]}.
+argv[1] is JSON: {"argv": [script, *args]}, "preload": [[module, [names]], ...], "watch": [dirs], "entry"}.
 First line on the original stdout: {"ready": true, "rss": bytes, ...} or {"ready": false, "why": text}.
 Then per request line {"stdin": text, "time_s": s, "stdout_bytes": n} one reply line {"rc", "limit",
 "stdout", "stderr" (base64), "clean"}. The child sees only its scenario: stdin, stdout and stderr are its
@@ -11,6 +11,9 @@ changed something that was there before ("clean": false) ends the server: the ho
 After the first child that succeeds the server imports the modules that child's program imported on first
 use (config "learn"), so later children do not pay a library's lazy imports again; that reply carries the
 server's new "rss", or "unlearnable" (and "clean": false) if those imports started threads.
+A request {"warm": text, ...} instead calls the config's "entry" (module:func) in the server itself, as a warm
+worker does (reply "stdout": the output's JSON): from then on the server is warm, and it ends at the next
+request for a fresh child, which it can no longer give.
 """
 
 from __future__ import annotations
@@ -359,6 +362,27 @@ def _feed(sel: selectors.BaseSelector, fd: int, view: memoryview, opened: set[in
     return view
 
 
+def serve_warm(entry: str, req: dict[str, Any]) -> dict[str, Any]:
+    """The entry called here, on this process's state: what a warm worker's call returns. The host enforces
+    the deadline (it kills the server); prints go to stderr, as the server's fd 1 is its stderr."""
+    import importlib
+
+    module, func = entry.split(":")
+    sys.stdout = sys.stderr  # unbuffered into the server's stderr, as worker.py; no child inherits it now
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as worker.py: a lazy import of the reference's own module
+    t0 = time.monotonic()
+    try:
+        out = json.dumps(getattr(importlib.import_module(module), func)(json.loads(req["warm"])))
+        rc, err = 0, ""
+    except BaseException:  # noqa: BLE001 - every failure is reported, the server survives
+        out, rc, err = "", 1, traceback.format_exc()[-4000:]
+    limit = "output" if len(out) > req["stdout_bytes"] else None
+    return {"rc": rc, "limit": limit, "clean": limit is None, "wall_s": time.monotonic() - t0, "warm": True,
+            "stdout": base64.b64encode(out.encode()).decode() if not limit else "",
+            "stderr": base64.b64encode(err.encode()).decode()}
+
+
 def _rss() -> int:
     with open("/proc/self/status") as f:
         return next((int(ln.split()[1]) * 1024 for ln in f if ln.startswith("VmRSS:")), 0)
@@ -388,9 +412,17 @@ def main() -> None:
     reply.write(json.dumps({"ready": True, "rss": _rss(), "preloaded": done, "failed": failed}) + "\n")
     reply.flush()
     requests = os.fdopen(proto_in, "r", encoding="utf-8")
-    learned = not cfg.get("learn", True)
+    learned, warm = not cfg.get("learn", True), False
     for line in requests:
-        res, names = serve_one(cfg, json.loads(line), own, snaps, tell=not learned)
+        req = json.loads(line)
+        if "warm" in req or warm:
+            if "warm" not in req:
+                return  # a fresh child of a warm server would not be fresh
+            warm = True
+            reply.write(json.dumps(serve_warm(cfg["entry"], req)) + "\n")
+            reply.flush()
+            continue
+        res, names = serve_one(cfg, req, own, snaps, tell=not learned)
         if not learned and res["clean"] and res["rc"] == 0 and not res["limit"]:  # once, from a good child
             learned = True
             if why := learn(names):

@@ -109,16 +109,18 @@ class ForkServer:
     """One server in its own sandbox; serves one scenario at a time. Artifacts land in a (capped) directory
     of its own, copied out after each child as a fresh process's are."""
 
-    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], learn: bool = True):
+    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], learn: bool = True,
+                 entry: str | None = None):
         self.limits = job.limits
         self.unlearnable = False  # its learned imports started threads: servers after it do not learn
+        self.warm = False  # it has called the entry itself: it forks no fresh child any more
         self.dir = Path(tempfile.mkdtemp(prefix="swr-fork-"))
         self.files = self.dir / "artifacts"
         self.stack = contextlib.ExitStack()
         self.capped = self.stack.enter_context(capped_dir(self.files, self.limits.disk_bytes))
         self.stderr: deque[bytes] = deque(maxlen=64)
         self.dead = False
-        cfg = {"argv": argv, "preload": preload, "watch": list(WATCH), "learn": learn}
+        cfg = {"argv": argv, "preload": preload, "watch": list(WATCH), "learn": learn, "entry": entry}
         lim = replace(self.limits, time_s=float("inf"), pids=self.limits.pids + 1)  # +1: the server
         try:
             self.h: Handle = sandbox.spawn(replace(
@@ -177,18 +179,22 @@ class ForkServer:
             buf += chunk
         return bytes(buf)
 
-    def call(self, stdin: bytes, files: Path) -> RunResult | None:
+    def call(self, stdin: bytes, files: Path, warm: bool = False) -> RunResult | None:
         """One scenario in a forked child: what a fresh `run(sandbox, job, stdin)` would return; None if the
-        server itself ended without a limit to blame (the caller runs that scenario per process)."""
+        server itself ended without a limit to blame (the caller runs that scenario per process). Warm: the
+        entry called in the server itself, as a warm Worker's call (the server is warm from then on)."""
         t0 = time.monotonic()
-        req = {"stdin": stdin.decode(), "time_s": self.limits.time_s, "stdout_bytes": self.limits.stdout_bytes}
+        req = {"warm" if warm else "stdin": stdin.decode(), "time_s": self.limits.time_s,
+               "stdout_bytes": self.limits.stdout_bytes}
+        self.warm = self.warm or warm
         try:
             os.write(self.h.proc.stdin.fileno(), (json.dumps(req) + "\n").encode())  # type: ignore[union-attr]
         except OSError:
             return self._failed(t0, None)
-        line = self._line(t0 + self.limits.time_s + GRACE_S)
+        allowed = self.limits.time_s + (0.0 if warm else GRACE_S)  # a warm call has no child to time it
+        line = self._line(t0 + allowed)
         if line is None:
-            if time.monotonic() - t0 >= self.limits.time_s + GRACE_S:
+            if time.monotonic() - t0 >= allowed:
                 return self._failed(t0, "timeout")
             return self._failed(t0, "disk" if disk_used((self.files,)) > self.limits.disk_bytes else None)
         try:
@@ -207,6 +213,9 @@ class ForkServer:
         if self.h.breach() or limit == "disk" or not rep["clean"]:
             self.dead = True  # its cgroup's counters keep the breach; a changed file stays: start afresh
         out, err = base64.b64decode(rep["stdout"]), base64.b64decode(rep["stderr"])
+        if warm:  # what the entry printed went to the server's own stderr
+            err = b"".join(self.stderr) + err
+            self.stderr.clear()
         return RunResult(None if limit else rep["rc"], out, err, limit, time.monotonic() - t0, files)
 
     def _empty_files(self) -> None:
@@ -236,40 +245,52 @@ class ForkServer:
 
 class ForkPool:
     """Up to `size` fork servers of one job shared by threads, started lazily; a dead one is replaced.
-    If a server cannot start, the pool is off for good and run() returns None (run per process)."""
+    If a server cannot start, the pool is off for good and run() returns None (run per process). A warm
+    call takes a warm server, else turns a fresh one warm: the import is paid once for both kinds of run."""
 
-    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], size: int = 1):
-        self.sandbox, self.job, self.argv, self.preload = sandbox, job, argv, preload
+    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], size: int = 1,
+                 entry: str | None = None):
+        self.sandbox, self.job, self.argv, self.preload, self.entry = sandbox, job, argv, preload, entry
         self.idle: queue.LifoQueue[ForkServer] = queue.LifoQueue()
+        self.warm: queue.LifoQueue[ForkServer] = queue.LifoQueue()
         self.slots = threading.Semaphore(max(1, size))
         self.all: list[ForkServer] = []
         self.lock = threading.Lock()
         self.broken: str | None = None
         self.learn = True
 
-    def run(self, stdin: bytes, files: Path) -> RunResult | None:
+    def run(self, stdin: bytes, files: Path, warm: bool = False) -> RunResult | None:
+        """A fresh child's run, or (warm) a call of the entry in a server; None: run it per process."""
+        assert self.entry or not warm, "a warm call needs the entry"
         with self.slots:
             if self.broken:
                 return None
-            try:
-                s = self.idle.get_nowait()
-            except queue.Empty:
+            s = self._idle(warm)
+            if s is None:
                 try:
-                    s = ForkServer(self.sandbox, self.job, self.argv, self.preload, self.learn)
+                    s = ForkServer(self.sandbox, self.job, self.argv, self.preload, self.learn, self.entry)
                 except ForkUnavailable as e:
                     self.broken = str(e)
                     return None
                 with self.lock:
                     self.all.append(s)
-            res = s.call(stdin, files)
+            res = s.call(stdin, files, warm)
             if s.dead:
                 self.learn = self.learn and not s.unlearnable
                 with self.lock:
                     self.all.remove(s)
                 s.close()
             else:
-                self.idle.put(s)
+                (self.warm if s.warm else self.idle).put(s)
             return res
+
+    def _idle(self, warm: bool) -> ForkServer | None:
+        for q in (self.warm, self.idle) if warm else (self.idle,):
+            try:
+                return q.get_nowait()
+            except queue.Empty:
+                pass
+        return None
 
     def close(self) -> None:
         with self.lock:

@@ -83,7 +83,7 @@ class Runner:
         self.forks: dict[Any, ForkPool | None] = {}
         self._forks_lock = threading.Lock()
         self.pool = WorkerPool(self, workers) if spec.entry else None
-        self.second = WorkerPool(self, workers, SECOND_ENV) if spec.entry else None
+        self.second: WorkerPool | None = None  # warm seed-1 workers, where no fork server turns warm
         self._oracle: tuple[Path, Path | None] | None = None  # the oracle candidate and its files, made once
         self._oracle_lock = threading.Lock()
 
@@ -96,7 +96,7 @@ class Runner:
             env: dict[str, str] | None = None) -> Job:
         extra = (Mount(WORKER_SCRIPT, WORKER_DST),) if self.spec.entry else ()
         return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, artifacts=artifacts,
-                   extra_mounts=extra, env=dict(env or {}))
+                   extra_mounts=extra, env=dict(env or {}), fixed_addresses=True)
 
     def run(self, scenario: dict[str, Any]) -> RunResult:
         """The fast path: a warm worker for `entry` workflows, a fresh process otherwise."""
@@ -106,11 +106,24 @@ class Runner:
 
     def run_second(self, scenario: dict[str, Any]) -> RunResult:
         """The determinism gate's second execution: other processes than run()'s, under another hash seed
-        and with another call history (the build feeds them in reverse order), so leaked state shows. A
-        `command` reference runs fresh either way: as the oracle candidate (run_oracle)."""
-        if self.second:
-            return self.second.run(scenario)
-        return self.run_oracle(scenario)
+        and with another call history (the build feeds them in reverse order), so leaked state shows. For
+        `entry`, a warm call in the oracle's fork server (which has imported the package already: the build
+        asks for the fresh, hidden, runs first); a `command` reference runs fresh as the oracle candidate."""
+        if not self.spec.entry:
+            return self.run_oracle(scenario)
+        art = self.new_dir()
+        pool = self._fork_pool("oracle", self._oracle_pool)
+        if pool and (res := pool.run(_encode(scenario), art, warm=True)) is not None:
+            return res
+        with self._forks_lock:
+            self.second = self.second or WorkerPool(self, self.workers, SECOND_ENV)
+        return self.second.run(scenario)
+
+    @property
+    def seconds_as_oracle(self) -> bool:
+        """Whether second runs ran as the oracle candidate (its files, limits and hidden packages): always for
+        `command`; for `entry` unless warm seed-1 workers had to serve them (no fork server)."""
+        return self.second is None
 
     def run_oracle(self, scenario: dict[str, Any]) -> RunResult:
         """The reference as the oracle candidate (`./run` over the task's files, the task's limits, forbidden
@@ -149,7 +162,7 @@ class Runner:
                 self._oracle = cand, files
         cand, files = self._oracle
         return Job([f"./{CANDIDATE_RUN}"], Mount(cand, WORKDIR, "overlay", (files,) if files else ()), self.limits,
-                   env=dict(SECOND_ENV), hidden=tuple(self.spec.forbidden_packages))
+                   env=dict(SECOND_ENV), hidden=tuple(self.spec.forbidden_packages), fixed_addresses=True)
 
     def _fork_pool(self, key: Any, make: Callable[[], ForkPool | None]) -> ForkPool | None:
         if not self.fork:
@@ -183,7 +196,7 @@ class Runner:
             return None
         roots = (job.workdir.src, *job.workdir.lower)
         preload = [*preload_of(job.workdir.src / script, roots), *entry]  # the entry's module too: its own set-up
-        return ForkPool(self.sandbox, job, argv, preload, self.workers)
+        return ForkPool(self.sandbox, job, argv, preload, self.workers, self.spec.entry)
 
     def close(self) -> None:
         for pool in (self.pool, self.second, *self.forks.values()):

@@ -145,17 +145,20 @@ class WorkflowBuild:
 
     def evaluate(self, pending: list[Slot]) -> None:
         """Gates 2 and 3: every slot runs twice, the second time on other processes in reverse order; a
-        hidden slot's second time as the oracle candidate, which gate 6 grades."""
+        hidden slot's second time as the oracle candidate, which gate 6 grades. The hidden ones go first:
+        fresh children of the oracle's fork server, which then serves the public ones warm."""
         firsts = list(self.pool.map(lambda s: self.execute(s.scenario, 1), pending))
-        seconds = list(self.pool.map(lambda s: self.execute(s.scenario, 3 if s.hidden else 2), pending[::-1]))[::-1]
-        for slot, first, second in zip(pending, firsts, seconds):
-            self.judge_twice(slot, first, second)
+        order = sorted(range(len(pending))[::-1], key=lambda i: not pending[i].hidden)  # stable
+        ran = self.pool.map(lambda i: self.execute(pending[i].scenario, 3 if pending[i].hidden else 2), order)
+        seconds = dict(zip(order, ran))
+        for i, (slot, first) in enumerate(zip(pending, firsts)):
+            self.judge_twice(slot, first, seconds[i])
 
     def judge_twice(self, slot: Slot, first: RunResult, second: RunResult) -> None:
         slot.second = second if slot.hidden else None
         out1, fail = parse_output(first, slot.scenario)
         out2, fail2 = parse_output(second, slot.scenario) if fail is None else (None, None)
-        if fail2 and slot.hidden:  # the second run was the oracle candidate's
+        if fail2 and (slot.hidden or self.runner.seconds_as_oracle):  # the second run was the oracle candidate's
             fail2 = GateFailure("oracle_passes", f"the wrapped reference fails as a candidate: {fail2.reason}")
         slot.failure = fail or fail2
         if slot.failure is None:

@@ -76,6 +76,9 @@ class Job:
     hidden: tuple[str, ...] = ()  # forbidden packages (distribution names) made unimportable (hide.py)
     hidden_bins: tuple[str, ...] = ()  # forbidden programs: not on the sandbox's PATH
     egress: Path | None = None  # host path of an egress proxy's socket (egress.py), mounted at EGRESS
+    # no address-space randomisation (bwrap: `setarch -R`, which the whole tree inherits): the reference's
+    # executions, since some programs' output follows heap addresses (CGAL's triangulations in OpenSCAD)
+    fixed_addresses: bool = False
 
 
 class Sandbox(Protocol):

@@ -9,6 +9,7 @@ then drops to the host uid 65534, and an inner bwrap, unprivileged, adds the nam
 from __future__ import annotations
 
 import os
+import platform
 import shlex
 import shutil
 import stat
@@ -202,19 +203,20 @@ class BwrapSandbox:
     def argv(self, job: Job, seccomp_fd: int = SECCOMP_FD) -> list[str]:
         """The whole command line with every option inline (the direct path, benchmarks and tests)."""
         if not self.two_stage:
-            return [self.binary, *self.options(job, seccomp_fd), "--", *job.argv]
+            return [*_personality(job), self.binary, *self.options(job, seccomp_fd), "--", *job.argv]
         outer, inner = self.stages(job, seccomp_fd)
-        return [self.binary, *outer, "--", *self._drop, self.binary, *inner, "--", *job.argv]
+        return [*_personality(job), self.binary, *outer, "--", *self._drop, self.binary, *inner, "--", *job.argv]
 
     def _command(self, job: Job, env: dict[str, str]) -> tuple[list[str], list[bytes]]:
         """The launcher's command (short: it is the sandbox's /proc/1/cmdline) and the option blocks it
         reads from fds ARGS_FD (and INNER_ARGS_FD for root's second stage)."""
         setenv = ["--clearenv", *(a for k, v in env.items() for a in ("--setenv", k, v))]
         if not self.two_stage:
-            return [self.binary, "--args", str(ARGS_FD), "--", *job.argv], [_block(self.options(job) + setenv)]
+            return ([*_personality(job), self.binary, "--args", str(ARGS_FD), "--", *job.argv],
+                    [_block(self.options(job) + setenv)])
         outer, inner = self.stages(job)
-        line = [self.binary, "--args", str(ARGS_FD), "--", *self._drop, self.binary, "--args", str(INNER_ARGS_FD),
-                "--", *job.argv]
+        line = [*_personality(job), self.binary, "--args", str(ARGS_FD), "--", *self._drop, self.binary, "--args",
+                str(INNER_ARGS_FD), "--", *job.argv]
         return line, [_block(outer), _block(inner + setenv)]
 
     def spawn(self, job: Job) -> BwrapHandle:
@@ -265,6 +267,12 @@ class BwrapSandbox:
             if fd >= 0:
                 os.close(fd)
         return BwrapHandle(proc, job.limits, cg, [], self._spawner)
+
+
+def _personality(job: Job) -> list[str]:
+    """`setarch -R` ahead of bwrap for a job that asks for fixed addresses: its whole tree inherits it."""
+    setarch = shutil.which("setarch") if job.fixed_addresses else None
+    return [setarch, platform.machine(), "-R"] if setarch else []
 
 
 def _own_writable(job: Job) -> None:
