@@ -76,8 +76,8 @@ class Job:
     hidden: tuple[str, ...] = ()  # forbidden packages (distribution names) made unimportable (hide.py)
     hidden_bins: tuple[str, ...] = ()  # forbidden programs: not on the sandbox's PATH
     egress: Path | None = None  # host path of an egress proxy's socket (egress.py), mounted at EGRESS
-    # no address-space randomisation (bwrap: `setarch -R`, which the whole tree inherits): the reference's
-    # executions, since some programs' output follows heap addresses (CGAL's triangulations in OpenSCAD)
+    # no address-space randomisation (bwrap starts under `setarch -R`, which the whole tree inherits; the other
+    # backends ignore it): the reference's executions, as some programs' output follows heap addresses (CGAL's)
     fixed_addresses: bool = False
 
 
