@@ -55,6 +55,8 @@ if mode == "mutate":  # every kind of state a child could try to hand to the nex
     os.chdir("/tmp")
 elif mode == "lazy":  # a library's import on first use, out of the preload's sight
     __import__("wave")
+elif mode == "spawner":  # a lazily imported module that starts a thread (found on $PYTHONPATH)
+    __import__("spawner")
 elif mode == "touch":
     open("state.txt", "a").write("changed by a child")
 elif mode == "memory":
@@ -161,6 +163,24 @@ def test_the_server_learns_what_the_first_child_imported_on_first_use(runners, p
     fresh = seen(runners(probe, fork=False).run_fresh({"mode": "observe"}))
     assert fresh["lazy"] is False  # a new process has not imported it: only the server's children have
     assert r.forks[("fresh",)].all[0].info["preloaded"][-1] == "numpy"  # one server throughout
+
+
+def test_a_server_whose_learned_imports_start_threads_retires_and_its_pool_stops_learning(runners, probe):
+    """fork copies only the calling thread: a module imported on first use that starts a thread cannot be
+    learned. The server that learned it retires; the servers after it learn nothing (children import it)."""
+    (probe / "lib").mkdir()
+    (probe / "lib" / "spawner.py").write_text(
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n")
+    env = {"PYTHONPATH": f"{WORKDIR}/lib"}
+    r = runners(probe)
+    first = r.run_fresh({"mode": "spawner"}, env)
+    seen(first)  # the child that told it is fine: only the server would fork from a threaded state
+    pool = r.forks[("fresh", ("PYTHONPATH", env["PYTHONPATH"]))]
+    assert pool is not None and pool.learn is False and pool.all == []  # retired, and learning is off
+    seen(r.run_fresh({"mode": "spawner"}, env))
+    [server] = pool.all
+    seen(r.run_fresh({"mode": "observe"}, env))
+    assert pool.all == [server]  # it learned nothing, so it had no reason to retire
 
 
 def test_a_watched_directory_lists_a_filesystem_mounted_in_it_without_walking_it(tmp_path):
