@@ -175,8 +175,6 @@ def _examples(d: Path) -> list[Example]:
     return out
 
 
-
-
 def load_task(root: str | Path) -> Task:
     """Load a task directory (full, or a public-only workspace copy)."""
     root = Path(root)
