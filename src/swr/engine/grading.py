@@ -35,14 +35,15 @@ def limits(spec: EngineSpec, verifier: bool = False) -> Limits:
 
 
 def run_candidate(spec: EngineSpec, candidate: Path, case: Case, sandbox: Sandbox,
-                  beneath: tuple[Path, ...] = ()) -> Ran:
+                  beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> Ran:
     """One case through `./run`; `beneath`: directories layered under the candidate's own (a cheat is
-    graded over the reference, so it may be one changed file)."""
+    graded over the reference, so it may be one changed file); `env`: variables over the sandbox's own
+    (the build runs the reference on another BLAS kernel to measure platform variation)."""
     run_file = next((d / CANDIDATE_RUN for d in (candidate, *beneath) if (d / CANDIDATE_RUN).is_file()), None)
     if run_file is None:
         return Ran(case["id"], None, "missing_candidate", f"{candidate / 'run'} does not exist")
     job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", tuple(d.resolve() for d in beneath)),
-              limits(spec),
+              limits(spec), env=dict(env or {}),
               hidden=tuple(spec.forbidden.packages), hidden_bins=tuple(spec.forbidden.binaries))
     res = run(sandbox, job, (json.dumps(case["input"]) + "\n").encode())
     if not res.ok:
@@ -92,10 +93,11 @@ def within(c: Check, measured: float) -> bool:
 
 
 def grade_engine(spec: EngineSpec, verifier_dir: Path, candidate: Path, cases: list[Case], sandbox: Sandbox,
-                 jobs: int = 2, task_id: str = "", beneath: tuple[Path, ...] = ()) -> dict[str, Any]:
+                 jobs: int = 2, task_id: str = "", beneath: tuple[Path, ...] = (),
+                 env: dict[str, str] | None = None) -> dict[str, Any]:
     """The engine verdict: every record, `score` "k/N" over cases, pass when every check meets its share."""
     def one(case: Case) -> tuple[Ran, list[dict[str, Any]]]:
-        ran = run_candidate(spec, candidate, case, sandbox, beneath)
+        ran = run_candidate(spec, candidate, case, sandbox, beneath, env)
         if ran.output is None:
             return ran, [record(c, case["id"], None, False, f"{ran.failure}: {ran.detail}") for c in spec.checks]
         return ran, run_verifier(spec, verifier_dir, case, ran.output, sandbox)

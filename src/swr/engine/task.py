@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.engine.check import check_engine
+from swr.engine.check import check_engine, margins_line
 from swr.engine.spec import EngineSpec, load_engine
 from swr.layout import ENGINE_TOML, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.release import Forbidden, dump_json
@@ -136,6 +136,7 @@ class EngineResult:
     tasks: list[str]
     failure: str | None = None
     wall_s: float = 0.0
+    margins: str = ""  # each tolerance threshold's margin and platform variation (check.margins_line)
 
     @property
     def message(self) -> str:
@@ -152,7 +153,8 @@ def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int) 
     t0 = time.monotonic()
     spec = load_engine(directory)
     checked = check_engine(directory, sandbox, jobs)
+    margins = margins_line(checked.report["achievability"])
     if checked.problems:
-        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0)
+        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins)
     write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
-    return EngineResult(spec, [spec.name], None, time.monotonic() - t0)
+    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins)

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from strdlib.summary import negligible
+
 
 def design(analysis: dict[str, Any]) -> np.ndarray:
     """Columns: the intercept (if any), then x1..xp, or x, x^2, ..., x^d for a polynomial."""
@@ -31,6 +33,8 @@ def fit(analysis: dict[str, Any]) -> dict[str, Any]:
     coef = b / scale
     res = y - X @ coef
     rss = float(res @ res)
+    exact = negligible(rss, y)  # an exact fit, up to rounding: every residual quantity is 0 and F undefined
+    rss = 0.0 if exact else rss
     intercept = bool(analysis.get("intercept", True))
     if intercept:
         mean = y.mean()
@@ -42,7 +46,7 @@ def fit(analysis: dict[str, Any]) -> dict[str, Any]:
     ms_res = rss / df_res
     reg_ss = tss - rss
     return {"coefficients": coef.tolist(),
-            "standard_errors": np.sqrt(ms_res * np.diag(cov_unscaled)).tolist(),
+            "standard_errors": (np.zeros(p) if exact else np.sqrt(ms_res * np.diag(cov_unscaled))).tolist(),
             "residual_sd": math.sqrt(ms_res), "r_squared": 1.0 - rss / tss,
             "anova": {"regression": {"df": df_reg, "ss": reg_ss, "ms": reg_ss / df_reg},
                       "residual": {"df": df_res, "ss": rss, "ms": ms_res},

@@ -8,6 +8,17 @@ from typing import Any
 import numpy as np
 
 
+EPS = 2.0 ** -52  # double precision's unit roundoff (twice of)
+
+
+def negligible(ss: float, values: np.ndarray) -> bool:
+    """A sum of squares of n deviations that is rounding noise, not data (spec.md section 2): at most
+    (n * eps * ||values||)^2. An exact fit computes as 0 on one CPU and 3e-30 on another (the BLAS kernel's
+    summation order); the rule decides both alike, and real data sit many orders of magnitude above it."""
+    n = values.size
+    return ss <= (n * EPS * float(np.linalg.norm(values))) ** 2
+
+
 def mean(y: np.ndarray) -> float:
     m = float(y.sum() / y.size)
     return m + float((y - m).sum() / y.size)
@@ -18,6 +29,8 @@ def univariate(analysis: dict[str, Any]) -> dict[str, Any]:
     m = mean(y)
     dev = y - m
     ss = float(dev @ dev)
+    if negligible(ss, y):
+        ss = 0.0
     return {"mean": m, "sd": math.sqrt(ss / (y.size - 1)) if y.size > 1 else None,
             "autocorrelation": float(dev[1:] @ dev[:-1]) / ss if ss > 0 else None}
 
@@ -29,6 +42,8 @@ def anova(analysis: dict[str, Any]) -> dict[str, Any]:
     means = [mean(g) for g in groups]
     ss_b = float(sum(g.size * (m - grand) ** 2 for g, m in zip(groups, means)))
     ss_w = float(sum(((g - m) ** 2).sum() for g, m in zip(groups, means)))
+    ss_w = 0.0 if negligible(ss_w, everything) else ss_w
+    ss_b = 0.0 if negligible(ss_b, everything) else ss_b
     df_b, df_w = len(groups) - 1, everything.size - len(groups)
     ms_b, ms_w = ss_b / df_b, ss_w / df_w
     return {"between": {"df": df_b, "ss": ss_b, "ms": ms_b}, "within": {"df": df_w, "ss": ss_w, "ms": ms_w},
