@@ -79,7 +79,7 @@ def test_mesh_equivalent_serialisations_pass(tmp_path: Path, shape: str, variant
     assert res.kind == "mesh"
     # exact point-to-triangle: a point-to-sample distance would be ~ the sample spacing
     assert res.checks["distance"]["got"] < 1e-6
-    assert set(res.checks) == {"watertight", "euler", "bounds", "area", "volume", "distance"}
+    assert set(res.checks) == {"watertight", "euler", "bounds", "area", "volume", "winding", "distance"}
 
 
 def test_mesh_reference_obj_candidate_stl(tmp_path: Path) -> None:
@@ -109,6 +109,27 @@ def test_mesh_deleted_facet_fails_topology(tmp_path: Path, shape: str) -> None:
     assert not res.ok
     assert {"watertight", "euler"} <= failing(res)
     assert res.checks["euler"] == {"ok": False, "expected": 2, "got": 1, "tol": None}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_mesh_facets_wound_inward_fail_though_volume_area_and_surface_agree(tmp_path: Path, shape: str) -> None:
+    """Issue 23: the y- and z-facing facets turned inward kept trimesh's volume and area and every surface
+    distance, and passed every mesh task; the whole mesh turned inside out is wrong too."""
+    mesh = SHAPES[shape]()
+    faces = mesh.faces.copy()
+    turn = np.abs(mesh.face_normals[:, 1:]).max(axis=1) > np.abs(mesh.face_normals[:, 0])
+    faces[turn] = faces[turn][:, ::-1]
+    ref = write_mesh(mesh, tmp_path / "ref.stl")
+    res = run(ref, write_mesh(trimesh.Trimesh(mesh.vertices, faces, process=False), tmp_path / "c.stl"))
+    assert not res.ok and "winding" in failing(res), res.checks
+    if shape == "box":  # nothing else tells: the flipped facets' contributions to volume and area cancel out
+        assert failing(res) == {"winding"}, res.checks
+    assert res.checks["winding"]["expected"] == "outward" and res.checks["winding"]["got"] == "inconsistent"
+    inside_out = run(ref, write_mesh(trimesh.Trimesh(mesh.vertices, mesh.faces[:, ::-1], process=False),
+                                     tmp_path / "i.stl"))
+    assert not inside_out.ok and "winding" in failing(inside_out)
+    assert inside_out.checks["winding"]["got"] == "inward"
+    assert run(ref, write_mesh(permuted(mesh), tmp_path / "p.ply")).ok  # renumbered, reordered, rotated corners
 
 
 def test_mesh_local_dent_fails_distance_only(tmp_path: Path) -> None:

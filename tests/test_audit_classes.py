@@ -134,7 +134,7 @@ def boxes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 MESH_INVALID = ("mesh_scale_1.02x", "mesh_scale_1.05x", "mesh_scale_1.1x", "mesh_scale_2x", "mesh_public_scenario",
-                "mesh_rigid_translation")
+                "mesh_rigid_translation", "mesh_facet_winding")
 MESH_VALID = ("mesh_ascii_stl", "mesh_precision_limited", "mesh_facet_reorder", "mesh_reencode")
 
 

@@ -77,6 +77,11 @@ def _edits(mesh: Any, rng: random.Random, source: Path, shift_ok: bool) -> Itera
     keep = np.ones(len(f), bool)
     keep[rng.sample(range(len(f)), max(1, len(f) // 100))] = False
     yield "mesh_deleted_facets", False, _export(_with(mesh, faces=f[keep])), None
+    normals = np.asarray(mesh.face_normals)  # the y- and z-facing facets wound inward: same volume, area, surface
+    inward = f.copy()
+    turn = np.abs(normals[:, 1:]).max(axis=1) > np.abs(normals[:, 0])
+    inward[turn] = inward[turn][:, ::-1]
+    yield "mesh_facet_winding", not turn.any(), _export(_with(mesh, faces=inward)), None
     order = list(range(len(f)))
     rng.shuffle(order)
     yield "mesh_facet_reorder", True, _export(_with(mesh, faces=np.roll(f[order], 1, axis=1))), None

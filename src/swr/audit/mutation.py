@@ -79,7 +79,7 @@ def _klass(m: Mutant, designed_valid: bool | None) -> str:
 
 
 DESIGNED_VALID = {"reserialise_key_order": True, "reserialise_float_format": True, "reserialise_int_as_float": True,
-                  "mesh_facet_reorder": True, "mesh_reencode": True, "mesh_ascii_stl": True,
+                  "mesh_facet_reorder": True, "mesh_reencode": True, "mesh_ascii_stl": True, "mesh_facet_winding": False,
                   "mesh_precision_limited": True, "precision_limited_reference": True,
                   "perturb_0.5x_tolerance": True, "perturb_0.9x_tolerance": True, "perturb_0.99x_tolerance": True,
                   "table_missing_as_NaN": True, "table_missing_as_NA": True, "table_missing_as_empty": True,
