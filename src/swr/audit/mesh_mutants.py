@@ -81,7 +81,11 @@ def _edits(mesh: Any, rng: random.Random, source: Path, shift_ok: bool) -> Itera
     inward = f.copy()
     turn = np.abs(normals[:, 1:]).max(axis=1) > np.abs(normals[:, 0])
     inward[turn] = inward[turn][:, ::-1]
-    yield "mesh_facet_winding", not turn.any(), _export(_with(mesh, faces=inward)), None
+    wound = mesh.copy()
+    wound.merge_vertices()  # an STL's facets share no vertex until merged
+    # wrong only where the reference's own winding is consistent (what the comparator demands then)
+    yield "mesh_facet_winding", not turn.any() or not wound.is_winding_consistent, \
+        _export(_with(mesh, faces=inward)), None
     order = list(range(len(f)))
     rng.shuffle(order)
     yield "mesh_facet_reorder", True, _export(_with(mesh, faces=np.roll(f[order], 1, axis=1))), None

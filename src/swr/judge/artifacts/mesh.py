@@ -1,4 +1,4 @@
-"""Mesh comparator: global invariants (volume, area, bounds, Euler characteristic, watertightness)
+"""Mesh comparator: global invariants (volume, area, bounds, Euler characteristic, watertightness, winding)
 plus a bidirectional surface distance measured exactly to triangles, so facet order, vertex order
 and file format never matter while a scaled, holed or dented surface does."""
 from __future__ import annotations
@@ -264,7 +264,22 @@ def _summary(mesh: Any) -> dict[str, Any]:
         "volume": float(mesh.volume), "area": float(mesh.area),
         "bounds": np.asarray(mesh.bounds, dtype=np.float64),
         "euler": int(mesh.euler_number), "watertight": bool(mesh.is_watertight),
+        "winding": _winding(mesh),
     }
+
+
+def _winding(mesh: Any) -> str:
+    """How the facets are wound: `outward` or `inward` (consistent, and the signed volume of the divergence
+    theorem is positive or negative), `consistent` (an open surface wound alike), or `inconsistent` (some
+    edge is crossed the same way by both of its facets). trimesh's volume and area ignore this: a box whose
+    y- and z-facing facets point inward has the right volume, area and surface."""
+    if not mesh.is_winding_consistent:
+        return "inconsistent"
+    if not mesh.is_watertight:
+        return "consistent"
+    tri = np.asarray(mesh.triangles, dtype=np.float64)
+    signed = float(np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])).sum()) / 6.0
+    return "outward" if signed > 0 else "inward"
 
 
 def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
@@ -297,6 +312,10 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     checks = {
         "watertight": check(r["watertight"] == c["watertight"], r["watertight"], c["watertight"]),
         "euler": check(r["euler"] == c["euler"], r["euler"], c["euler"]),
+        # a consistently wound reference demands the same winding (every reference mesh is; an open or
+        # inconsistent one demands nothing of it)
+        "winding": check(r["winding"] == c["winding"] if r["winding"] != "inconsistent" else True,
+                         r["winding"], c["winding"]),
         "bounds": check(bounds_ok, r["bounds"], c["bounds"], tol_len),
         "area": check(close(r["area"], c["area"], tol_area), r["area"], c["area"], tol_area),
         "volume": check(close(r["volume"], c["volume"], tol_vol), r["volume"], c["volume"], tol_vol),
@@ -304,7 +323,7 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     if shift is not None:
         checks["translation"] = check(True, None, -shift, None, note="the candidate's offset, removed before comparing")
     tol_dist = atol + d_rtol * diag
-    if not all(checks[k]["ok"] for k in ("watertight", "euler", "bounds")):
+    if not all(checks[k]["ok"] for k in ("watertight", "euler", "bounds", "winding")):
         # already wrong in topology or extent: measuring far-apart surfaces is the slow case, and moot
         checks["distance"] = check(True, 0.0, None, tol_dist, skipped="topology or bounds already differ")
         return finish("mesh", checks)
