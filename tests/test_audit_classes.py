@@ -185,7 +185,7 @@ def test_equivalent_reencodings_and_comparator_slips(artifacts: Reference, tmp_p
     (tmp_path / "scratch").mkdir()
     made = {m.klass: m for m in artifact_mutants(artifacts, Tolerances(), tmp_path / "scratch")}
     expected = {"table_missing_as_NaN": True, "table_missing_as_NA": True, "table_parquet_index_column": True,
-                "html_void_tags_toggled": True, "image_png_reencoded": True, "table_integer_off_by_one": False,
+                "table_parquet_named_index": True, "html_void_tags_toggled": True, "image_png_reencoded": True, "table_integer_off_by_one": False,
                 "table_id_leading_zeros_dropped": False, "image_exif_orientation": False, "image_gamma_chunk": False}
     assert {k: m.valid for k, m in made.items()} == expected
     assert all(DESIGNED_VALID.get(k, False) == v for k, v in expected.items())
@@ -198,13 +198,15 @@ def test_equivalent_reencodings_and_comparator_slips(artifacts: Reference, tmp_p
     assert file("table_id_leading_zeros_dropped", "csv").read_text().splitlines()[1].startswith("2139,")
     assert file("table_integer_off_by_one", "csv").read_text().splitlines()[1] == "02139,13,1.5"
     assert "__index_level_0__" in pq.read_table(file("table_parquet_index_column", "pq")).schema.names
+    named = pq.read_table(file("table_parquet_named_index", "pq"))
+    assert json.loads(named.schema.metadata[b"pandas"])["index_columns"] == ["x"]
     assert '<meta charset="utf-8" />' in file("html_void_tags_toggled", "html").read_text()
     png = file("image_png_reencoded", "png")
     assert np.array_equal(np.asarray(Image.open(png)), np.asarray(Image.open(artifacts.files / "i.png")))
     assert Image.open(file("image_exif_orientation", "png")).getexif()[0x0112] == 6
     # the comparator's decisions that do not wait on a comparator fix
     for klass, accepted in (("image_png_reencoded", True), ("table_integer_off_by_one", False),
-                            ("table_missing_as_NaN", True)):
+                            ("table_missing_as_NaN", True), ("table_parquet_named_index", True)):
         m = made[klass]
         res = judge_scenario(artifacts, Execution(0, m.stdout, artifacts=m.files), Tolerances(),
                              split="hidden", index=0)

@@ -128,6 +128,23 @@ def test_parquet_index_columns_follow_the_reference(tmp_path: Path) -> None:
     assert failing(run(unnamed, other)) == {"cells"}
 
 
+def test_a_named_index_is_a_column_when_the_reference_has_none(tmp_path: Path) -> None:
+    """Issue 23 (a regression of SWR-J003's fix): `df.groupby('category').agg(...).to_parquet()` stores the key as
+    a named index; it was dropped with the unnamed ones, and both table workflows failed on a correct table."""
+    import pandas as pd
+
+    ref = write(tmp_path / "ref.csv", "category,total\na,1.5\nb,2.5\n")
+    good = tmp_path / "good.parquet"
+    pd.DataFrame({"category": ["a", "b"], "total": [1.5, 2.5]}).set_index("category").to_parquet(good)
+    assert run(ref, good).ok
+    bad = tmp_path / "bad.parquet"
+    pd.DataFrame({"category": ["a", "c"], "total": [1.5, 2.5]}).set_index("category").to_parquet(bad)
+    assert failing(run(ref, bad)) == {"cells"}
+    plain = tmp_path / "plain.parquet"  # the unnamed RangeIndex pandas writes by default is still ignored
+    pd.DataFrame({"category": ["a", "b"], "total": [1.5, 2.5]}).to_parquet(plain, index=True)
+    assert run(ref, plain).ok
+
+
 # ---------------------------------------------------------------- 4. images: what a viewer shows
 
 def pattern(h: int = 24, w: int = 32, low: int = 0) -> np.ndarray:

@@ -88,8 +88,8 @@ def csv_edits(source: Path) -> Iterator[Edit]:
 
 
 def parquet_edits(source: Path) -> Iterator[Edit]:
-    """The table as pandas writes it with a non-default index (an `__index_level_0__` column), and with
-    float nulls stored as NaN: both read back by pandas as the reference (valid)."""
+    """The table as pandas writes it with a non-default index (an `__index_level_0__` column), with its first
+    column as a named index, and with float nulls stored as NaN: each reads back by pandas as the reference (valid)."""
     import pandas as pd
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -99,6 +99,10 @@ def parquet_edits(source: Path) -> Iterator[Edit]:
     df = table.to_pandas()
     df.index = pd.Index(np.arange(len(df)) + 1)
     yield "table_parquet_index_column", True, lambda dest: df.to_parquet(dest), None
+    keyed = table.to_pandas()
+    if len(keyed.columns) > 1 and not any(c.startswith("__index_level_") for c in map(str, keyed.columns)):
+        keyed = keyed.set_index(keyed.columns[0])  # what groupby(key).agg(...) writes: the key as a named index
+        yield "table_parquet_named_index", True, lambda dest: keyed.to_parquet(dest), None
     floats = [i for i, f in enumerate(table.schema) if pa.types.is_floating(f.type) and table.column(i).null_count]
     if floats:
         nan = table

@@ -83,7 +83,7 @@ DESIGNED_VALID = {"reserialise_key_order": True, "reserialise_float_format": Tru
                   "mesh_precision_limited": True, "precision_limited_reference": True,
                   "perturb_0.5x_tolerance": True, "perturb_0.9x_tolerance": True, "perturb_0.99x_tolerance": True,
                   "table_missing_as_NaN": True, "table_missing_as_NA": True, "table_missing_as_empty": True,
-                  "table_parquet_index_column": True, "html_void_tags_toggled": True, "image_png_reencoded": True}
+                  "table_parquet_index_column": True, "table_parquet_named_index": True, "html_void_tags_toggled": True, "image_png_reencoded": True}
 # classes whose validity depends on the task: judged per mutant, never given an "(inside tolerance)" row
 DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario"})
 

@@ -7,7 +7,8 @@ integer columns (Parquet integer type, or CSV integers without a decimal point) 
 within atol + rtol·|ref|. Missing cells (empty, NaN, NA, N/A, null... as pandas reads them, Parquet
 null or float NaN) equal each other and never a present value. A pandas index stored in Parquet
 (`__index_level_0__`, or a named index in the pandas metadata) is a column when the reference stores
-one, and ignored when the reference has none (a default RangeIndex)."""
+one; when the reference has none (a default RangeIndex), an unnamed one (`__index_level_N__`) is ignored and
+a named one is an ordinary column (`df.groupby("k").agg(...).to_parquet()` stores the key `k` as the index)."""
 from __future__ import annotations
 
 import csv
@@ -334,8 +335,8 @@ def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
     if isinstance(pair, ArtifactResult):
         return pair
     ref_cols, cand_cols = pair
-    if not any(c.index for c in ref_cols):  # the reference's index is a default RangeIndex
-        cand_cols = [c for c in cand_cols if not c.index]
+    if not any(c.index for c in ref_cols):  # the reference's index is a default RangeIndex: the candidate's
+        cand_cols = [c for c in cand_cols if not (c.index and _INDEX.fullmatch(c.name))]  # unnamed one is noise
 
     ref, cand = _keyed(ref_cols), _keyed(cand_cols)
     text = _text_columns(opts["text_columns"], ref)
