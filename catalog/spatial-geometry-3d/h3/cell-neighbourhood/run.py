@@ -8,7 +8,7 @@ import math
 
 import h3
 
-EARTH_RADIUS_KM = 6371.0088  # mean Earth radius, H3's own
+EARTH_RADIUS_KM = 6371.0088  # IUGG mean Earth radius, for the offset; H3's own areas and distances use 6371.007180918475
 
 
 def offset_point(lat: float, lng: float, distance_km: float, bearing_deg: float) -> tuple[float, float]:

@@ -1,0 +1,58 @@
+"""Instructions that state the reference's own constants (issue 23.4): an implementation that follows the
+instruction literally must get the reference's numbers, not ones off by a constant the instruction named wrong.
+
+cell-neighbourhood named one sphere (R = 6371.0088 km) while H3 computes distances and areas on another
+(6371.007180918475 km): a literal haversine failed 48/48 tasks at rtol 1e-9. peptide-surface called its radius of
+gyration unweighted while biotite's default weights by atomic mass: the literal answer failed 48/48."""
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+import re
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+from conftest import CATALOG
+
+H3 = CATALOG / "spatial-geometry-3d" / "h3" / "cell-neighbourhood"
+PEPTIDE = CATALOG / "life-molecular-sciences" / "biotite" / "peptide-surface"
+
+
+def module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"wf_{path.parent.name.replace('-', '_')}", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_literal_haversine_on_the_stated_sphere_gets_h3s_distances() -> None:
+    spec = tomllib.loads((H3 / "workflow.toml").read_text())
+    radii = [float(r) for r in re.findall(r"radius (\d+\.\d+) km", spec["summary"])]
+    assert radii, "the instruction states the sphere H3 measures on"
+    stated = radii[-1]  # the sphere of H3's areas and distances
+    rtol = spec["outputs"]["fields"].get("center_distance_km", {}).get("rtol", spec["outputs"].get("rtol", 1e-4))
+    run = module(H3 / "run.py")
+    rng = random.Random(7)
+    for _ in range(20):
+        s = {"lat": rng.uniform(-80, 80), "lng": rng.uniform(-180, 180), "resolution": rng.randint(1, 11), "k": 1,
+             "offset_edges": 1.0, "bearing_deg": 30.0}
+        out = run.main(s)
+        (p1, l1), (p2, l2) = map(lambda p: map(math.radians, p), ((s["lat"], s["lng"]), out["center"]))
+        h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin((l2 - l1) / 2) ** 2
+        literal = 2 * stated * math.asin(math.sqrt(h))
+        assert math.isclose(literal, out["center_distance_km"], rel_tol=max(rtol, 1e-12), abs_tol=1e-9), (s, stated)
+
+
+def test_the_stated_gyration_masses_are_biotites() -> None:
+    """The field's description gives the weights the reference uses; they are biotite's standard masses."""
+    from biotite.structure.info import mass
+
+    spec = tomllib.loads((PEPTIDE / "workflow.toml").read_text())
+    text = spec["outputs"]["fields"]["gyration_radius"]["description"]
+    stated = dict(re.findall(r"\b([CNOS]) (\d+\.\d+)", text))
+    assert set(stated) == {"C", "N", "O", "S"}, text
+    assert all(math.isclose(float(v), mass(e)) for e, v in stated.items()), stated
+    assert "unweighted" not in text and "centre of mass" in text
