@@ -87,6 +87,19 @@ def test_table_missing_spellings_are_missing(tmp_path: Path, spelling: str) -> N
     assert res.ok, res.detail
 
 
+def test_a_text_na_is_a_value_of_the_reference(tmp_path: Path) -> None:
+    """Issue 23: a country code `NA` (Namibia) in the reference equalled an empty cell, so a candidate that
+    dropped it passed. The reference's text is literal; a candidate's missing spelling still matches the
+    reference's empty cell (pandas writes either)."""
+    ref = write(tmp_path / "ref.csv", "country,pop\nNA,2.6\nFR,68.0\n,1.0\n")
+    assert run(ref, write(tmp_path / "same.csv", "country,pop\nNA,2.6\nFR,68.0\n,1.0\n")).ok
+    assert run(ref, write(tmp_path / "nan.csv", "country,pop\nNA,2.6\nFR,68.0\nNaN,1.0\n")).ok
+    assert failing(run(ref, write(tmp_path / "lost.csv", "country,pop\n,2.6\nFR,68.0\n,1.0\n"))) == {"cells"}
+    assert failing(run(ref, write(tmp_path / "na.csv", "country,pop\nN/A,2.6\nFR,68.0\n,1.0\n"))) == {"cells"}
+    pq_ref = parquet(tmp_path / "ref.parquet", {"country": ["NA", "FR"], "pop": [2.6, 68.0]})
+    assert failing(run(pq_ref, write(tmp_path / "lost2.csv", "country,pop\n,2.6\nFR,68.0\n"))) == {"cells"}
+
+
 def test_table_parquet_nan_and_null_are_missing(tmp_path: Path) -> None:
     ref = write(tmp_path / "ref.csv", "station,mean_low,mean_high\nA,1.5,\nB,,2.5\n")
     cand = parquet(tmp_path / "c.parquet", {"station": ["A", "B"], "mean_low": [1.5, float("nan")],

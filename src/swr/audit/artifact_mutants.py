@@ -19,6 +19,7 @@ from swr.judge import Tolerances
 from swr.judge.artifacts import kind_of
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.artifacts.fields import replaced as set_leaf
+from swr.judge.artifacts.table import _typed
 
 from .mutants import Mutant, _encode
 
@@ -68,10 +69,13 @@ def csv_edits(source: Path) -> Iterator[Edit]:
     and an ID column without its leading zeros (invalid)."""
     rows, delim = _csv_rows(source)
     header, body = rows[0], rows[1:]
-    missing = {c.strip() for r in body for c in r if c.strip() in _MISSING_IN}
+    text = {j for j, col in enumerate(zip(*body)) if _typed(header[j], [c.strip() for c in col]).kind == "string"}
+    # a text column's missing cell is an empty one: its `NA` is a value (Namibia), not to be re-spelled
+    nulls = [[c.strip() == "" if j in text else c.strip() in _MISSING_IN for j, c in enumerate(r)] for r in body]
+    missing = {c.strip() for r, null in zip(body, nulls) for c, n in zip(r, null) if n}
     for spelling in MISSING:
         if missing - {spelling}:
-            redone = [header] + [[spelling if c.strip() in _MISSING_IN else c for c in r] for r in body]
+            redone = [header] + [[spelling if n else c for c, n in zip(r, null)] for r, null in zip(body, nulls)]
             yield f"table_missing_as_{spelling or 'empty'}", True, _text(_csv_text(redone, delim)), None
     for j in range(len(header)):
         cells = [r[j].strip() for r in body if j < len(r)]

@@ -5,7 +5,9 @@ The reference decides how a column compares: text columns (a Parquet string type
 a non-number or a leading-zero integer such as `02139`, or one named in `text_columns`) as written;
 integer columns (Parquet integer type, or CSV integers without a decimal point) exactly; float columns
 within atol + rtol·|ref|. Missing cells (empty, NaN, NA, N/A, null... as pandas reads them, Parquet
-null or float NaN) equal each other and never a present value. A pandas index stored in Parquet
+null or float NaN) equal each other and never a present value; but a reference's text is literal: in its text
+columns only an empty cell (or a Parquet null) is missing, so its `NA` (Namibia) is a value that an empty cell
+does not match, while a candidate's `NA` still matches the reference's empty cell. A pandas index stored in Parquet
 (`__index_level_0__`, or a named index in the pandas metadata) is a column when the reference stores
 one; when the reference has none (a default RangeIndex), an unnamed one (`__index_level_N__`) is ignored and
 a named one is an ordinary column (`df.groupby("k").agg(...).to_parquet()` stores the key `k` as the index)."""
@@ -76,20 +78,23 @@ def _number(text: str) -> int | float | None:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def _typed(name: str, cells: list[str | None]) -> Column:
-    """Infer a CSV column's kind from its non-missing cells: all true/false → bool, all integers
-    without a leading zero → integer, all numbers → float, else string."""
+def _typed(name: str, written: list[str]) -> Column:
+    """Infer a CSV column's kind from its non-missing cells (stripped, as written): all true/false → bool, all
+    integers without a leading zero → integer, all numbers → float, else string. In a text column only an
+    empty cell is missing: `NA` is Namibia's code and `None` a word there, not pandas' missing value."""
+    cells = [_cell(c) for c in written]
     present = [c for c in cells if c is not None]
     if not present:
         return Column(name, "null", cells, cells)
     if all(c.lower() in _BOOLS for c in present):
         return Column(name, "bool", [None if c is None else _BOOLS[c.lower()] for c in cells], cells)
     nums = [None if c is None else _number(c) for c in cells]
+    text = [c or None for c in written]
     if any(n is None for n, c in zip(nums, cells) if c is not None):
-        return Column(name, "string", cells, cells)
+        return Column(name, "string", text, text)
     if all(_INT.fullmatch(c) for c in present):
         if any(_LEADING_ZERO.match(c) for c in present):
-            return Column(name, "string", cells, cells)
+            return Column(name, "string", text, text)
         return Column(name, "integer", nums, cells)
     return Column(name, "float", [None if n is None else float(n) for n in nums], cells)
 
@@ -114,7 +119,7 @@ def read_csv(path: Path, delimiter: str, budget: Budget) -> list[Column]:
         if len(row) != len(header):
             raise ValueError(f"data row {i} has {len(row)} cells, header has {len(header)}")
     cols = list(zip(*rows[1:])) if len(rows) > 1 else [()] * len(header)
-    return [_typed(name, [_cell(c) for c in col]) for name, col in zip(header, cols)]
+    return [_typed(name, [c.strip() for c in col]) for name, col in zip(header, cols)]
 
 
 def _arrow_kind(typ: Any) -> str:
@@ -131,8 +136,8 @@ def _arrow_kind(typ: Any) -> str:
 
 
 def _arrow_cell(value: Any, kind: str) -> Any:
-    """A Parquet cell in the same form a CSV cell takes (strings stripped, NaN and the missing
-    spellings missing)."""
+    """A Parquet cell in the same form a CSV cell takes (strings stripped, an empty one missing, float NaN
+    missing)."""
     if value is None:
         return None
     if kind == "integer":
@@ -142,7 +147,7 @@ def _arrow_cell(value: Any, kind: str) -> Any:
         return None if math.isnan(value) else value
     if kind == "bool":
         return bool(value)
-    return _cell(value.isoformat() if hasattr(value, "isoformat") else str(value))
+    return (value.isoformat() if hasattr(value, "isoformat") else str(value)).strip() or None
 
 
 def _pandas_index(schema: Any) -> set[str]:
@@ -294,6 +299,13 @@ def _exact_bad(ref: list[Any], cand: list[Any]) -> np.ndarray:
                     dtype=bool)
 
 
+def _text_bad(ref: list[str | None], cand: list[str | None]) -> np.ndarray:
+    """Mask of text cells that differ: the reference's text is literal (its `NA` is a value), and a candidate's
+    missing spelling (NaN, NA, null ...) stands for a missing cell only where the reference's is missing."""
+    return np.array([a != b and not (a is None and (b is None or b in MISSING)) for a, b in zip(ref, cand)],
+                    dtype=bool)
+
+
 def _text_columns(raw: Any, ref: Mapping[str, Column]) -> set[str]:
     """The text_columns option: reference column names; anything else is the task's mistake."""
     if isinstance(raw, str) or not isinstance(raw, (list, tuple)) or not all(isinstance(n, str) for n in raw):
@@ -311,7 +323,8 @@ def _cells(ref: dict[str, Column], kinds: dict[str, str], cand: dict[str, list[A
     for key, cv in cand.items():
         kind = kinds[key]
         rv = _text(ref[key]) if kind == "string" else ref[key].values
-        bad = _float_bad(rv, cv, atol, rtol) if kind == "float" else _exact_bad(rv, cv)
+        bad = (_float_bad(rv, cv, atol, rtol) if kind == "float" else _text_bad(rv, cv) if kind == "string"
+               else _exact_bad(rv, cv))
         n_bad += int(bad.sum())
         if first is None and bad.any():
             i = int(np.argmax(bad))
