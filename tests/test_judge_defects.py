@@ -319,6 +319,7 @@ EQUIVALENT_HTML = {
                            .replace("  <meta", "<meta").replace("\n", "\r\n"),
     "entity": lambda s: s.replace("&amp;", "&#38;"),
     "css_reindented": lambda s: s.replace("    body { margin: 0 auto; }", "body {\n margin: 0 auto;\n}"),
+    "pre_trailing_spaces": lambda s: s.replace("  a  b\nc</code>", "  a  b   \nc\t </code>"),  # nothing drawn after
 }
 WRONG_HTML = {
     "word": (lambda s: s.replace("Some <em>text</em>", "Some <em>test</em>"), "html > body > p > em"),
@@ -326,6 +327,7 @@ WRONG_HTML = {
     "element": (lambda s: s.replace("<em>text</em>", "<strong>text</strong>"), "html > body > p"),
     "lost_space": (lambda s: s.replace("</span> Intro</h1>", "</span>Intro</h1>"), "html > body > h1"),
     "pre_spacing": (lambda s: s.replace("  a  b", "a b"), "html > body > pre > code"),
+    "pre_leading_space": (lambda s: s.replace("\nc</code>", "\n c</code>"), "html > body > pre > code"),
     "lang": (lambda s: s.replace('lang="en"', 'lang="de"'), "document"),
 }
 
@@ -341,6 +343,15 @@ def test_html_compares_parsed_documents(tmp_path: Path) -> None:
         assert res.checks["document"]["where"] == where, (name, res.detail)
     truncated = run(ref, write(tmp_path / "cut.html", PAGE[: PAGE.index("<pre>")]))
     assert not truncated.ok
+
+
+def test_html_pre_spaces_count_only_where_something_is_drawn_after_them(tmp_path: Path) -> None:
+    """Issue 23: trailing spaces inside <pre> failed though nothing after them is drawn; a space before an
+    inline element on the same line is drawn, and still counts."""
+    ref = write(tmp_path / "ref.html", "<pre>x = 1\ny <b>z</b>\nend</pre>")
+    assert run(ref, write(tmp_path / "trailing.html", "<pre>x = 1  \ny <b>z</b>\t\nend   </pre>")).ok
+    assert failing(run(ref, write(tmp_path / "joined.html", "<pre>x = 1\ny<b>z</b>\nend</pre>"))) == {"document"}
+    assert failing(run(ref, write(tmp_path / "indent.html", "<pre> x = 1\ny <b>z</b>\nend</pre>"))) == {"document"}
 
 
 def test_html_hostile_markup_does_not_hang_the_judge(tmp_path: Path) -> None:

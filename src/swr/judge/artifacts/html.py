@@ -110,6 +110,8 @@ def _collapse(events: list[Event]) -> list[Event]:
             text = ev[1].replace("\r\n", "\n").replace("\r", "\n")
             if out and out[-1][0] == "start" and out[-1][1] in ("pre", "textarea"):
                 text = text.removeprefix("\n")  # HTML drops the newline right after <pre>
+            if not _in_script(out):  # spaces at a line's end in <pre> are not seen: nothing is drawn after them
+                text = _LINE_END_SPACE.sub("", text)
             ev, at_break, after_space = ("raw", text), False, False
         elif ev[0] == "text":
             text = _SPACE.sub(" ", ev[1])
@@ -125,14 +127,35 @@ def _collapse(events: list[Event]) -> list[Event]:
     return out
 
 
+_LINE_END_SPACE = re.compile(r"[ \t]+(?=\n)")
+
+
+def _in_script(out: list[Event]) -> bool:
+    """Whether the innermost open raw element is a <script> (its text is code, kept exactly)."""
+    depth = 0
+    for ev in reversed(out):
+        if ev[0] in ("start", "end") and ev[1] in _RAW:
+            if ev[0] == "end":
+                depth += 1
+            elif depth:
+                depth -= 1
+            else:
+                return ev[1] == "script"
+    return False
+
+
 def normalise(events: list[Event]) -> list[Event]:
     """Text as a browser renders it (see _collapse), then trailing spaces before a line end dropped."""
     out = _collapse(events)
-    at_break = True
+    at_break, pre_end = True, False
     for i in range(len(out) - 1, -1, -1):
         ev = out[i]
         if ev[0] == "text" and at_break:
             out[i] = ("text", ev[1].rstrip(" "))
+        if ev[0] == "raw" and pre_end:  # the last line of a <pre>: nothing is drawn after its spaces either
+            out[i] = ("raw", ev[1].rstrip(" \t"))
+        pre_end = (ev[0] == "end" and (ev[1] in ("pre", "textarea") or pre_end)) or (pre_end and ev[0] == "raw"
+                                                                                   and not out[i][1])
         if ev[0] in ("text", "raw"):
             at_break = at_break and not out[i][1]
         elif ev[0] in ("start", "end") and ev[1] in _INLINE_VOID:
