@@ -181,6 +181,7 @@ def test_build_replaces_only_an_empty_directory_or_an_earlier_release(tmp_path: 
     assert {p.name: p.read_text() for p in tmp_path.glob("rel.*")} == {"rel.old": "also mine",
                                                                        "rel.partial": "also mine"}
     assert not list(tmp_path.glob(".rel*")), "no scratch directory is left behind"
+    assert (tmp_path / "rel").stat().st_mode & 0o005 == 0o005, "as readable as a directory mkdir makes"
     _one_line_exit_2(swr("build", good, "--out", ".", "--force", "-n", "1", cwd=work), "current or home")
     res = swr("build", good, "--out", str(work / "src"), "--variants", "1", "--force", "-n", "1")
     assert res.returncode == 0 and (work / "src" / "release.json").is_file(), res.stderr

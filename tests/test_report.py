@@ -214,7 +214,8 @@ def test_same_inputs_give_a_byte_identical_report(report: Path, jobs: tuple[Path
     again = tmp_path / "again"
     build_report(["gamma", "alpha", "beta2", "beta1"], again, jobs[1])
     files = sorted(p.relative_to(report) for p in report.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file()) and len(files) == 6
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file()) and len(files) == 7
+    assert Path(".swr-report") in files  # the marker that lets a later report replace this one
     assert all((report / f).read_bytes() == (again / f).read_bytes() for f in files)
 
 

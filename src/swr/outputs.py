@@ -50,7 +50,8 @@ def claim(path: Path, kind: Output, force: bool = False) -> bool:
     Refusals are one line naming the path (exit 2)."""
     if path.is_symlink() or (path.exists() and not path.is_dir()):
         what = "a symbolic link" if path.is_symlink() else "a file"
-        raise SwrError(f"is {what}, not a directory: give a directory for --out (nothing was changed)", file=path)
+        raise SwrError(f"is {what}, not a directory: give a directory (nothing was changed)", file=path,
+                       field="--out")
     if not path.exists():
         return False
     if not any(path.iterdir()) or kind.owns(path):
@@ -60,14 +61,15 @@ def claim(path: Path, kind: Output, force: bool = False) -> bool:
         return True
     why = f"no {kind.marker}" if kind.marker else "only a new or empty directory is written"
     hint = " (use --force to replace it)" if kind.marker else ""
-    raise SwrError(f"not empty and not {kind.what} ({why}){hint}", file=path)
+    raise SwrError(f"not empty and not {kind.what} ({why}){hint}", file=path, field="--out")
 
 
 def _not_a_home(path: Path) -> None:
     """Even --force never replaces the directory the command runs in, one holding it, or the home directory."""
     real, cwd = path.resolve(), Path.cwd().resolve()
     if real == cwd or real in cwd.parents or real == Path.home().resolve() or real == Path("/"):
-        raise SwrError("holds the current or home directory: not replaced even with --force", file=path)
+        raise SwrError("holds the current or home directory: not replaced even with --force", file=path,
+                       field="--out")
 
 
 def scratch_beside(path: Path, tag: str) -> Path:
@@ -79,8 +81,18 @@ def scratch_beside(path: Path, tag: str) -> Path:
         if old.is_dir() and not old.is_symlink() and _regular(old / SCRATCH):
             shutil.rmtree(old, ignore_errors=True)
     d = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=f".{tag}", dir=path.parent))
+    os.chmod(d, 0o777 & ~_umask())  # what mkdir would have made: the output is as readable as any other
     (d / SCRATCH).touch()
     return d
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (os.umask would, for every thread at once)."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(ln.split()[1], 8) for ln in f if ln.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError):
+        return 0o022
 
 
 def glob_escape(name: str) -> str:
@@ -98,9 +110,14 @@ def swap_in(staging: Path, final: Path) -> None:
     aside = scratch_beside(final, "old")
     try:
         final.rename(aside / "previous")
-        staging.rename(final)
+        try:
+            staging.rename(final)
+        except BaseException:
+            (aside / "previous").rename(final)  # the earlier output back: nothing is lost on a failed swap
+            raise
     finally:
-        shutil.rmtree(aside, ignore_errors=True)
+        if not (aside / "previous").exists() or final.exists():
+            shutil.rmtree(aside, ignore_errors=True)
 
 
 def mark(path: Path, kind: Output) -> None:
