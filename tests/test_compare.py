@@ -239,19 +239,21 @@ def test_a_missing_record_and_an_infra_failure_rank_below_a_failure(tmp_path: Pa
     assert cells["u"]["openai/m1"]["label"] == "not_planned"
 
 
-def test_a_run_two_jobs_of_one_model_both_planned_counts_once(tmp_path: Path) -> None:
-    """Runs are keyed by what they are, not by job: the same settings under a second job name reuse a key."""
+def test_two_jobs_of_one_model_with_the_same_run_key_each_count_their_own_run(tmp_path: Path) -> None:
+    """Runs are keyed by what they are, and each job owns its records: the same settings under a second job
+    name plan the same key, and a record of the second job is never the first job's."""
     _store(tmp_path, {"a1": ("m1", [("t", 1, None)]), "b": ("m2", [("t", 1, _done(_workflow(0.5, False), 1, 1, 0))])})
     store = Store(tmp_path)
     try:
         store.put_job("a2", {"agent": "openai", "model": "m1", "release": str(tmp_path),
                              "planned": [["t", 1, "a1-t-1"]]})
         store.put_run(RunRecord("a1-t-1", "a2", "t", "h", "openai", "m1", 1, **_done(_workflow(1.0, True), 3, 1, 0)))
+        assert store.runs("a1") == [] and [r.job for r in store.runs("a2")] == ["a2"]
     finally:
         store.close()
     doc = compare_jobs(tmp_path, ["a1", "a2", "b"], None)
-    assert [(m["model"], m["runs"], m["passes"], m["jobs"]) for m in doc["models"]] == [
-        ("openai/m1", 1, 1, ["a1", "a2"]), ("openai/m2", 1, 0, ["b"])]
+    assert [(m["model"], m["runs"], m["records"], m["passes"], m["jobs"]) for m in doc["models"]] == [
+        ("openai/m1", 2, 1, 1, ["a1", "a2"]), ("openai/m2", 1, 1, 0, ["b"])]
     assert doc["matrix"]["t"]["openai/m1"]["job"] == "a2" and doc["non_discriminating"] == []
 
 

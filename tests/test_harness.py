@@ -172,6 +172,36 @@ def test_results_json(linear_release: Path, tmp_path: Path) -> None:
     assert swr("results", "nope", "--jobs-dir", str(tmp_path)).returncode == 2
 
 
+def test_two_jobs_with_the_same_settings_each_keep_their_own_records(linear_release: Path, tmp_path: Path) -> None:
+    """Run keys are content hashes of the settings, so both jobs plan the same keys; running, resuming and
+    regrading the second never touches the first's records, pass@1 or regrades (issue 22, item 12)."""
+    def cli(*args: str) -> dict:
+        res = swr(*args, "--jobs-dir", str(tmp_path), "--json")
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)
+
+    def rows(job: str) -> list[tuple]:
+        return sqlite3.connect(tmp_path / DB_FILE).execute(
+            "SELECT key, finished, passed FROM runs WHERE job = ? ORDER BY key", (job,)).fetchall()
+
+    first = cli("run", str(linear_release), "-a", "oracle", "--job", "first")
+    assert (first["pass_at_1"], first["missing_records"]) == (1.0, 0)
+    kept = rows("first")
+    regraded = cli("regrade", "first", "--release", str(linear_release), "-n", "2")
+    assert regraded["regraded"] == 2
+    second = cli("run", str(linear_release), "-a", "oracle", "--job", "second")
+    assert (second["pass_at_1"], second["missing_records"]) == (1.0, 0)
+    assert [k for k, _, _ in rows("second")] == [k for k, _, _ in kept]  # the same keys, records of its own
+    cli("run", str(linear_release), "-a", "oracle", "--job", "second")  # resumed: nothing runs
+    cli("regrade", "second", "--release", str(linear_release), "-n", "2")
+    assert rows("first") == kept and cli("results", "first") == first
+    store = Store(tmp_path)
+    try:
+        assert len(store.regrades("first")) == len(store.regrades("second")) == 2
+    finally:
+        store.close()
+
+
 def test_a_missing_record_counts_as_a_failure(linear_release: Path, tmp_path: Path) -> None:
     run_job(JobConfig(linear_release, "oracle", jobs_dir=tmp_path, job="gap"))
     db = sqlite3.connect(tmp_path / DB_FILE)

@@ -169,6 +169,9 @@ def test_an_old_database_gains_the_public_hash_column(tmp_path: Path) -> None:
     r.public_hash = "abc"
     store.put_run(r)
     assert store.runs("j")[0].public_hash == "abc"
+    r.job = "j2"  # rekeyed by job: a second job's record of the same key is its own
+    store.put_run(r)
+    assert [x.job for x in store.runs("j")] == ["j"] and [x.job for x in store.runs("j2")] == ["j2"]
     store.close()
     Store(tmp_path).close()  # a second open finds the column there
 

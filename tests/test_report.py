@@ -214,7 +214,8 @@ def test_same_inputs_give_a_byte_identical_report(report: Path, jobs: tuple[Path
     again = tmp_path / "again"
     build_report(["gamma", "alpha", "beta2", "beta1"], again, jobs[1])
     files = sorted(p.relative_to(report) for p in report.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file()) and len(files) == 6
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file()) and len(files) == 7
+    assert Path(".swr-report") in files  # the marker that lets a later report replace this one
     assert all((report / f).read_bytes() == (again / f).read_bytes() for f in files)
 
 
@@ -245,8 +246,18 @@ def test_bad_input_is_one_line_and_exit_2(jobs: tuple[Path, Path], tmp_path: Pat
     busy = tmp_path / "busy"
     busy.mkdir()
     (busy / "thesis.tex").write_text("mine")
-    assert "index.html" in fails("alpha", "--jobs-dir", str(jobs_dir), "--out", str(busy))
+    assert "not a swr report" in fails("alpha", "--jobs-dir", str(jobs_dir), "--out", str(busy))
     assert (busy / "thesis.tex").read_text() == "mine"
+    site = tmp_path / "site"  # a user's web site: an index.html of its own and a runs/ folder
+    (site / "runs").mkdir(parents=True)
+    (site / "index.html").write_text("<h1>my lab</h1>")
+    (site / "runs" / "2024.html").write_text("results")
+    assert "use --force" in fails("alpha", "--jobs-dir", str(jobs_dir), "--out", str(site))
+    assert (site / "runs" / "2024.html").read_text() == "results"
+    assert "is a file" in fails("alpha", "--jobs-dir", str(jobs_dir), "--out", str(busy / "thesis.tex"))
+    assert (busy / "thesis.tex").read_text() == "mine"
+    res = swr("report", "alpha", "--jobs-dir", str(jobs_dir), "--out", ".", "--force", cwd=busy)
+    assert res.returncode == 2 and "current or home" in res.stderr and (busy / "thesis.tex").read_text() == "mine"
     broken = tmp_path / "broken"
     shutil.copytree(release, broken, symlinks=True)
     doc = json.loads(ReleasePaths(broken).audit_result("replay").read_text())

@@ -6,26 +6,31 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from swr.grade import grade, oracle_verdict
-from swr.release import list_tasks, load_task
+from swr import kinds
+from swr.release import list_tasks
 from swr.sandbox import Sandbox
 
 RowDone = Callable[[dict[str, Any], int, int], None]  # (row, tasks graded so far, tasks in all)
+CONTROLS = ("modal", "nearest", "best_public")  # a workflow build's replay controls (gate 7)
 
 
 def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
                   done: RowDone = lambda row, i, n: None) -> list[dict[str, Any]]:
-    """Per task: the oracle (graded on the hidden split, which decides a pass) and nop verdicts, and the
-    replay controls recorded by the build gates; `done` hears of each task as it is graded."""
+    """Per task of any kind: the oracle (graded on the hidden split, which decides a pass) and nop verdicts,
+    and the replay controls a workflow's build recorded (False for kinds that have none: nothing passed);
+    `done` hears of each task as it is graded."""
     rows: list[dict[str, Any]] = []
     roots = list_tasks(Path(release).absolute())  # sandboxed runs start in "/": mount sources must be absolute
-    with tempfile.TemporaryDirectory(prefix="swr-nop-") as nop:
-        for root in roots:
-            task = load_task(root)
-            controls = task.gates["replay_controls_fail"]
+    with tempfile.TemporaryDirectory(prefix="swr-baselines-") as d:
+        for i, root in enumerate(roots):
+            task = kinds.load(root)
+            oracle, empty = Path(d) / f"oracle-{i}", Path(d) / f"nop-{i}"
+            kinds.write_oracle(task, oracle)
+            empty.mkdir()
+            controls = kinds.build_gates(task).get("replay_controls_fail", {}).get("controls", {})
             rows.append({"task": task.id,
-                         "oracle": oracle_verdict(task, sandbox, jobs, split="hidden")["pass"],
-                         "nop": grade(task, Path(nop), sandbox, jobs=jobs)["pass"],
-                         **{k: c["pass"] for k, c in controls["controls"].items()}})
+                         "oracle": kinds.grade(task, oracle, sandbox, split="hidden", jobs=jobs)["pass"],
+                         "nop": kinds.grade(task, kinds.nop_candidate(task, empty), sandbox, jobs=jobs)["pass"],
+                         **{k: bool(controls.get(k, {}).get("pass")) for k in CONTROLS}})
             done(rows[-1], len(rows), len(roots))
     return rows

@@ -40,7 +40,11 @@ def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
     _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)" + (f"; margins: {margins}" if margins else ""))
 
 
-def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
+FORCE = typer.Option(False, "--force", help="Replace --out even when it is not an earlier release (never a file, "
+                     "nor the current or home directory).")
+
+
+def _run_build(paths: list[Path], out_dir: Path, opts: Any, force: bool = False) -> bool:
     """Build with a progress bar (or a line per workflow off a terminal), print the table and each failure's
     line; True if all built."""
     from swr.build import build as do_build
@@ -49,7 +53,7 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
     with _progress() as bar:
         tid = bar.add_task("workflows" if opts.executor == "dask" else "executions", total=0)  # dask: out of sight
         results = do_build(paths, out_dir, opts, lambda a, t: bar.update(
-            tid, advance=a, total=(bar.tasks[tid].total or 0) + t), _workflow_done)
+            tid, advance=a, total=(bar.tasks[tid].total or 0) + t), _workflow_done, force)
     out.print(build_table([r.summary() for r in results]))
     for r in results:
         if r.failure:
@@ -61,21 +65,22 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any) -> bool:
 @app.command()
 @handled
 def build(workflows: list[Path] = typer.Argument(..., help="Workflow directories, or trees holding them."),
-          out_dir: Path = typer.Option(..., "--out", "-o", help="Release directory to write."),
+          out_dir: Path = typer.Option(..., "--out", "-o", help="Release directory to write: new, empty, or an "
+                                       "earlier release (replaced)."),
           variants: int = typer.Option(6, min=1), public: int = typer.Option(5, min=1),
           hidden: int = typer.Option(3, min=1), seed: int = typer.Option(0), jobs: int = JOBS,
           sandbox: str = SANDBOX, no_cache: bool = typer.Option(False, "--no-cache"),
           executor: str = typer.Option("local", "--executor", help="local, or dask: workflows on Dask workers."),
           scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address; its workers each run "
-                                        "--jobs executions at a time (default: a local cluster of --jobs workers).")
-          ) -> None:
+                                        "--jobs executions at a time (default: a local cluster of --jobs workers)."),
+          force: bool = FORCE) -> None:
     """Build a gated, reproducible release from workflows (exit 2 if any workflow was left out)."""
     from swr.build import BuildOptions
     from swr.cache import ExecutionCache
 
     opts = BuildOptions(variants=variants, public=public, hidden=hidden, seed=seed, jobs=jobs, sandbox=sandbox,
                         cache=ExecutionCache(enabled=not no_cache), executor=executor, scheduler=scheduler)
-    if not _run_build(workflows, out_dir, opts):
+    if not _run_build(workflows, out_dir, opts, force):
         raise typer.Exit(2)
 
 
@@ -147,7 +152,7 @@ def demo(catalog: list[Path] = typer.Option(None, "--catalog", help="Workflow tr
                                            "of the demo slice (repeatable)."),
          full: bool = typer.Option(False, "--full", help="The whole catalog/, not its slice (catalog/demo.toml)."),
          out_dir: Path = typer.Option(Path("release"), "--out", "-o"), variants: int = typer.Option(6, min=1),
-         seed: int = 0, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
+         seed: int = 0, jobs: int = JOBS, sandbox: str = SANDBOX, force: bool = FORCE) -> None:
     """The main job: build the demo slice (--full: the catalog), grade the oracle and baselines, print the report."""
     from swr.baselines import baseline_rows
     from swr.build import BuildOptions
@@ -158,7 +163,7 @@ def demo(catalog: list[Path] = typer.Option(None, "--catalog", help="Workflow tr
     if full and catalog:
         raise SwrError("--full builds all of catalog/ and --catalog names what to build: give one", field="--full")
     paths = catalog or ([Path("catalog")] if full else demo_slice(Path("catalog")))
-    if not _run_build(paths, out_dir, BuildOptions(variants=variants, seed=seed, jobs=jobs, sandbox=sandbox)):
+    if not _run_build(paths, out_dir, BuildOptions(variants=variants, seed=seed, jobs=jobs, sandbox=sandbox), force):
         raise typer.Exit(2)
 
     with _progress() as bar:

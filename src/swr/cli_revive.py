@@ -83,6 +83,9 @@ def obfuscate(project: Path = typer.Argument(..., help="Project folder holding o
     if out_dir is None or map_file is None:
         raise SwrError("a project needs --out and --map (only a task's variant has defaults)", file=project)
 
+    from swr.outputs import PROJECT, claim
+
+    claim(out_dir, PROJECT)  # a new or empty directory: a file there is one line, never a traceback
     opts = ObfuscateOptions(seed=seed, strip=tuple(strip), package=package, tests=tuple(tests),
                             tests_out=tests_out, python=python)
     res = obfuscate_project(project, out_dir, map_file, opts)

@@ -136,13 +136,16 @@ def image_base(backend: str = BACKEND) -> None:
 @handled
 def image_build(release: Path, include: list[str] = typer.Option([], "-i", "--include"),
                 backend: str = BACKEND) -> None:
-    """Build the image of every task, one per distinct environment; print each task's image."""
+    """Build the image of every task, one per distinct environment; print each task's image (`host`: a task
+    that records no environment, such as an engine or revival task, runs on the host's system)."""
     import fnmatch
 
-    from swr.release import list_tasks, load_task
+    from swr import kinds
+    from swr.release import list_tasks
 
     images = _images(backend)
     for root in list_tasks(release):
         if include and not any(fnmatch.fnmatch(root.name, g) for g in include):
             continue
-        print(f"{root.name}\t{images.for_task(load_task(root).environment)}", flush=True)
+        env = kinds.load(root).environment
+        print(f"{root.name}\t{images.for_task(env) if env else 'host'}", flush=True)

@@ -92,6 +92,20 @@ def nop_candidate(task: AnyTask, empty: Path) -> Path:
     return task.project if isinstance(task, RevivalTask) else empty
 
 
+def case_counts(task: AnyTask) -> tuple[int, int]:
+    """(public, hidden) cases of a task, for `swr tasks`: a workflow's examples, an engine's cases, a revival's
+    public tests and hidden test files (0 hidden in a public-only copy, which has no spec)."""
+    if isinstance(task, RevivalTask):
+        hidden = len(task.spec.verify.hidden) if task.paths.revival_toml.is_file() else 0
+        return len(task.meta.feedback.public), hidden
+    return len(task.public), len(task.hidden)
+
+
+def build_gates(task: AnyTask) -> dict[str, Any]:
+    """A workflow task's release gates (private/gates.json) by name; the other kinds record none there."""
+    return task.gates if isinstance(task, Task) else {}
+
+
 def load(root: str | Path) -> AnyTask:
     """A task directory of any kind (full, or a public-only workspace copy)."""
     root = Path(root)

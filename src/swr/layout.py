@@ -176,14 +176,6 @@ class ReleasePaths:
         """The post-freeze audit's record: the frozen generator's hash and the pilot and held-out sets."""
         return self.audit / "freeze.json"
 
-    def staging(self) -> Path:
-        """Where a build writes before the release is swapped in whole."""
-        return self.root.with_name(self.root.name + ".partial")
-
-    def retired(self) -> Path:
-        """Where the previous release waits while the new one is swapped in."""
-        return self.root.with_name(self.root.name + ".old")
-
 
 # An agent's workspace (what a run starts from; the candidate is its solution/).
 SOLUTION = "solution"

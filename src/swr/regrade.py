@@ -72,7 +72,7 @@ def regrade_job(jobs_dir: Path, job: str, fixed: Path, *, sandbox: str = "bwrap"
     """Every finished run of the job, re-scored (or marked) against `fixed`; each result is stored."""
     load_release(fixed)  # a release, or one line saying why not
     release_id = tree_hash(ReleasePaths(fixed).tasks)
-    store = Store(jobs_dir)
+    store = Store(jobs_dir, create=False)
     try:
         cfg = store.job(job)
         if cfg is None:

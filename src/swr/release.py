@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from swr import outputs
 from swr.errors import SwrError, load_json
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
@@ -250,23 +251,16 @@ def hash_files(h: Any, top: Path, base: Path) -> None:
             h.update(hashlib.sha256(p.read_bytes()).digest())
 
 
-def finish_release(staging: Path, final: Path, summary: dict[str, Any]) -> None:
-    """Seal: hash the tasks, write release.json, then swap the staging dir in atomically."""
+def finish_release(staging: Path, final: Path, summary: dict[str, Any], force: bool = False) -> None:
+    """Seal: hash the tasks, write release.json, then swap the staging dir in (replacing only what
+    `swr.outputs.claim` allowed: an empty directory or an earlier release)."""
     at = ReleasePaths(staging)
     summary = {**summary, "content_hash": tree_hash(at.tasks) if at.tasks.is_dir() else None}
     _write(at.summary, dump_json(summary))
-    if final.exists():
-        old = ReleasePaths(final).retired()
-        shutil.rmtree(old, ignore_errors=True)
-        final.rename(old)
-        staging.rename(final)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        staging.rename(final)
+    outputs.claim(final, outputs.RELEASE, force)  # checked again: the build took a while
+    outputs.swap_in(staging, final)
 
 
 def staging_dir(final: Path) -> Path:
-    d = ReleasePaths(final).staging()
-    shutil.rmtree(d, ignore_errors=True)
-    d.mkdir(parents=True)
-    return d
+    """Where a build writes before the release is swapped in whole: a fresh directory beside it."""
+    return outputs.scratch_beside(final, "partial")

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from swr import kinds
-from swr.release import Task, list_tasks
+from swr.release import list_tasks
 
 # ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
@@ -28,10 +28,11 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
     rows = []
     for root in list_tasks(release):
         t = kinds.load(root)
-        gates = t.gates if isinstance(t, Task) else {}
+        gates = kinds.build_gates(t)
         passed = sum(1 for g in gates.values() if g.get("pass"))
+        public, hidden = kinds.case_counts(t)
         rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
-                     "domain": t.meta.domain, "public": len(t.public), "hidden": len(t.hidden),
+                     "domain": t.meta.domain, "public": public, "hidden": hidden,
                      "gates": f"{passed}/{len(gates)}" if gates else "-"})
     return rows
 

@@ -20,6 +20,7 @@ from swr.judge.artifacts import kind_of
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
 from swr.kinds import kind_of as task_kind
 from swr.layout import TaskPaths
+from swr.outputs import BUNDLES, claim, scratch_beside, swap_in
 from swr.release import Example, Task, dump_json, list_tasks, load_task
 
 from .mutants import Mutant
@@ -56,17 +57,14 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
                   key: Path | None = None) -> dict[str, Any]:
     """Write the bundles, labels.csv and the key; return a summary that reveals no case's label."""
     key_file = key_path_for(out, key)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise SwrError("already exists and is not an empty directory", file=out, field="--out")
+    claim(out, BUNDLES)  # a new or empty directory: nothing of the user's is replaced
     roots = list_tasks(release)
     not_applicable = [{"task": r.name, "kind": k, "why": "graded by running a candidate program against "
                        "task-specific checks; there is no single reference output to re-encode or mutate"}
                       for r in roots if (k := task_kind(r)) != "workflow"]
     order = [r for r in roots if task_kind(r) == "workflow"]
     random.Random(f"swr-bundles:{seed}").shuffle(order)
-    staging = out.with_name(f".{out.name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    staging = scratch_beside(out, "partial")  # a fresh name: no user's file is removed to make room
     keyed: list[dict[str, Any]] = []
     try:
         for root in order:
@@ -79,9 +77,7 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if out.exists():
-        out.rmdir()  # empty, checked above
-    staging.rename(out)
+    swap_in(staging, out)  # replaces only the empty directory claimed above
     doc = {"release": str(release), "seed": seed, "bundle_dir": str(out), "bundles": keyed,
            "not_applicable": sorted(not_applicable, key=lambda n: n["task"])}
     key_file.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from swr.engine.spec import ENGINE_FILE
 from swr.engine.task import EngineResult, build_engine
 from swr.errors import SwrError
 from swr.layout import DEFECTS_TOML, REVIVAL_TOML, ReleasePaths
+from swr.outputs import RELEASE, claim
 from swr.release import finish_release, staging_dir
 from swr.revival.build import RevivalResult
 from swr.revival.obfuscate_task import build_with_variant
@@ -57,10 +58,12 @@ def _timed(fn: Callable[[], WorkflowResult]) -> WorkflowResult:
 
 
 def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None,
-          finished: Finished = lambda r, i, n: None) -> list[WorkflowResult]:
+          finished: Finished = lambda r, i, n: None, force: bool = False) -> list[WorkflowResult]:
     """Build a release from workflow directories; failed workflows are reported and left out.
-    `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows)."""
+    `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows).
+    `out` is replaced only when empty or an earlier release (or a directory, with `force`)."""
     out = Path(out).absolute()  # sandboxed runs start in "/": a relative mount source would not exist there
+    claim(out, RELEASE, force)  # before any work: a refusal costs nothing
     engines = discover(paths, ENGINE_FILE, allow_none=True)
     revivals = discover(paths, REVIVAL_TOML, allow_none=True)
     specs = [load_spec(d) for d in discover(paths, allow_none=bool(engines or revivals))]
@@ -105,7 +108,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
                          "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}
     if ReleasePaths(staging).tasks.is_dir():  # nothing built, nothing to carry
         carry_defects(defect_registers(paths), staging, names_in(staging))
-    finish_release(staging, out, summary)
+    finish_release(staging, out, summary, force)
     return results
 
 

@@ -21,6 +21,7 @@ from swr.cache import default_cache_dir
 from swr.errors import SwrError
 from swr.export import harbor_files as hf
 from swr.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspacePaths
+from swr.outputs import HARBOR, claim
 from swr.release import hash_files, list_tasks, load_release
 from swr.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
 
@@ -38,8 +39,7 @@ def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
     if base_image is not None and not IMAGE_REF.fullmatch(base_image):
         raise SwrError(f"{base_image!r} is not an image reference (name[:tag][@sha256:digest])", field="--base-image")
     roots = list_tasks(release)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise SwrError("must be a new or empty directory", file=out, field="--out")
+    claim(out, HARBOR)  # a new or empty directory: nothing of the user's is replaced
     release_hash = str(load_release(release).get("content_hash", "")) if ReleasePaths(release).summary.is_file() else ""
     wheel = swr_wheel()
     written = []

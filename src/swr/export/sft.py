@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import random
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,7 +102,7 @@ def provenance(r: RunRecord, info: ReleaseInfo) -> dict[str, Any]:
 
 def load_jobs(jobs_dir: Path, jobs: list[str]) -> list[tuple[RunRecord, Path]]:
     """Every run of the named jobs with its job's release, in job then store order."""
-    store = Store(jobs_dir)
+    store = Store(jobs_dir, create=False)
     try:
         out = []
         for job in jobs:
@@ -184,6 +185,8 @@ def export_sft(jobs_dir: Path, jobs: list[str], out: Path, *, entries: int | Non
     `entries` None: every verified run once."""
     if entries is not None and entries < 1:
         raise SwrError("at least 1 entry", field="--entries")
+    if out.is_dir() or out.is_symlink():
+        raise SwrError("is a directory or a link: --out names the corpus file to write", file=out)
     count = token_counter(tokenizer)
     rows, skipped, groups = select(jobs_dir, jobs, list(exclude))
     kept = []
@@ -219,6 +222,8 @@ def write_rows(out: Path, picked: list[tuple[Row, int]]) -> None:
         doc = {"messages": row.messages, "tools": json.dumps(row.tools, sort_keys=True), "provenance": prov}
         lines.append(json.dumps(doc, sort_keys=True, ensure_ascii=False, allow_nan=False))
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".partial")
-    tmp.write_text("\n".join(lines) + "\n")
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)  # no user's file
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.chmod(tmp, 0o644)
     os.replace(tmp, out)

@@ -156,26 +156,24 @@ def model_row(pool: Pool, k: int) -> dict[str, Any]:
 
 
 def _pools(store: Store, jobs: list[str]) -> tuple[dict[str, Pool], dict[str, Path]]:
-    """Each model's planned runs (a run key planned by two jobs counts once), and each job's release."""
+    """Each model's planned runs (every job's own: two jobs with the same settings ran twice), and each
+    job's release."""
     pools: dict[str, Pool] = {}
     releases: dict[str, Path] = {}
-    seen: set[str] = set()
     configs: dict[str, dict[str, Any]] = {}
     for job in jobs:
         if (cfg := store.job(job)) is None:
             raise SwrError(f"no job named {job!r}", file=store.path)
         configs[job] = cfg
-    records = {r.key: r for job in jobs for r in store.runs(job)}  # a key both jobs planned: one record
     for job, cfg in configs.items():
         releases[job] = Path(cfg["release"])
+        records = {r.key: r for r in store.runs(job)}  # a job's own records: keys are unique within a job
         for task, attempt, key in cfg["planned"]:
             r = records.get(key)
             agent, model = (r.agent, r.model) if r else (cfg["agent"], cfg.get("model"))
             pool = pools.setdefault(label_of(agent, model), Pool(agent, model))
             pool.jobs.add(job)
-            if key not in seen:
-                seen.add(key)
-                pool.runs.append(Planned(job, task, int(attempt), r))
+            pool.runs.append(Planned(job, task, int(attempt), r))
     return dict(sorted(pools.items())), releases
 
 
@@ -230,7 +228,7 @@ def _attempts(pool: Pool) -> dict[str, int]:
 def compare_jobs(jobs_dir: Path, jobs: list[str], k: int | None = None) -> dict[str, Any]:
     """Every model of the jobs side by side: exactly what `swr results JOB… --json` prints."""
     names = sorted(set(jobs))
-    store = Store(jobs_dir)
+    store = Store(jobs_dir, create=False)
     try:
         pools, releases = _pools(store, names)
     finally:
@@ -255,7 +253,7 @@ def compare_jobs(jobs_dir: Path, jobs: list[str], k: int | None = None) -> dict[
 
 def models_in(jobs_dir: Path, jobs: list[str]) -> int:
     """How many (agent, model) pairs the jobs hold: one means `swr results` shows a job's summary."""
-    store = Store(jobs_dir)
+    store = Store(jobs_dir, create=False)
     try:
         return len(_pools(store, sorted(set(jobs)))[0])
     finally:

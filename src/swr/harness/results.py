@@ -109,7 +109,7 @@ def best_scores(records: list[RunRecord]) -> dict[str, str]:
 def job_results(jobs_dir: Path, job: str, k: int | None = None, cohorts: tuple[str, ...] = (),
                 cutoff: dt.date | None = None) -> dict[str, Any]:
     """A job's results; `cohorts` (kinds.COHORTS) are read from each task's task.toml in the job's release."""
-    store = Store(jobs_dir)
+    store = Store(jobs_dir, create=False)
     try:
         cfg = store.job(job)
         if cfg is None:

@@ -15,7 +15,7 @@ from swr import kinds
 from swr.errors import SwrError
 from swr.fingerprint import public_hash
 from swr.judge import missing_candidate
-from swr.layout import JobPaths, RunPaths
+from swr.layout import JobPaths, RunPaths, results_db
 from swr.release import list_tasks, load_release, tree_hash
 from swr.sandbox import Limits, Sandbox, sandbox_for, tree
 from swr.sandbox.capped import capped_dir, unmount
@@ -77,6 +77,9 @@ def plan(cfg: JobConfig) -> list[Planned]:
     load_release(cfg.release)  # a usable release, or a one-line error
     if cfg.cheat_policy not in ("fail", "record"):
         raise SwrError(f"unknown policy {cfg.cheat_policy!r}: fail or record", field="--cheat-policy")
+    check_agent(cfg)
+    if cfg.name.startswith("/") or any(p in ("", ".", "..") for p in cfg.name.split("/")):
+        raise SwrError(f"{cfg.name!r} is not a job name: it names its directory under --jobs-dir", field="--job")
     out = []
     for root in list_tasks(cfg.release):
         tid = root.name
@@ -90,6 +93,15 @@ def plan(cfg: JobConfig) -> list[Planned]:
     if not out:
         raise SwrError("no task matches the --include/--exclude globs", file=cfg.release)
     return out
+
+
+def check_agent(cfg: JobConfig) -> None:
+    """The agent made once from its name and options before any run: an unknown agent or a missing or
+    malformed option is one line (exit 2) here, not an infrastructure failure recorded for every run."""
+    try:
+        make_agent(cfg.agent, cfg.agent_options)
+    except (TypeError, ValueError) as e:  # e.g. `--ak request_timeout=soon`
+        raise SwrError(f"agent {cfg.agent}: bad option: {e}", field="--ak") from None
 
 
 def run_dir(cfg: JobConfig, key: str) -> RunPaths:
@@ -176,9 +188,31 @@ def _discard(d: RunPaths) -> None:
 Progress = Callable[[RunRecord], None]
 
 
+def _check_job_dir(cfg: JobConfig) -> None:
+    """The job's directory is its own (new, empty, or a job the store knows) before anything is made,
+    made private or removed: `--jobs-dir .` beside a user's folder of the job's name leaves it alone."""
+    root = JobPaths(cfg.jobs_dir, cfg.name).root
+    if root.is_symlink() or (root.exists() and not root.is_dir()):
+        raise SwrError("is not a directory of this job: choose another --job or --jobs-dir", file=root)
+    if root.is_dir() and any(root.iterdir()) and not _known(cfg):
+        raise SwrError("exists and is no job of this results store: choose another --job or --jobs-dir", file=root)
+
+
+def _known(cfg: JobConfig) -> bool:
+    """Whether the jobs directory's store has a job of this name (no store: none, and none is made)."""
+    if not results_db(cfg.jobs_dir).is_file():
+        return False
+    store = Store(cfg.jobs_dir, create=False)
+    try:
+        return store.job(cfg.name) is not None
+    finally:
+        store.close()
+
+
 def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunRecord]:
     """Run what is missing, retrying infrastructure failures; returns every record of the job."""
     planned = plan(cfg)
+    _check_job_dir(cfg)
     store = Store(cfg.jobs_dir)
     try:
         private(JobPaths(cfg.jobs_dir, cfg.name).root)

@@ -1,4 +1,4 @@
-"""The results store: SQLite in WAL mode; jobs, and runs keyed by a content hash of what they are."""
+"""The results store: SQLite in WAL mode; jobs, and each job's runs keyed by a content hash of what they are."""
 from __future__ import annotations
 
 import json
@@ -10,25 +10,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from swr.errors import SwrError
 from swr.layout import results_db
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-  name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-  key TEXT PRIMARY KEY, job TEXT NOT NULL REFERENCES jobs(name), task TEXT NOT NULL, task_hash TEXT NOT NULL,
+# Each job owns its records: a run's key (a content hash of what it is) is unique within its job only, so a
+# second job with the same settings plans the same keys and still keeps records of its own.
+RUNS = """
+CREATE TABLE IF NOT EXISTS {name} (
+  key TEXT NOT NULL, job TEXT NOT NULL REFERENCES jobs(name), task TEXT NOT NULL, task_hash TEXT NOT NULL,
   family TEXT, domain TEXT, agent TEXT NOT NULL, model TEXT, attempt INTEGER NOT NULL,
   status TEXT NOT NULL,              -- done | infra_failure
   passed INTEGER, label TEXT, labels TEXT, verdict TEXT, turns INTEGER, input_tokens INTEGER,
   output_tokens INTEGER, cost REAL, wall_s REAL, cheats TEXT, error TEXT, tries INTEGER NOT NULL DEFAULT 1,
-  finished REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS runs_job ON runs(job);
-CREATE TABLE IF NOT EXISTS regrades (    -- a recorded run re-scored by a later release's verifiers
-  key TEXT NOT NULL REFERENCES runs(key), release TEXT NOT NULL, job TEXT NOT NULL, release_path TEXT NOT NULL,
+  finished REAL NOT NULL, public_hash TEXT, PRIMARY KEY (job, key));
+"""
+REGRADES = """
+CREATE TABLE IF NOT EXISTS {name} (    -- a recorded run re-scored by a later release's verifiers
+  key TEXT NOT NULL, release TEXT NOT NULL, job TEXT NOT NULL, release_path TEXT NOT NULL,
   status TEXT NOT NULL,              -- regraded | needs_rerun | missing_task
   passed INTEGER, label TEXT, labels TEXT, verdict TEXT, reason TEXT, public_hash TEXT, finished REAL NOT NULL,
-  PRIMARY KEY (key, release));
+  PRIMARY KEY (job, key, release), FOREIGN KEY (job, key) REFERENCES runs(job, key));
 """
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+  name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
+""" + RUNS.format(name="runs") + "CREATE INDEX IF NOT EXISTS runs_job ON runs(job);\n" \
+    + REGRADES.format(name="regrades")
 MIGRATIONS = (("runs", "public_hash", "TEXT"),)  # columns added since the first schema: (table, column, type)
 
 
@@ -79,9 +86,16 @@ class RegradeRecord:
 class Store:
     """One database per jobs directory; safe to share between threads of one process."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, create: bool = True):
+        """`create` False: a reader (results, report, export, regrade), for which a missing store is a
+        one-line error and nothing is made on disk (not the jobs directory, not an empty database)."""
         db = results_db(root)
-        private(root, own=root.is_dir() and db.exists())
+        if not create and not db.is_file():
+            raise SwrError("no results store here (no job has run with this --jobs-dir)", file=db)
+        if create:
+            if root.exists() and not root.is_dir():
+                raise SwrError("is a file, not a directory for the results store", file=root, field="--jobs-dir")
+            private(root, own=root.is_dir() and db.exists())
         self.path = db
         self.lock = threading.Lock()
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
@@ -91,7 +105,8 @@ class Store:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Add the columns a database made by an older swr lacks (another process may race us to it)."""
+        """Add the columns a database made by an older swr lacks (another process may race us to it), then
+        key its runs and regrades by job as well."""
         for table, column, kind in MIGRATIONS:
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column not in have:
@@ -100,6 +115,26 @@ class Store:
                 except sqlite3.OperationalError as e:
                     if "duplicate column" not in str(e):
                         raise
+        if not _keyed_by_job(self.db):
+            self._rekey()
+
+    def _rekey(self) -> None:
+        """An older store keyed runs by their key alone (a second job with the same settings took the first
+        one's records over): rebuild both tables keyed by (job, key), keeping every row, in one transaction."""
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                if not _keyed_by_job(self.db):  # another process may have done it meanwhile
+                    for table, ddl, cols in (("runs", RUNS, COLUMNS), ("regrades", REGRADES, REGRADE_COLUMNS)):
+                        self.db.execute(ddl.format(name=f"{table}_rekeyed"))
+                        self.db.execute(f"INSERT INTO {table}_rekeyed ({cols}) SELECT {cols} FROM {table}")
+                        self.db.execute(f"DROP TABLE {table}")
+                        self.db.execute(f"ALTER TABLE {table}_rekeyed RENAME TO {table}")
+                    self.db.execute("CREATE INDEX IF NOT EXISTS runs_job ON runs(job)")
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
 
     def put_job(self, name: str, config: dict[str, Any]) -> None:
         now = time.time()
@@ -153,6 +188,11 @@ COLUMNS = ("key, job, task, task_hash, family, domain, agent, model, attempt, st
            "verdict, turns, input_tokens, output_tokens, cost, wall_s, cheats, error, tries, finished, public_hash")
 REGRADE_COLUMNS = ("key, release, job, release_path, status, passed, label, labels, verdict, reason, public_hash, "
                    "finished")
+
+
+def _keyed_by_job(db: sqlite3.Connection) -> bool:
+    """Whether the runs table's primary key holds the job (the schema since each job owns its records)."""
+    return any(row[1] == "job" and row[5] for row in db.execute("PRAGMA table_info(runs)"))
 
 
 def private(d: Path, own: bool = True) -> None:

