@@ -20,14 +20,10 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
-import threading
 import zipfile
 from functools import lru_cache
 from pathlib import Path
 
-STUB = 'raise ImportError("this package is forbidden in this task and is not installed in its sandbox")\n'
-_lock = threading.Lock()
 # where other Python installations live under the sandbox's /usr: `<prefix>/bin/python*`, 0..4 levels deep
 PREFIX_ROOTS = ("/usr/lib", "/usr/local", "/usr/share", "/usr/libexec", "/usr/lib64")
 SYSTEM_BINS = ("/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin")
@@ -142,23 +138,16 @@ def _keep() -> frozenset[Path]:
     return frozenset(needed | {a for p in needed for a in p.parents})
 
 
-@lru_cache(maxsize=1)
+STUBS = Path(__file__).resolve().parent / "stubs"
+NULL = Path("/dev/null")
+
+
 def stubs() -> tuple[Path, Path]:
     """(a directory holding only a raising __init__.py, a file holding only the raise): bound over a
-    package directory or a module file. Beside them: `program`, an empty file no one may read or execute
-    (over programs and libraries), and `empty`, an empty directory. Made once per process, world-readable."""
-    with _lock:
-        d = Path(tempfile.mkdtemp(prefix=f"swr-hide-{os.getpid()}-"))
-        os.chmod(d, 0o755)
-        (d / "pkg").mkdir(mode=0o755)
-        (d / "empty").mkdir(mode=0o755)
-        (d / "pkg" / "__init__.py").write_text(STUB)
-        (d / "module.py").write_text(STUB)
-        (d / "program").write_text("")
-        for p in (d / "pkg" / "__init__.py", d / "module.py"):
-            p.chmod(0o644)
-        (d / "program").chmod(0)  # neither executable nor readable: `which`, the shell and dlopen pass it by
-        return d / "pkg", d / "module.py"
+    directory or a Python file. They ship in swr's package, which every sandbox sees at its own path: their
+    mounts name no temporary host directory in the sandbox's mountinfo. Other files are covered by /dev/null
+    (bound `nodev`: neither readable, executable nor loadable)."""
+    return STUBS / "pkg", STUBS / "module.py"
 
 
 def covers(packages: tuple[str, ...], programs: tuple[str, ...] = ()) -> list[tuple[Path, Path]]:
@@ -166,29 +155,25 @@ def covers(packages: tuple[str, ...], programs: tuple[str, ...] = ()) -> list[tu
     package, every file of every program's package, and, when a package is forbidden, every other Python."""
     if not packages and not programs:
         return []
-    return _covers(tuple(sorted(set(packages))), tuple(sorted(set(programs))))
+    return list(_covers(tuple(sorted(set(packages))), tuple(sorted(set(programs)))))
 
 
 @lru_cache(maxsize=64)
-def _covers(packages: tuple[str, ...], programs: tuple[str, ...]) -> list[tuple[Path, Path]]:
+def _covers(packages: tuple[str, ...], programs: tuple[str, ...]) -> tuple[tuple[Path, Path], ...]:
     pkg_stub, module_stub = stubs()
     found = [loc for p in packages for loc in locations(p)] + [loc for n in programs for loc in program_files(n)]
     if packages:
         found += other_pythons() + zipped(packages)
     visible = [p for p in dict.fromkeys(found) if _mounted(p) and p not in _keep()]
-    outer = [p for p in visible if not any(a in set(visible) for a in p.parents)]
-    return [(_stub_for(p, pkg_stub, module_stub), p) for p in sorted(outer, key=lambda p: len(p.parts))]
+    seen = set(visible)
+    outer = [p for p in visible if not any(a in seen for a in p.parents)]
+    return tuple((_stub_for(p, pkg_stub, module_stub), p) for p in sorted(outer, key=lambda p: len(p.parts)))
 
 
 def _stub_for(loc: Path, pkg_stub: Path, module_stub: Path) -> Path:
     if loc.is_dir():
-        package = (loc / "__init__.py").exists() or (_in_site(loc) and not loc.name.endswith(("-info", ".libs")))
-        return pkg_stub if package else pkg_stub.parent / "empty"
-    return module_stub if loc.suffix == ".py" else pkg_stub.parent / "program"
-
-
-def _in_site(p: Path) -> bool:
-    return p.parent.name in ("site-packages", "dist-packages")
+        return pkg_stub
+    return module_stub if loc.suffix == ".py" else NULL
 
 
 def _mounted(p: Path) -> bool:
