@@ -73,22 +73,23 @@ def locations(package: str) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(p.resolve() for p in found))
 
 
-def _record(package: str) -> list[Path]:
+@lru_cache(maxsize=None)
+def _record(package: str) -> tuple[Path, ...]:
     """The files a distribution installed, as its RECORD lists them (paths normalised, existing only)."""
     from importlib import metadata
 
     try:
         dist = metadata.distribution(package)
     except (metadata.PackageNotFoundError, ValueError):
-        return []
+        return ()
     paths = (Path(os.path.normpath(dist.locate_file(f))) for f in dist.files or ())
-    return [p for p in paths if os.path.lexists(p)]
+    return tuple(p for p in paths if os.path.lexists(p))
 
 
 @lru_cache(maxsize=None)
 def distribution_files(package: str) -> tuple[Path, ...]:
     """Every file of a distribution's RECORD, whole directories where it owns every entry."""
-    return compress(_record(package))
+    return compress(list(_record(package)))
 
 
 @lru_cache(maxsize=None)
@@ -217,9 +218,8 @@ def debian_files(path: Path) -> tuple[Path, ...]:
     if not owners:
         return ()
     res = subprocess.run([query, "-L", *sorted(owners)], capture_output=True, text=True, check=False)
-    files = [Path(line).resolve() for line in res.stdout.splitlines()
-             if line.startswith("/usr") and not line.startswith(DEB_SKIP) and os.path.isfile(line)]
-    return compress(files)
+    files = [Path(line).resolve() for line in res.stdout.splitlines() if line.startswith("/") and os.path.isfile(line)]
+    return compress([f for f in files if f.is_relative_to("/usr") and not str(f).startswith(DEB_SKIP)])
 
 
 @lru_cache(maxsize=1)
