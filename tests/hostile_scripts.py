@@ -272,7 +272,7 @@ for top, dirs, files in os.walk("/"):
             archives.append(p)
         if lib_match(f):
             libs.append(p)
-        site = ("site-packages", "dist-packages")
+        site = ("site-packages", "dist-packages", "_vendor", "vendor", "_vendored", "extern")
         if ((f[:-3] in NAMES and f.endswith(".py") and base in site)
                 or (f == "__init__.py" and base in NAMES and os.path.basename(os.path.dirname(top)) in site)):
             try:

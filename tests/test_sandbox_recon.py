@@ -11,6 +11,7 @@ making it vacuous. The userns/socket part is its own test: its seccomp rules are
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import json
 import os
 import shutil
@@ -151,3 +152,28 @@ def test_a_layer_replaced_at_the_same_path_is_seen_anew(backend: Sandbox, tmp_pa
         (cand / "word.txt").write_text(word)
         res = run(backend, Job(["./run"], Mount(cand, WORKDIR, "overlay"), Limits(time_s=60)), b"")
         assert res.ok and res.stdout == word.encode(), (word, res.stdout, res.stderr[-500:])
+
+
+VENDORED = """
+import importlib, json, sys
+out = {}
+for name in ("pip._vendor.rich", "pip._vendor.requests", "rich", "json"):
+    try:
+        importlib.import_module(name)
+        out[name] = "imported"
+    except ImportError as e:
+        out[name] = type(e).__name__
+json.dump(out, sys.stdout)
+"""
+
+
+def test_a_vendored_copy_of_a_forbidden_package_is_absent_too(backend: Sandbox, tmp_path: Path) -> None:
+    """pip vendors rich and requests: forbidding them covers `pip._vendor.rich` as well as `rich`."""
+    host = {n: importlib.util.find_spec(n) is not None for n in ("pip._vendor.rich", "pip._vendor.requests", "rich")}
+    assert all(host.values()), host  # on the host, every copy is there to find
+    cand = write_candidate(tmp_path / "cand", VENDORED, shebang="/usr/bin/env python3")
+    res = run(backend, Job(["./run"], Mount(cand, WORKDIR, "overlay"), Limits(time_s=60), hidden=("rich", "requests")),
+              b"")
+    assert res.ok, res.stderr[-2000:]
+    out = json.loads(res.stdout)
+    assert out["json"] == "imported" and all(out[n] != "imported" for n in host), out

@@ -29,6 +29,7 @@ PREFIX_ROOTS = ("/usr/lib", "/usr/local", "/usr/share", "/usr/libexec", "/usr/li
 SYSTEM_BINS = ("/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin")
 LIB_DIRS = ("/usr/lib", "/usr/lib64", "/usr/local/lib", f"/usr/lib/{sysconfig.get_config_var('MULTIARCH') or ''}")
 ARCHIVES = (".whl", ".zip", ".egg", ".pyz")
+VENDOR_DIRS = ("_vendor", "vendor", "_vendored", "extern", "_vendored_packages")
 DEB_SKIP = ("/usr/share/doc/", "/usr/share/man/", "/usr/share/lintian/", "/usr/share/bug/")
 
 
@@ -164,7 +165,7 @@ def _covers(packages: tuple[str, ...], programs: tuple[str, ...]) -> tuple[tuple
     pkg_stub, module_stub = stubs()
     found = [loc for p in packages for loc in locations(p)] + [loc for n in programs for loc in program_files(n)]
     if packages:
-        found += other_pythons() + zipped(packages)
+        found += other_pythons() + zipped(packages) + vendored(packages)
     visible = [p for p in dict.fromkeys(found) if _mounted(p) and p not in _keep()]
     seen = set(visible)
     outer = [p for p in visible if not any(a in seen for a in p.parents)]
@@ -253,6 +254,23 @@ def zipped(packages: tuple[str, ...]) -> tuple[Path, ...]:
     archives = {Path(a) for pl in places for a in glob.glob(pl) + glob.glob(f"{pl}/*")
                 if a.endswith(ARCHIVES) and os.path.isfile(a)}
     return tuple(sorted(a.resolve() for a in archives if _holds(a, names)))
+
+
+@lru_cache(maxsize=None)
+def vendored(packages: tuple[str, ...]) -> tuple[Path, ...]:
+    """Copies of a forbidden package vendored inside another (`pip/_vendor/rich`, `setuptools/_vendor/…`):
+    importable under the other's name, so covered too."""
+    names = {n for p in packages for n in import_names(p)}
+    found = [d / f for d in _vendor_dirs() for n in sorted(names) for f in (n, f"{n}.py") if os.path.lexists(d / f)]
+    return tuple(sorted({p.resolve() for p in found}))
+
+
+@lru_cache(maxsize=1)
+def _vendor_dirs() -> tuple[Path, ...]:
+    """The `_vendor`-style directories of the packages in the task's site directories."""
+    sites = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
+    tops = [Path(site) / e for site in sites for e in (os.listdir(site) if os.path.isdir(site) else ())]
+    return tuple(t / v for t in tops for v in VENDOR_DIRS if os.path.isdir(t / v))
 
 
 def _holds(archive: Path, names: set[str]) -> bool:
