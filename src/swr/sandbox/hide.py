@@ -5,9 +5,10 @@ libraries wherever the wheel put them, data, scripts), and every system copy of 
 is covered by a stub bound over it. A forbidden program: every file of the Debian package that ships it
 (its internal compilers and libraries too), and its Python binding. While any package is forbidden, no
 other Python is usable: other interpreters and their library directories (the system's dist-packages,
-the base installation's site-packages, bundled Pythons) and zipped copies of a forbidden package are
-covered too; the task's own interpreter and its standard library stay. A regex over the candidate's
-source is only a second signal: `importlib.import_module("num" + "py")` passes any scan, not this.
+the base installation's site-packages, bundled Pythons), zipped copies of a forbidden package and copies
+vendored inside other packages are covered too; the task's own interpreter and its standard library stay.
+A regex over the candidate's source is only a second signal: `importlib.import_module("num" + "py")`
+passes any scan, not this.
 
 Everything here is computed once per process (lru caches): a build's thousands of reference jobs hide
 nothing and pay nothing; a grading process pays a few hundred milliseconds once."""
@@ -235,7 +236,8 @@ def other_pythons() -> tuple[Path, ...]:
         for depth in range(5):
             for exe in glob.glob(f"{root}/{'*/' * depth}bin/python*") + glob.glob(f"{root}/{'*/' * depth}bin/pypy*"):
                 prefix = Path(exe).parent.parent
-                found += [Path(exe), *map(Path, glob.glob(f"{prefix}/lib/python*")), *map(Path, glob.glob(f"{prefix}/lib/pypy*"))]
+                libs = [Path(p) for lib in ("python*", "pypy*") for p in glob.glob(f"{prefix}/lib/{lib}")]
+                found += [Path(exe), *libs]
     found += [Path(p) for p in glob.glob("/usr/lib/python*") + glob.glob("/usr/local/lib/python*")
               + glob.glob("/usr/lib/pypy*") + ["/usr/share/python-wheels"] if os.path.lexists(p)]
     if sys.prefix != sys.base_prefix:
