@@ -25,8 +25,8 @@ import zipfile
 from functools import lru_cache
 from pathlib import Path
 
-# where other Python installations live under the sandbox's /usr: `<prefix>/bin/python*`, 0..4 levels deep
-PREFIX_ROOTS = ("/usr/lib", "/usr/local", "/usr/share", "/usr/libexec", "/usr/lib64")
+# where other Python installations live under the sandbox's /usr: `<prefix>/bin/python*`, 0..3 levels deep
+PREFIX_ROOTS = ("/usr/lib", "/usr/local", "/usr/libexec", "/usr/lib64")
 SYSTEM_BINS = ("/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin")
 LIB_DIRS = ("/usr/lib", "/usr/lib64", "/usr/local/lib", f"/usr/lib/{sysconfig.get_config_var('MULTIARCH') or ''}")
 ARCHIVES = (".whl", ".zip", ".egg", ".pyz")
@@ -117,20 +117,37 @@ def system_copies(package: str) -> tuple[Path, ...]:
 
 def compress(files: list[Path]) -> tuple[Path, ...]:
     """The smallest set of paths covering `files`: a directory whose every entry is one of them (or such a
-    directory, or a `__pycache__`) stands for all of them — one mount instead of thousands."""
-    given = set(files)
-    owned: set[Path] = set()
-    for d in sorted({p for f in given for p in f.parents}, key=lambda p: -len(p.parts)):
-        if d in _keep():
+    directory, or a `__pycache__`) stands for all of them — one mount instead of thousands. (Strings, not
+    Paths: a distribution lists thousands of files.)"""
+    given = {str(f) for f in files}
+    parents: set[str] = set()
+    for f in given:
+        d = os.path.dirname(f)
+        while d not in parents and d != "/":
+            parents.add(d)
+            d = os.path.dirname(d)
+    keep = {str(p) for p in _keep()}
+    owned: set[str] = set()
+    for d in sorted(parents, key=lambda p: -p.count("/")):
+        if d in keep:
             continue
         try:
-            entries = [Path(e.path) for e in os.scandir(d)]
+            with os.scandir(d) as it:
+                entries = [(e.path, e.name) for e in it]
         except OSError:
             continue
-        if entries and all(e in given or e in owned or e.name == "__pycache__" for e in entries):
+        if entries and all(p in given or p in owned or name == "__pycache__" for p, name in entries):
             owned.add(d)
-    top = given | owned
-    return tuple(sorted(p for p in top if not any(a in owned for a in p.parents)))
+    return tuple(Path(p) for p in sorted(given | owned) if not _under(p, owned))
+
+
+def _under(path: str, dirs: set[str]) -> bool:
+    d = os.path.dirname(path)
+    while d != "/":
+        if d in dirs:
+            return True
+        d = os.path.dirname(d)
+    return False
 
 
 @lru_cache(maxsize=1)
@@ -165,6 +182,7 @@ def covers(packages: tuple[str, ...], programs: tuple[str, ...] = ()) -> list[tu
 def _covers(packages: tuple[str, ...], programs: tuple[str, ...]) -> tuple[tuple[Path, Path], ...]:
     pkg_stub, module_stub = stubs()
     found = [loc for p in packages for loc in locations(p)] + [loc for n in programs for loc in program_files(n)]
+    found += debian_files(tuple(dict.fromkeys(p for n in programs for p in program_locations(n))))
     if packages:
         found += other_pythons() + zipped(packages) + vendored(packages)
     visible = [p for p in dict.fromkeys(found) if _mounted(p) and p not in _keep()]
@@ -196,27 +214,26 @@ def program_locations(name: str) -> list[Path]:
 
 @lru_cache(maxsize=None)
 def program_files(name: str) -> tuple[Path, ...]:
-    """A forbidden program whole: every copy on PATH, every file of the Debian package shipping it (the
-    compiler behind a driver, its runtime, its libraries), and a Python distribution of the same name
-    (its binding) unless swr's own `./feedback` needs it."""
+    """A forbidden program: every copy on PATH, and a Python distribution of the same name (its binding)
+    unless swr's own `./feedback` needs it. The files of the Debian packages shipping the copies (the
+    compiler behind a driver, its runtime, its libraries) are `debian_files`, asked for all programs at once."""
     found = program_locations(name)
-    found += [f for p in found for f in debian_files(p)]
     if _normal(name) not in _swr_needs():
         found += locations(name) if distribution_files(name) else ()
     return tuple(dict.fromkeys(found))
 
 
 @lru_cache(maxsize=None)
-def debian_files(path: Path) -> tuple[Path, ...]:
-    """The files of the Debian package that installed `path` (docs aside), or none."""
+def debian_files(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The files of the Debian packages that installed `paths` (docs aside): one `dpkg-query -S` and one
+    `-L` for all of them (each call reads dpkg's whole database)."""
     query = shutil.which("dpkg-query", path="/usr/bin:/bin")
-    if not query:
+    if not query or not paths:
         return ()
-    owners: set[str] = set()
-    for p in dict.fromkeys((path, Path("/usr") / path.relative_to("/") if not path.is_relative_to("/usr") else path)):
-        res = subprocess.run([query, "-S", str(p)], capture_output=True, text=True, check=False)
-        owners |= {line.split(": ")[0] for line in res.stdout.splitlines() if ": " in line}
-    owners = {o for pkg in owners for o in pkg.split(", ")}
+    usr = [p if p.is_relative_to("/usr") else Path("/usr") / p.relative_to("/") for p in paths]  # usrmerge
+    asked = dict.fromkeys(str(q) for q in (*paths, *usr))
+    res = subprocess.run([query, "-S", *asked], capture_output=True, text=True, check=False)
+    owners = {o for line in res.stdout.splitlines() if ": " in line for o in line.split(": ")[0].split(", ")}
     if not owners:
         return ()
     res = subprocess.run([query, "-L", *sorted(owners)], capture_output=True, text=True, check=False)
@@ -233,7 +250,7 @@ def other_pythons() -> tuple[Path, ...]:
     for d in SYSTEM_BINS:
         found += [Path(p) for p in glob.glob(f"{d}/python*") + glob.glob(f"{d}/pypy*")]
     for root in PREFIX_ROOTS:
-        for depth in range(5):
+        for depth in range(4):
             for exe in glob.glob(f"{root}/{'*/' * depth}bin/python*") + glob.glob(f"{root}/{'*/' * depth}bin/pypy*"):
                 prefix = Path(exe).parent.parent
                 libs = [Path(p) for lib in ("python*", "pypy*") for p in glob.glob(f"{prefix}/lib/{lib}")]
