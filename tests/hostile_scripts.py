@@ -229,3 +229,112 @@ if os.fork() == 0:
 os.wait()
 json.dump({"y": 2 * S["a"] + S["b"], "z": [S["a"], S["b"]]}, sys.stdout)
 '''
+
+# The reconnaissance candidate: what of the forbidden list it can reach from inside its sandbox. Its brief is
+# `recon.json` beside it: {"names": import names, "libraries": native library file names, "files": every file
+# the forbidden distributions and programs installed}. It prints one JSON report; a clean sandbox gives empty
+# lists and false flags.
+RECON = r'''
+import ctypes, json, os, socket, stat, subprocess, sys, zipfile
+B = json.load(open("recon.json"))
+NAMES, LIBS = set(B["names"]), B["libraries"]
+STUB = "raise ImportError("
+SKIP = ("/proc", "/sys", "/dev")
+R = {"walked": 0, "pythons": [], "site_dirs": [], "imports": [], "loaded": [], "archives": [], "readable": [],
+     "sources": []}
+
+def lib_match(name):
+    return any(name == l or (name.startswith(l.split(".so")[0] + ".so") and l.startswith("lib")) for l in LIBS)
+
+archives, libs = [], []
+for top, dirs, files in os.walk("/"):
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in SKIP]
+    base = os.path.basename(top)
+    if base in ("site-packages", "dist-packages"):
+        R["site_dirs"].append(top)
+    for f in files:
+        p = os.path.join(top, f)
+        R["walked"] += 1
+        try:
+            st = os.lstat(p)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        if f.startswith(("python", "pypy")) and os.access(p, os.X_OK):
+            try:
+                with open(p, "rb") as fh:
+                    if fh.read(4) == b"\x7fELF":  # an interpreter (not a -config script): one it can run
+                        R["pythons"].append(p)
+            except OSError:
+                pass
+        if f.endswith((".whl", ".zip", ".egg", ".pyz")):
+            archives.append(p)
+        if lib_match(f):
+            libs.append(p)
+        site = ("site-packages", "dist-packages", "_vendor", "vendor", "_vendored", "extern")
+        if ((f[:-3] in NAMES and f.endswith(".py") and base in site)
+                or (f == "__init__.py" and base in NAMES and os.path.basename(os.path.dirname(top)) in site)):
+            try:
+                if STUB not in open(p).read(200):
+                    R["sources"].append(p)
+            except OSError:
+                pass
+
+for p in libs:
+    try:
+        ctypes.CDLL(p)
+        R["loaded"].append(p)
+    except OSError:
+        pass
+for p in archives:
+    try:
+        with zipfile.ZipFile(p) as z:
+            tops = {part.split(".")[0] for n in z.namelist() for part in n.split("/")[:-1] or [n]}
+        if tops & NAMES:
+            R["archives"].append(p)
+    except Exception:
+        pass
+for p in B["files"]:
+    try:
+        with open(p, "rb") as f:
+            head = f.read(64)
+        if head and not head.startswith(STUB.encode()):
+            R["readable"].append(p)
+    except OSError:
+        pass
+
+TRY = """
+import importlib, json, sys
+sys.path[:0] = json.loads(sys.argv[1])
+ok = []
+for n in json.loads(sys.argv[2]):
+    try:
+        m = importlib.import_module(n)
+        if getattr(m, "__file__", None) or list(getattr(m, "__path__", []) or []):
+            ok.append([n, getattr(m, "__file__", None) or list(m.__path__)[0]])
+    except BaseException:
+        pass
+print(json.dumps(ok))
+"""
+extra = R["site_dirs"] + R["archives"]
+for py in sorted(set(R["pythons"] + [sys.executable, "python3"])):
+    try:
+        out = subprocess.run([py, "-c", TRY, json.dumps(extra), json.dumps(sorted(NAMES))], capture_output=True,
+                             text=True, timeout=60).stdout
+        R["imports"] += [[py] + hit for hit in json.loads(out or "[]")]
+    except (OSError, ValueError, subprocess.SubprocessError):
+        pass
+
+R["mountinfo"] = open("/proc/self/mountinfo").read()
+libc = ctypes.CDLL(None, use_errno=True)
+R["userns"] = libc.unshare(0x10000000) == 0  # CLONE_NEWUSER
+R["sockets"] = {}
+for fam, kind in (("AF_VSOCK", socket.SOCK_STREAM), ("AF_PACKET", socket.SOCK_RAW)):
+    try:
+        socket.socket(getattr(socket, fam, {"AF_VSOCK": 40, "AF_PACKET": 17}[fam]), kind).close()
+        R["sockets"][fam] = True
+    except OSError:
+        R["sockets"][fam] = False
+json.dump(R, sys.stdout)
+'''

@@ -360,3 +360,26 @@ def test_a_nonce_in_an_extra_key_does_not_hide_input_independent_outputs() -> No
     assert "input_independent" in v["labels"], v["anti_shortcut"]
     right = [Execution(0, json.dumps({**r, "nonce": 0}).encode()) for r in refs]
     assert verdict("t", list(zip(refs, right)), [], Tolerances())["pass"]
+
+
+def test_another_python_and_a_forbidden_native_library_are_findings(linear_release: Path, tmp_path: Path) -> None:
+    """On a task forbidding gmsh and scipy, a solution that reaches for the system Python (where the sandbox
+    has none) and ctypes-loads gmsh's library (absent there too) is named by anti-cheat, though it passes."""
+    import shutil
+    import tomllib
+
+    import tomli_w
+
+    rel = tmp_path / "rel"
+    shutil.copytree(linear_release, rel)
+    toml = rel / "tasks" / "good-linear-v1" / "task.toml"
+    meta = tomllib.loads(toml.read_text())
+    meta["anticheat"] = {"forbidden_packages": ["gmsh", "scipy"]}
+    toml.write_text(tomli_w.dumps(meta))
+    script = BUILD_RIGHT + ("printf 'import ctypes\\nlib = ctypes.CDLL(\"libgmsh.so.4.15\")\\n' > solution/occ.py\n"
+                            "printf '/usr/bin/python3 -c \"import scipy\"\\n' > solution/alt.sh\n")
+    rec = only(run_job(command_job(rel, tmp_path, script)))
+    assert rec.status == "done" and rec.verdict["pass"] and rec.label == "anti_cheat", (rec.error, rec.cheats)
+    found = {(c["kind"], c["path"]) for c in rec.cheats}
+    assert {("forbidden_library", "solution/occ.py"), ("other_interpreter", "solution/alt.sh")} <= found, found
+    assert not any(c["path"] == "solution/run" for c in rec.cheats)  # `#!/usr/bin/env python3` is the task's own

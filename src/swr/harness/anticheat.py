@@ -24,16 +24,51 @@ if TYPE_CHECKING:
 HIDDEN_MARKERS = (*private_markers(), "/proc/1/root")
 
 
+# Reaching for a Python other than the task's: absolute interpreter paths (a `#!/usr/bin/env python3` names none),
+# other installations' library directories, and the base installation behind the task's venv.
+OTHER_PYTHON = re.compile(r"(/usr(/local)?/s?bin/(python|pypy)|/usr(/local)?/lib/(python|pypy)"
+                          r"|/opt/[\w./-]*(python|conda)|\.pyenv/|(mini|ana)?conda[23]?/|dist-packages"
+                          r"|sys\.base_prefix|_base_executable|sys\._base_executable)")
+NATIVE_LOADER = re.compile(r"\b(ctypes|cffi|CDLL|PyDLL|LoadLibrary|dlopen|cdll)\b")
+
+
 def forbidden_uses(files: dict[str, bytes], forbidden: list[str]) -> list[dict[str, Any]]:
-    """Imports (Python) or invocations (shell) of a forbidden package in the solution."""
+    """Imports (Python) or invocations (shell) of a forbidden package in the solution; while any package is
+    forbidden, also a reach for another Python (`other_interpreter`) and a native library of a forbidden
+    distribution loaded through ctypes/cffi (`forbidden_library`)."""
     found = []
+    texts = {name: data.decode("utf-8", errors="replace") for name, data in sorted(files.items())
+             if name.startswith(SOLUTION + "/")}
     for pkg in forbidden:
         mod = re.escape(pkg.replace("-", "_"))
         rx = re.compile(rf"(^|\n)\s*(import|from)\s+{mod}\b|__import__\(\s*['\"]{mod}\b|(^|[\s;|&]){re.escape(pkg)}\s")
         found += [{"kind": "forbidden_package", "package": pkg, "path": name}
-                  for name, data in sorted(files.items())
-                  if name.startswith(SOLUTION + "/") and rx.search(data.decode("utf-8", errors="replace"))]
+                  for name, text in texts.items() if rx.search(text)]
+        libs = library_names(pkg)
+        found += [{"kind": "forbidden_library", "package": pkg, "library": hit.group(0), "path": name}
+                  for name, text in texts.items() if libs and NATIVE_LOADER.search(text) and (hit := libs.search(text))]
+    if forbidden:
+        found += [{"kind": "other_interpreter", "marker": hit.group(0), "path": name}
+                  for name, text in texts.items() if (hit := OTHER_PYTHON.search(text) or _other_python_path(text))]
     return found
+
+
+def library_names(package: str) -> re.Pattern[str] | None:
+    """The names a forbidden distribution's native libraries go by: each file name up to `.so` (its wheel's
+    hashed copies too), and lib<import name>."""
+    from swr.sandbox import hide
+
+    stems = {n.split(".so")[0] for n in hide.native_libraries(package)}
+    stems |= {f"lib{name}" for name in hide.import_names(package)}
+    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, stems))) + r")(?=[.\s'\"]|$)") if stems else None
+
+
+def _other_python_path(text: str) -> re.Match[str] | None:
+    """This host's other Pythons, by the paths the sandbox covers (a bundled one under /usr/lib, say)."""
+    from swr.sandbox import hide
+
+    paths = [str(p) for p in hide.other_pythons() if len(str(p)) > 8]
+    return re.search("|".join(map(re.escape, paths)), text) if paths else None
 
 
 def downgrades(root: Path) -> list[dict[str, Any]]:

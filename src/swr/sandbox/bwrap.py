@@ -8,11 +8,13 @@ then drops to the host uid 65534, and an inner bwrap, unprivileged, adds the nam
 
 from __future__ import annotations
 
+import atexit
 import os
 import platform
 import shlex
 import shutil
 import stat
+import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -132,6 +134,7 @@ class BwrapSandbox:
         self._etc = etc_binds()
         self._seccomp = seccomp.memfd() if seccomp.supported() else None
         self._launchers = launchers
+        self._stage = Staging()
         self._pid = -1
         self._lock = threading.Lock()
         self._spawner: ThreadPoolExecutor
@@ -184,11 +187,12 @@ class BwrapSandbox:
         host path and mounts the overlays (their layers need not be readable by the sandbox user; their
         top directory is made its own), the inner one adds namespaces, /proc, /dev, /tmp and seccomp."""
         binds, overlays = self._binds(job)
+        staging, overlays = self._stage.layers(overlays)
         layers = [a for srcs, dst, mode in overlays for a in (*_overlay(srcs, dst), *_own(dst, mode))]
         dirs = [a for d in _ancestors(binds + [a for _, dst, _ in overlays for a in ("--dir", dst)])
                 for a in ("--perms", "0755", "--dir", d)]
         outer = ["--die-with-parent", "--bind", "/proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", *dirs, *binds,
-                 *layers]
+                 *staging, *layers]
         under_tmp = [(binds[i], binds[i + 2]) for i, a in enumerate(binds)
                      if a in ("--bind", "--ro-bind") and binds[i + 2].startswith("/tmp/")]
         inner = ["--bind", "/", "/", *self._fresh(job),  # the inner /tmp hides binds there: bind them again
@@ -269,6 +273,45 @@ class BwrapSandbox:
             if fd >= 0:
                 os.close(fd)
         return BwrapHandle(proc, job.limits, cg, [], self._spawner)
+
+
+class Staging:
+    """Neutral names for the overlays' layers (root's outer stage). An overlay's options in the sandbox's
+    /proc/self/mountinfo name its layers as bwrap found them (`lowerdir=/oldroot/<path>`): the candidate's
+    directory, the release's task files, a results store. Symlinks do not help (bwrap resolves them); a bind
+    does, as its path is where it is mounted. So the outer bwrap first binds layer i at `<dir>/<i>` *of its
+    own view of the host* (destination `/../oldroot/<dir>/<i>`: bwrap prefixes `/newroot/`, and `..` leads
+    from there to its /oldroot), then mounts the overlay from those paths. The binds live in bwrap's mount
+    namespace and go with /oldroot when it pivots: the host only keeps this process's empty directories
+    `<dir>/<i>`, the sandbox sees none of it, and no process is added."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._dir: tuple[int, Path] | None = None
+
+    def _slot(self, i: int) -> str:
+        with self._lock:
+            if self._dir is None or self._dir[0] != os.getpid() or not self._dir[1].is_dir():
+                d = Path(tempfile.mkdtemp(prefix="swr-stage-")).resolve()  # no link: bwrap walks it from /oldroot
+                self._dir = (os.getpid(), d)
+                atexit.register(_remove_slots, os.getpid(), d)
+            slot = self._dir[1] / str(i)
+            slot.mkdir(exist_ok=True)
+            return str(slot)
+
+    def layers(self, overlays: list[tuple[list[str], str, str]]) -> tuple[list[str], list[tuple[list[str], str, str]]]:
+        """(the outer stage's staging binds, the overlays over the staged paths)."""
+        slots: dict[str, str] = {}
+        for srcs, _, _ in overlays:
+            for p in srcs:
+                slots.setdefault(p, self._slot(len(slots)))
+        binds = [a for p, slot in slots.items() for a in ("--ro-bind", p, f"/../oldroot{slot}")]
+        return binds, [([slots[p] for p in srcs], dst, mode) for srcs, dst, mode in overlays]
+
+
+def _remove_slots(pid: int, d: Path) -> None:
+    if os.getpid() == pid:
+        shutil.rmtree(d, ignore_errors=True)  # empty directories: the binds were in bwrap's namespaces
 
 
 def _personality(job: Job) -> list[str]:
