@@ -247,7 +247,16 @@ def oci_profile_bytes() -> bytes:
 
 _OCI_NAME = "swr-seccomp-oci"
 _oci_lock = threading.Lock()
-_oci_fd: int | None = None
+_oci_fd: int | None = None  # inherited by a forked child, which names it by its own pid
+
+
+def _reset_lock() -> None:
+    """A child forked while another thread held the lock would wait on it for ever."""
+    global _oci_lock
+    _oci_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_reset_lock)
 
 
 def _intact(fd: int, digest: str) -> bool:
