@@ -320,7 +320,7 @@ class PodmanSandbox:
         mem = lim.memory_bytes + (MEMORY_SLACK if cg else 0)
         args = ["run", "--rm", "--interactive", "--name", cname, "--log-driver", "none",
                 "--network", "none", "--read-only", "--cap-drop", "ALL",
-                "--security-opt", "no-new-privileges", "--security-opt", f"seccomp={seccomp.oci_profile_file()}",
+                "--security-opt", "no-new-privileges", "--security-opt", f"seccomp={seccomp.oci_profile_path()}",
                 "--user", f"{SANDBOX_UID}:{SANDBOX_UID}",
                 "--pids-limit", str(lim.pids), "--memory", str(mem), "--memory-swap", str(mem),
                 "--hostname", "sandbox", "--no-hosts", "--workdir", job.workdir.dst,
