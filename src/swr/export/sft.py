@@ -15,7 +15,7 @@ from typing import Any
 
 from swr.errors import SwrError
 from swr.harness.store import RunRecord, Store
-from swr.harness.trajectory import validate_atif
+from swr.harness.trajectory import RECORDED_BY, SWR_RECORD, validate_atif
 from swr.kinds import sibling_group
 from swr.layout import JobPaths, ReleasePaths
 from swr.release import list_tasks, load_release
@@ -115,14 +115,18 @@ def load_jobs(jobs_dir: Path, jobs: list[str]) -> list[tuple[RunRecord, Path]]:
 
 
 def make_row(jobs_dir: Path, r: RunRecord, info: ReleaseInfo) -> Row | str:
-    """The run's conversation as a row, or why it has none (no trajectory, unreadable, no solution step)."""
+    """The run's conversation as a row, or why it has none (no trajectory, unreadable, not swr's own record, no
+    solution step). Only a trajectory the harness built from what it saw is training data: one an agent wrote
+    itself (kept as the record before swr stopped trusting those) could claim any work it never did."""
     path = JobPaths(jobs_dir, r.job).run(r.key).trajectory
     if not path.is_file():
         return "no_trajectory"
     try:
         traj = validate_atif(json.loads(path.read_text()))
-    except ValueError:  # JSONDecodeError too
+    except (ValueError, RecursionError):  # JSONDecodeError too
         return "bad_trajectory"
+    if (traj.extra or {}).get(RECORDED_BY) != SWR_RECORD:
+        return "untrusted_trajectory"
     messages = to_messages(traj)
     if messages is None:
         return "no_solution_step"
