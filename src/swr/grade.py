@@ -90,7 +90,7 @@ def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "
     from swr.workflow import write_oracle
 
     spec = spec or task.reference_spec()
-    d = Path(tempfile.mkdtemp(prefix="swr-oracle-"))
+    d = Path(tempfile.mkdtemp(prefix=f"swr-oracle-{os.getpid()}-"))
     try:
         write_oracle(spec, task.reference_dir, d / "candidate")
         return grade(task, d / "candidate", sandbox, split=split, jobs=jobs, fresh=fresh)

@@ -3,8 +3,10 @@ environment is covered by a stub that raises ImportError. A regex over the candi
 second signal: `importlib.import_module("num" + "py")` passes any scan, not this."""
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
+import shutil
 import tempfile
 import threading
 from functools import lru_cache
@@ -57,9 +59,12 @@ def locations(package: str) -> tuple[Path, ...]:
 @lru_cache(maxsize=1)
 def stubs() -> tuple[Path, Path]:
     """(a directory holding only a raising __init__.py, a file holding only the raise): bound over a
-    package directory or a module file. Made once per process, world-readable."""
+    package directory or a module file. Made once per process, world-readable, removed when it exits (a
+    killed one's are swept by the next swr command: leftovers.py)."""
     with _lock:
         d = Path(tempfile.mkdtemp(prefix=f"swr-hide-{os.getpid()}-"))
+        owner = os.getpid()
+        atexit.register(lambda: os.getpid() == owner and shutil.rmtree(d, ignore_errors=True))  # not a fork's
         os.chmod(d, 0o755)
         (d / "pkg").mkdir(mode=0o755)
         (d / "pkg" / "__init__.py").write_text(STUB)
