@@ -141,11 +141,14 @@ def scratch() -> Iterator[Path]:
     shutil.rmtree(d, ignore_errors=True)
 
 
+SHARED = re.compile(r"^swr-(image|seccomp)-[0-9a-f]+\.(lock|json)$")  # one per image or profile, for every process
+
+
 def _leftovers(tmp: Path) -> tuple[list[str], list[str]]:
-    """The host's mounts under `tmp`, and what is in it."""
+    """The host's mounts under `tmp`, and what is in it (but for what swr shares by content)."""
     mounts = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()
               if line.split()[4].startswith(f"{tmp}/")]
-    return mounts, sorted(p.name for p in tmp.iterdir())
+    return mounts, sorted(p.name for p in tmp.iterdir() if not SHARED.match(p.name))
 
 
 def _env(tmp: Path) -> dict[str, str]:
@@ -165,12 +168,13 @@ def _dead_pid() -> int:
 SLEEPER = "import time\ntime.sleep(300)\n"
 
 
-@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+@pytest.mark.parametrize(("sig", "sandbox"), [("SIGTERM", "bwrap"), ("SIGHUP", "bwrap"), ("SIGINT", "bwrap"),
+                                              ("SIGTERM", "podman")])
 def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones(
-        linear_release: Path, tmp_path: Path, scratch: Path, sig: str) -> None:
-    """`swr grade` stopped by a signal mid-run detaches its kernel-capped tmpfs and removes its scratch at
-    once; and the leftovers of an swr that could not (a dead pid's mounted capped dir and stub dir) are swept
-    by the next swr command, while a live process's are kept."""
+        linear_release: Path, tmp_path: Path, scratch: Path, sig: str, sandbox: str) -> None:
+    """`swr grade` stopped by a signal mid-run kills its sandboxes (a podman container too), detaches its
+    kernel-capped tmpfs and removes its scratch at once; and the leftovers of an swr that could not (a dead
+    pid's mounted capped dir and stub dir) are swept by the next swr command, while a live process's are kept."""
     import os
     import signal
     import subprocess
@@ -182,7 +186,7 @@ def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones
 
     task = str(task_dir(linear_release, "good-linear-v1"))
     cand = write_candidate(tmp_path / "sleeper", SLEEPER)
-    p = subprocess.Popen([SWR, "grade", task, str(cand), "--json"], env=_env(scratch),
+    p = subprocess.Popen([SWR, "grade", task, str(cand), "--json", "--sandbox", sandbox], env=_env(scratch),
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120  # a guard against a hang, not a measured time
@@ -195,6 +199,10 @@ def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones
         p.kill()
         p.wait()
     assert _leftovers(scratch) == ([], [])
+    if sandbox == "podman":
+        ps = subprocess.run(["podman", "ps", "--all", "--filter", f"name=^swr-{p.pid}-", "--format", "{{.Names}}"],
+                            capture_output=True, text=True, check=True)
+        assert ps.stdout.split() == []
 
     dead = _dead_pid()
     stale_mount, stale_dir = scratch / f"swr-cap-{dead}-test", scratch / f"swr-hide-{dead}-test"

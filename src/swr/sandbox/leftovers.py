@@ -90,11 +90,13 @@ def remove_own() -> None:
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
-    """Stop now and leave nothing: the sandboxes die with us (bwrap's --die-with-parent; podman's containers
-    are swept at the next start), the exit handlers run, then our mounts and scratch go."""
+    """Stop now and leave nothing: the exit handlers run, then our mounts (detached even while a sandbox still
+    uses them) and scratch go. Sandboxes are not waited for: bwrap's die with us (--die-with-parent), and
+    a podman container that outlived us is removed by the next start's container sweep."""
     for sig in SIGNALS:
         signal.signal(sig, signal.SIG_IGN)  # a second signal does not interrupt the cleanup
     try:
+        os.write(2, f"swr: stopped by {signal.Signals(signum).name}; cleaning up\n".encode())
         atexit._run_exitfuncs()
     finally:
         remove_own()

@@ -31,7 +31,7 @@ def compare_bounded(reference: Path, candidate: Path, *, atol: float, rtol: floa
     that kills its process, is a failed candidate artifact."""
     request = json.dumps({"reference": str(reference), "candidate": str(candidate), "atol": atol, "rtol": rtol,
                           "options": options})
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "PYTHONPATH")} | _CHILD_ENV
+    env = dict(os.environ) | _CHILD_ENV
     argv = [sys.executable, "-m", __name__, str(DECODE_CPU_S), str(DECODE_AS_BYTES)]
     try:
         proc = subprocess.run(argv, input=request.encode(), capture_output=True, timeout=DECODE_WALL_S, env=env,
