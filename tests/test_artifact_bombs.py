@@ -490,3 +490,18 @@ print(json.dumps({"y": 2 * s["a"] + s["b"], "z": [s["a"], s["b"]]}))
     assert v["pass"], v["label"]
     assert len(v["scenarios"]) == len(task.hidden) + len(task.public) > jobs
     assert samples[0] > 0 and peak[0] <= jobs * cap, (peak[0], samples[0])
+
+
+def test_the_bounded_child_keeps_a_bad_reference_the_tasks_error(tmp_path: Path) -> None:
+    """Through the child, a reference that cannot be read is still the task's error (exit 2 in `swr grade`),
+    never a graded failure of the candidate; a candidate that cannot be read is the candidate's."""
+    from swr.judge.artifacts import ArtifactConfigError
+    from swr.judge.artifacts.fields import compare_file
+    from swr.judge.tolerance import Tolerances
+
+    (tmp_path / "ref.png").write_bytes(b"\x89PNG\r\n\x1a\nnot an image")
+    Image.new("L", (4, 4)).save(tmp_path / "cand.png")
+    with pytest.raises(ArtifactConfigError, match="cannot read reference"):
+        compare_file(tmp_path / "ref.png", tmp_path / "cand.png", "cand.png", ("image",), Tolerances())
+    res = compare_file(tmp_path / "cand.png", tmp_path / "ref.png", "ref.png", ("image",), Tolerances())
+    assert not res.ok and res.detail.startswith("cannot read candidate image"), res.detail

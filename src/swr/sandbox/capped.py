@@ -18,7 +18,7 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
 MNT_DETACH = 0x2
 SLACK = 1 << 20  # past the cap, so that a run that fills it is seen to exceed it (label `disk`)
 _mounted: set[Path] = set()  # this process's tmpfs mounts: detached by a signal handler (leftovers.py)
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entered by a signal handler that interrupts a mount in the main thread
 
 
 def _libc() -> ctypes.CDLL:

@@ -28,7 +28,8 @@ _CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 def compare_bounded(reference: Path, candidate: Path, *, atol: float, rtol: float,
                     options: dict[str, Any] | None, kind: str) -> ArtifactResult:
     """compare_artifact in a child under DECODE_CPU_S and DECODE_AS_BYTES; a budget exceeded, or a decoder
-    that kills its process, is a failed candidate artifact."""
+    that kills its process, is a failed candidate artifact. Memory exhausted while decoding is a MemoryError
+    that compare_artifact already turns into one."""
     request = json.dumps({"reference": str(reference), "candidate": str(candidate), "atol": atol, "rtol": rtol,
                           "options": options})
     env = dict(os.environ) | _CHILD_ENV
@@ -39,15 +40,20 @@ def compare_bounded(reference: Path, candidate: Path, *, atol: float, rtol: floa
     except subprocess.TimeoutExpired:
         return exceeded(kind, f"{DECODE_WALL_S} s of wall time")
     if proc.returncode == 0:
-        doc = json.loads(proc.stdout)
+        try:  # the last line: a decoder may have printed before it
+            doc = json.loads(proc.stdout.rstrip().rsplit(b"\n", 1)[-1])
+        except ValueError:
+            return ArtifactResult(False, kind, {}, f"cannot read candidate {kind}: its decoder gave no result")
         if "config_error" in doc:
             raise ArtifactConfigError(doc["config_error"])
         return ArtifactResult(**doc)
     if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return exceeded(kind, f"{DECODE_CPU_S} s of CPU time")
-    why = (f"signal {signal.Signals(-proc.returncode).name}" if proc.returncode < 0
-           else proc.stderr.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {proc.returncode}"])
-    return ArtifactResult(False, kind, {}, f"cannot read candidate {kind}: its decoder failed ({''.join(why)[:300]})")
+    if proc.returncode > 0:  # a Python error outside the comparator's own guard: the judge's, not the candidate's
+        tail = proc.stderr.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise RuntimeError(f"the artifact comparison's child failed: {tail[0][:300]}")
+    why = f"killed by {signal.Signals(-proc.returncode).name}"  # a decoder that crashed on the candidate's bytes
+    return ArtifactResult(False, kind, {}, f"cannot read candidate {kind}: its decoder was {why}")
 
 
 def exceeded(kind: str, what: str) -> ArtifactResult:
@@ -72,7 +78,7 @@ def _child(cpu_s: int, as_bytes: int) -> None:
         out: dict[str, Any] = asdict(res)
     except ArtifactConfigError as e:
         out = {"config_error": str(e)}
-    sys.stdout.write(json.dumps(out))
+    sys.stdout.write("\n" + json.dumps(out) + "\n")
 
 
 if __name__ == "__main__":
