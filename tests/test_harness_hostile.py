@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import assert_no_process_left, swr, write_candidate
-from test_agents import RIGHT, serve  # noqa: F401 - `serve` is a fixture used here
+from test_agents import RIGHT, Scripted, serve  # noqa: F401 - `serve` is a fixture used here
 
 from swr.errors import SwrError
 from swr.harness import agents as agents_mod
@@ -418,3 +418,29 @@ def test_a_nonce_in_an_extra_key_does_not_hide_input_independent_outputs() -> No
     assert "input_independent" in v["labels"], v["anti_shortcut"]
     right = [Execution(0, json.dumps({**r, "nonce": 0}).encode()) for r in refs]
     assert verdict("t", list(zip(refs, right)), [], Tolerances())["pass"]
+
+
+class RawArguments(Scripted):
+    """Replies whose tool-call `arguments` string is given verbatim (args {"raw": text}), not JSON-encoded."""
+
+    def completion(self, body: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+        data = super().completion(body, calls)
+        for c in data["choices"][0]["message"]["tool_calls"]:
+            args = json.loads(c["function"]["arguments"])
+            if set(args) == {"raw"}:
+                c["function"]["arguments"] = args["raw"]
+        return data
+
+
+def test_a_models_deeply_nested_tool_arguments_are_its_own_failure(linear_release: Path, tmp_path: Path) -> None:
+    """A model whose tool call carries arguments nested too deeply to parse gets them back as unparseable
+    text (the model's mistake) and goes on: the run is recorded, not an infrastructure failure."""
+    srv = RawArguments([[("bash", {"raw": "[" * 100_000 + "]" * 100_000})],
+                        [("write_file", {"path": "solution/run", "content": RIGHT})], [("finish", {})]])
+    try:
+        cfg = JobConfig(linear_release, "openai", "scripted-model", include=("good-linear-v1",),
+                        jobs_dir=tmp_path / "jobs", concurrency=1, retries=0, agent_options={"base_url": srv.url})
+        rec = only(run_job(cfg))
+    finally:
+        srv.close()
+    assert rec.status == "done" and rec.passed, (rec.error or "")[-1500:]
