@@ -1,7 +1,7 @@
 """What a killed swr leaves on the host, and how it is cleaned up: on SIGTERM, SIGHUP or SIGINT at once,
 and otherwise at the next start of any swr command.
 
-Every scratch directory swr makes in the temp dir is named `swr-<kind>-<pid>-<random>` (scratch()), and
+Every scratch directory swr makes in the temp dir is named `swr-<kind>-<pid>-<random>`, and
 every kernel-capped tmpfs it mounts is one of them or lies inside one (capped.py; a run's live directory
 under the jobs dir is in capped's own registry). So the owner of a leftover is in its name: a directory
 whose pid is no longer running is swept (its tmpfs detached first, so that removing it never reaches into
@@ -24,16 +24,6 @@ from . import capped
 OWNED = re.compile(r"^swr-[a-z]+-(\d+)-")  # swr-<kind>-<pid>-...
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 _installed: list[bool] = []
-
-
-def scratch(kind: str) -> Path:
-    """A new private scratch directory `swr-<kind>-<pid>-*` in the temp dir (mkdtemp's 0700)."""
-    return Path(tempfile.mkdtemp(prefix=prefix(kind)))
-
-
-def prefix(kind: str) -> str:
-    """The name prefix of this process's scratch directories of one kind (for TemporaryDirectory)."""
-    return f"swr-{kind}-{os.getpid()}-"
 
 
 def _alive(pid: int) -> bool:
