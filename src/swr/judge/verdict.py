@@ -203,5 +203,6 @@ def to_json(obj: Any) -> Any:
     return obj
 
 
-__all__ = ["Execution", "Reference", "decide", "judge_scenario", "reference_view", "verdict", "missing_candidate", "to_json",
+__all__ = ["Execution", "Reference", "decide", "judge_scenario", "reference_view", "verdict", "missing_candidate",
+           "to_json",
            "parse_output", "anti_shortcut", "stage_sorted", "STAGE_ORDER", "LABEL_ORDER"]
