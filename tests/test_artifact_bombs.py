@@ -346,3 +346,162 @@ def test_line_count_is_bounded_apart_from_bytes(tmp_path: Path) -> None:
     (tmp_path / "cand.txt").write_bytes(b"\n" * 600_000)
     res = compare_artifact(tmp_path / "ref.txt", tmp_path / "cand.txt")
     assert not res.ok and res.checks["bound"]["unit"] == "lines", res.detail
+
+
+# ---------------------------------------------------------------- issue 22, items 6 and 8: grading's bounds
+
+IMAGE_WORKFLOW = """name = "shade-image"
+family = "fixtures"
+domain = "data-document"
+summary = "A 1000 x 1000 grey PNG whose shade follows `a`."
+command = ["python3", "run.py"]
+timeout_s = 30
+
+[inputs.a]
+type = "number"
+min = 0.0
+max = 1.0
+
+[outputs.fields."image"]
+description = "PNG file name in $SWR_ARTIFACTS."
+"""
+IMAGE_RUN = """import json, os, sys
+from PIL import Image
+s = json.load(sys.stdin)
+if s["a"] == BOMB_A:
+    import shutil
+    shutil.copyfile("bomb.jpg", os.path.join(os.environ["SWR_ARTIFACTS"], "img.png"))
+else:
+    Image.new("L", (1000, 1000), round(250 * s["a"])).save(os.path.join(os.environ["SWR_ARTIFACTS"], "img.png"))
+print(json.dumps({"image": "img.png", "a": s["a"]}))
+"""
+
+
+def many_scans_jpeg(path: Path, width: int, height: int, scans: int) -> Path:
+    """A progressive JPEG with `scans` extra AC scans that carry no data: a legal size and a few MB, but the
+    decoder walks every block of the image for every scan (CPU per byte, the "many scans" DoS)."""
+    import io
+
+    buf = io.BytesIO()
+    Image.new("L", (width, height), 128).save(buf, "JPEG", progressive=True, quality=90)
+    data = buf.getvalue()
+    i, ac_scan = 2, b""
+    while data[i + 1] != 0xD9:
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if data[i + 1] == 0xDA:
+            head = data[i:i + 2 + length]
+            ac_scan = ac_scan or (head if head[-3] > 0 else b"")  # Ss > 0: an AC scan
+            i += 2 + length
+            while data[i] != 0xFF or data[i + 1] == 0 or 0xD0 <= data[i + 1] <= 0xD7:
+                i += 1  # the entropy-coded data, up to the next marker
+        else:
+            i += 2 + length
+    assert ac_scan
+    path.write_bytes(data[:i] + ac_scan * scans + data[i:])
+    return path
+
+
+@pytest.fixture(scope="module")
+def image_task(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from swr.build import BuildOptions, build
+    from swr.cache import ExecutionCache
+    from swr.release import load_task, task_dir
+
+    base = tmp_path_factory.mktemp("shade")
+    (base / "wf").mkdir()
+    (base / "wf" / "workflow.toml").write_text(IMAGE_WORKFLOW)
+    (base / "wf" / "run.py").write_text(IMAGE_RUN.replace("BOMB_A", "None"))
+    opts = BuildOptions(variants=1, public=2, hidden=2, jobs=2, cache=ExecutionCache(base / "cache"))
+    results = build([base / "wf"], base / "release", opts)
+    assert not results[0].failure, results[0].failure
+    return load_task(task_dir(base / "release", "shade-image-v1"))
+
+
+def test_a_jpeg_of_many_scans_is_a_graded_failure_within_the_decode_budget(image_task: Any, tmp_path: Path) -> None:
+    """A candidate image that costs the decoder CPU per byte (half a million empty scans, 4.5 MB, 4 Mpixel:
+    within the size bound) is decoded in the bounded child and fails its scenario as `artifact_mismatch`
+    once the CPU budget is spent: `swr grade` ends with 1 (a graded failure), not 2 and not a hang. The
+    candidate's other scenarios still pass."""
+    from conftest import swr, write_candidate
+
+    bomb_a = image_task.hidden[0].scenario["a"]
+    cand = write_candidate(tmp_path / "cand", IMAGE_RUN.replace("BOMB_A", repr(bomb_a)))
+    many_scans_jpeg(cand / "bomb.jpg", 2000, 2000, 500_000)
+    res = swr("grade", str(image_task.root), str(cand), "--json", timeout=GUARD_S)
+    assert res.returncode == 1, res.stderr[-2000:]
+    v = json.loads(res.stdout)
+    first, *rest = v["scenarios"]
+    assert first["label"] == "artifact_mismatch" and all(s["pass"] for s in rest), v["scenarios"]
+    assert "decode budget exceeded" in first["mismatches"][0]["got"], first["mismatches"]
+
+
+def test_a_grade_holds_at_most_jobs_runs_of_artifacts(linear_release: Path, backend: Any, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every scenario's run writes nearly the task's disk limit of artifacts; the grade's scratch on the host
+    never holds more than `jobs` runs' worth (each scenario is judged and dropped as it finishes), where it
+    used to keep every scenario's files until the verdict."""
+    import dataclasses
+    import tempfile
+    import threading
+
+    from conftest import write_candidate
+
+    from swr.grade import grade
+    from swr.release import load_task, task_dir
+
+    scratch = Path(tempfile.mkdtemp(prefix="swr-test-scratch-"))
+    scratch.chmod(0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    task = load_task(task_dir(linear_release, "good-linear-v1"))
+    cap, jobs = 4 << 20, 2
+    task = dataclasses.replace(task, limits=dataclasses.replace(task.limits, disk_bytes=cap))
+    cand = write_candidate(tmp_path / "cand", """import json, os, sys
+s = json.load(sys.stdin)
+for i in range(3):
+    with open(os.path.join(os.environ["SWR_ARTIFACTS"], "junk%d" % i), "wb") as f:
+        f.write(os.urandom(1 << 20))
+print(json.dumps({"y": 2 * s["a"] + s["b"], "z": [s["a"], s["b"]]}))
+""")
+    peak, samples, done = [0], [0], threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            held = 0
+            for d in scratch.glob("swr-grade-*"):
+                for root, _, names in os.walk(d):
+                    for n in names:
+                        try:
+                            held += os.lstat(os.path.join(root, n)).st_size
+                        except OSError:
+                            pass
+            peak[0], samples[0] = max(peak[0], held), samples[0] + 1
+            done.wait(0.005)
+
+    t = threading.Thread(target=watch)
+    t.start()
+    try:
+        v = grade(task, cand, backend, jobs=jobs)
+    finally:
+        done.set()
+        t.join()
+        import shutil
+
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert v["pass"], v["label"]
+    assert len(v["scenarios"]) == len(task.hidden) + len(task.public) > jobs
+    assert samples[0] > 0 and peak[0] <= jobs * cap, (peak[0], samples[0])
+
+
+def test_the_bounded_child_keeps_a_bad_reference_the_tasks_error(tmp_path: Path) -> None:
+    """Through the child, a reference that cannot be read is still the task's error (exit 2 in `swr grade`),
+    never a graded failure of the candidate; a candidate that cannot be read is the candidate's."""
+    from swr.judge.artifacts import ArtifactConfigError
+    from swr.judge.artifacts.fields import compare_file
+    from swr.judge.tolerance import Tolerances
+
+    (tmp_path / "ref.png").write_bytes(b"\x89PNG\r\n\x1a\nnot an image")
+    Image.new("L", (4, 4)).save(tmp_path / "cand.png")
+    with pytest.raises(ArtifactConfigError, match="cannot read reference"):
+        compare_file(tmp_path / "ref.png", tmp_path / "cand.png", "cand.png", ("image",), Tolerances())
+    res = compare_file(tmp_path / "cand.png", tmp_path / "ref.png", "ref.png", ("image",), Tolerances())
+    assert not res.ok and res.detail.startswith("cannot read candidate image"), res.detail

@@ -8,8 +8,10 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from conftest import CATALOG, FIXTURES, ROOT, SWR, copy_tree, swr, write_candidate
 
 from swr.release import task_dir
@@ -272,3 +274,113 @@ def test_tasks_images_and_baselines_take_a_release_of_every_kind(linear_release:
     assert {t: (r["oracle"], r["nop"]) for t, r in base.items()} == {
         "good-linear-v1": (True, False), "statistics": (True, False), "toolz-itertoolz": (True, False)}
     assert not any(base["statistics"][k] or base["toolz-itertoolz"][k] for k in ("modal", "nearest", "best_public"))
+
+# ---------------------------------------------------------------- issue 22, item 10: what a killed swr leaves
+
+@pytest.fixture
+def scratch() -> Iterator[Path]:
+    """A temp dir of the test's own (TMPDIR of the swr it starts): what it leaves there is its alone."""
+    import tempfile
+
+    d = Path(tempfile.mkdtemp(prefix="swrtest-"))
+    d.chmod(0o755)  # the sandbox user goes through it to what swr binds from it
+    yield d
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        if line.split()[4].startswith(f"{d}/"):
+            from swr.sandbox import capped
+
+            capped.unmount(Path(line.split()[4]))
+    shutil.rmtree(d, ignore_errors=True)
+
+
+SHARED = re.compile(r"^swr-(image|seccomp)-[0-9a-f]+\.(lock|json)$")  # one per image or profile, for every process
+
+
+def _leftovers(tmp: Path) -> tuple[list[str], list[str]]:
+    """The host's mounts under `tmp`, and what is in it (but for what swr shares by content)."""
+    mounts = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()
+              if line.split()[4].startswith(f"{tmp}/")]
+    return mounts, sorted(p.name for p in tmp.iterdir() if not SHARED.match(p.name))
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    import os
+
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}, "TMPDIR": str(tmp)}
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid
+
+
+SLEEPER = "import time\ntime.sleep(300)\n"
+
+
+@pytest.mark.parametrize(("sig", "sandbox"), [("SIGTERM", "bwrap"), ("SIGHUP", "bwrap"), ("SIGINT", "bwrap"),
+                                              ("SIGTERM", "podman")])
+def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones(
+        linear_release: Path, tmp_path: Path, scratch: Path, sig: str, sandbox: str) -> None:
+    """`swr grade` stopped by a signal mid-run kills its sandboxes (a podman container too), detaches its
+    kernel-capped tmpfs and removes its scratch at once; and the leftovers of an swr that could not (a dead
+    pid's mounted capped dir and stub dir) are swept by the next swr command, while a live process's are kept."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from conftest import SWR
+
+    from swr.sandbox import capped
+
+    task = str(task_dir(linear_release, "good-linear-v1"))
+    cand = write_candidate(tmp_path / "sleeper", SLEEPER)
+    p = subprocess.Popen([SWR, "grade", task, str(cand), "--json", "--sandbox", sandbox], env=_env(scratch),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120  # a guard against a hang, not a measured time
+        while not _leftovers(scratch)[0]:  # a run's capped tmpfs is mounted: the candidate is running
+            assert p.poll() is None and time.monotonic() < deadline, p.stderr.read() if p.stderr else ""
+            time.sleep(0.05)
+        p.send_signal(getattr(signal, sig))
+        assert p.wait(timeout=120) == 128 + getattr(signal, sig)
+    finally:
+        p.kill()
+        p.wait()
+    assert _leftovers(scratch) == ([], [])
+    if sandbox == "podman":
+        ps = subprocess.run(["podman", "ps", "--all", "--filter", f"name=^swr-{p.pid}-", "--format", "{{.Names}}"],
+                            capture_output=True, text=True, check=True)
+        assert ps.stdout.split() == []
+
+    dead = _dead_pid()
+    stale_mount, stale_dir = scratch / f"swr-cap-{dead}-test", scratch / f"swr-hide-{dead}-test"
+    live = scratch / f"swr-hide-{os.getpid()}-test"
+    for d in (stale_mount, stale_dir / "pkg", live):
+        d.mkdir(parents=True)
+    assert capped.mount_tmpfs(stale_mount, 1 << 20)
+    assert _leftovers(scratch) == ([str(stale_mount)], sorted([stale_mount.name, stale_dir.name, live.name]))
+    (tmp_path / "empty").mkdir()
+    res = subprocess.run([SWR, "grade", task, str(tmp_path / "empty")], env=_env(scratch), capture_output=True)
+    assert res.returncode == 1, res.stderr  # a missing candidate: the command ran
+    assert _leftovers(scratch) == ([], [live.name])
+
+
+def test_commands_leave_no_scratch_dirs_behind(linear_release: Path, tmp_path: Path, scratch: Path) -> None:
+    """Each `swr grade` of a task with a forbidden package (whose sandbox binds stub files over it) removes
+    every scratch directory it made: running it again and again leaves the temp dir as it was."""
+    import subprocess
+
+    from conftest import SWR
+
+    task = copy_tree(task_dir(linear_release, "good-linear-v1"), tmp_path / "task")
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text().replace("forbidden_packages = []", 'forbidden_packages = ["numpy"]'))
+    cand = write_candidate(tmp_path / "ok", CORRECT)
+    for _ in range(3):
+        res = subprocess.run([SWR, "grade", str(task), str(cand), "--json"], env=_env(scratch), capture_output=True)
+        assert res.returncode == 0, res.stderr[-2000:]
+        assert _leftovers(scratch) == ([], [])

@@ -39,6 +39,9 @@ def handled(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from swr.sandbox import leftovers
+
+        leftovers.install()  # a dead swr's mounts and scratch swept; ours removed on SIGTERM/SIGHUP/SIGINT
         try:
             return fn(*map(_absolute, args), **{k: _absolute(v) for k, v in kwargs.items()})
         except SwrError as e:

@@ -114,7 +114,7 @@ class ForkServer:
         self.limits = job.limits
         self.unlearnable = False  # its learned imports started threads: servers after it do not learn
         self.warm = False  # it has called the entry itself: it forks no fresh child any more
-        self.dir = Path(tempfile.mkdtemp(prefix="swr-fork-"))
+        self.dir = Path(tempfile.mkdtemp(prefix=f"swr-fork-{os.getpid()}-"))
         self.files = self.dir / "artifacts"
         self.stack = contextlib.ExitStack()
         self.capped = self.stack.enter_context(capped_dir(self.files, self.limits.disk_bytes))

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from swr.errors import SwrError
 from swr.forkserver import Fresh
-from swr.judge import Execution, missing_candidate, verdict
+from swr.judge import Execution, missing_candidate
 from swr.judge.artifacts import ArtifactConfigError
-from swr.judge.verdict import Reference
+from swr.judge.verdict import Reference, decide, judge_scenario
 from swr.layout import CANDIDATE_RUN, TASK_TOML
 from swr.release import Example, Task
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
@@ -54,21 +54,33 @@ def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sand
 
 def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2,
           fresh: Fresh | None = None) -> dict[str, Any]:
-    """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only)."""
+    """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only).
+    Each scenario is judged as soon as its run returns and its files are dropped then: the host holds at
+    most `jobs` runs' artifacts (each bounded by the task's disk limit), however many scenarios there are."""
     if problem := candidate_problem(candidate):
         return missing_candidate(task.id, problem)
     hidden: list[Example] = task.hidden if split != "public" else []
-    todo = [*hidden, *(task.public if split != "hidden" else [])]
-    with tempfile.TemporaryDirectory(prefix="swr-grade-") as tmp, ThreadPoolExecutor(max(1, jobs)) as pool:
-        execs = list(pool.map(lambda ie: execute(task, candidate, ie[1].scenario, sandbox, Path(tmp) / str(ie[0]),
-                                                 fresh), enumerate(todo)))
-        pairs = [(Reference(ex.output, ex.files), e) for ex, e in zip(todo, execs)]
+    todo = [(ex, "hidden", i) for i, ex in enumerate(hidden)]
+    todo += [(ex, "public", i) for i, ex in enumerate(task.public if split != "hidden" else [])]
+
+    def one(tmp: Path, n: int) -> dict[str, Any]:
+        ex, part, i = todo[n]
+        files = tmp / str(n)
         try:
-            return verdict(task.id, pairs[: len(hidden)], pairs[len(hidden):], task.tolerances,
-                           public_refs=[Reference(ex.output, ex.files) for ex in task.public],
-                           threshold=task.pass_threshold)
-        except ArtifactConfigError as e:
-            raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
+            run = execute(task, candidate, ex.scenario, sandbox, files, fresh)
+            return judge_scenario(Reference(ex.output, ex.files), run, task.tolerances, split=part, index=i)
+        finally:
+            shutil.rmtree(files, ignore_errors=True)
+
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"swr-grade-{os.getpid()}-") as tmp, \
+                ThreadPoolExecutor(max(1, jobs)) as pool:
+            judged = list(pool.map(lambda n: one(Path(tmp), n), range(len(todo))))
+    except ArtifactConfigError as e:
+        raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
+    refs = lambda exs: [Reference(ex.output, ex.files) for ex in exs]  # noqa: E731
+    return decide(task.id, judged[: len(hidden)], judged[len(hidden):], refs(hidden), refs(task.public),
+                  task.tolerances, threshold=task.pass_threshold)
 
 
 def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all",
@@ -78,7 +90,7 @@ def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "
     from swr.workflow import write_oracle
 
     spec = spec or task.reference_spec()
-    d = Path(tempfile.mkdtemp(prefix="swr-oracle-"))
+    d = Path(tempfile.mkdtemp(prefix=f"swr-oracle-{os.getpid()}-"))
     try:
         write_oracle(spec, task.reference_dir, d / "candidate")
         return grade(task, d / "candidate", sandbox, split=split, jobs=jobs, fresh=fresh)

@@ -76,7 +76,8 @@ class Runner:
         self.spec = spec
         self.sandbox = sandbox
         self.limits = limits or limits_for(spec)
-        self.scratch = Path(tempfile.mkdtemp(prefix="swr-runs-"))  # artifact directories, removed by close()
+        # artifact directories, removed by close()
+        self.scratch = Path(tempfile.mkdtemp(prefix=f"swr-runs-{os.getpid()}-"))
         self._count = itertools.count()
         self.fork = forkserver.enabled() if fork is None else fork  # fresh executions from a fork server
         self.workers = workers

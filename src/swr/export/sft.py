@@ -16,7 +16,7 @@ from typing import Any
 
 from swr.errors import SwrError
 from swr.harness.store import RunRecord, Store
-from swr.harness.trajectory import validate_atif
+from swr.harness.trajectory import RECORDED_BY, SWR_RECORD, validate_atif
 from swr.kinds import sibling_group
 from swr.layout import JobPaths, ReleasePaths
 from swr.release import list_tasks, load_release
@@ -116,18 +116,30 @@ def load_jobs(jobs_dir: Path, jobs: list[str]) -> list[tuple[RunRecord, Path]]:
 
 
 def make_row(jobs_dir: Path, r: RunRecord, info: ReleaseInfo) -> Row | str:
-    """The run's conversation as a row, or why it has none (no trajectory, unreadable, no solution step)."""
+    """The run's conversation as a row, or why it has none (no trajectory, unreadable, not swr's own record, no
+    solution step). Only a trajectory the harness built from what it saw is training data: one a command agent
+    wrote itself (kept as the record before swr stopped trusting those) could claim any work it never did. The
+    tool-calling agents' trajectories were always swr's, marked (`extra.recorded_by`) or from before the mark."""
     path = JobPaths(jobs_dir, r.job).run(r.key).trajectory
     if not path.is_file():
         return "no_trajectory"
     try:
         traj = validate_atif(json.loads(path.read_text()))
-    except ValueError:  # JSONDecodeError too
+    except (ValueError, RecursionError):  # JSONDecodeError too
         return "bad_trajectory"
+    if (traj.extra or {}).get(RECORDED_BY) != SWR_RECORD and r.agent in command_agents():
+        return "untrusted_trajectory"  # a command agent's, from before swr marked its own: maybe the agent's file
     messages = to_messages(traj)
     if messages is None:
         return "no_solution_step"
     return Row(r.task, r.key, messages, tool_schemas(traj, messages), provenance(r, info))
+
+
+def command_agents() -> frozenset[str]:
+    """The agents whose CLI runs in the sandbox: anything in their logs, a trajectory too, is the agent's."""
+    from swr.harness.agents.command import PRESETS
+
+    return frozenset({*PRESETS, "command"})
 
 
 def sample(runs_by_task: dict[str, list[str]], n: int, seed: int) -> list[str]:

@@ -3,6 +3,7 @@ run holding every prompt, model turn, tool call and observation, so runs can be 
 exported as training data with the same tools Harbor users already have."""
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -10,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 SCHEMA_VERSION = "ATIF-v1.4"
+RECORDED_BY, SWR_RECORD = "recorded_by", "swr"  # the mark of a trajectory the harness built itself
 
 
 class _Model(BaseModel):
@@ -111,6 +113,16 @@ def validate_atif(data: dict[str, Any]) -> Trajectory:
         raise ValueError(f"not an ATIF trajectory: {e}") from None
 
 
+def agent_json(text: str | bytes) -> Any:
+    """JSON an agent (or its model) produced. Whatever does not parse is the agent's failure, never the
+    harness's: nesting too deep for the parser (a RecursionError, which no caller expects from bad input)
+    is a ValueError like bad syntax."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 MAX_TRACED = 1000  # commands taken from a shell trace
 MAX_COMMAND = 2000  # characters of one
 
@@ -168,6 +180,8 @@ class TrajectoryBuilder:
         step.observation.results.append(ObservationResult(source_call_id=call_id, content=content))
 
     def build(self) -> dict[str, Any]:
+        """The record, marked as swr's own (`extra.recorded_by`): what the harness saw, never a file the agent
+        wrote; `swr export sft` takes nothing else as training data."""
         def total(attr: str) -> Any:
             vals = [getattr(s.metrics, attr) for s in self.steps if s.metrics and getattr(s.metrics, attr) is not None]
             return sum(vals) if vals else None
@@ -176,5 +190,6 @@ class TrajectoryBuilder:
                           total_completion_tokens=total("completion_tokens") or 0,
                           total_cost_usd=total("cost_usd"), total_steps=len(self.steps))
         t = Trajectory(schema_version=SCHEMA_VERSION, session_id=self.session_id, agent=self.agent,
-                       steps=self.steps, notes="; ".join(self.notes) or None, final_metrics=fm)
+                       steps=self.steps, notes="; ".join(self.notes) or None, final_metrics=fm,
+                       extra={RECORDED_BY: SWR_RECORD})
         return t.model_dump(mode="json", exclude_none=True)

@@ -152,15 +152,25 @@ def verdict(task: str, hidden: list[tuple[Any, Execution]],
     """Task verdict; with no hidden runs (or split_for_pass="public") it is `swr feedback`."""
     hid = [judge_scenario(r, ex, tol, split="hidden", index=i) for i, (r, ex) in enumerate(hidden)]
     pub = [judge_scenario(r, ex, tol, split="public", index=i) for i, (r, ex) in enumerate(public)]
-    mode = split_for_pass or ("hidden" if hidden else "public")
+    prefs = [r for r, _ in public] if public_refs is None else list(public_refs)
+    return decide(task, hid, pub, [r for r, _ in hidden], prefs, tol, split_for_pass=split_for_pass,
+                  threshold=threshold)
+
+
+def decide(task: str, hid: list[dict[str, Any]], pub: list[dict[str, Any]], hidden_refs: list[Any],
+           public_refs: list[Any], tol: Tolerances, *, split_for_pass: str | None = None,
+           threshold: float = 1.0) -> dict[str, Any]:
+    """The verdict from scenarios already judged (judge_scenario): anti-shortcut needs only their
+    "_output" (artifact digests, not files) and the references, so a grade can drop each run's files as
+    soon as the run is judged."""
+    mode = split_for_pass or ("hidden" if hid else "public")
     if mode not in ("hidden", "public"):
         raise ValueError(f"split_for_pass must be 'hidden' or 'public', got {mode!r}")
     graded = hid if mode == "hidden" else pub
     findings: list[dict[str, Any]] = []
     if mode == "hidden":
-        prefs = [r for r, _ in public] if public_refs is None else list(public_refs)
-        findings = anti_shortcut([reference_view(r, tol) for r, _ in hidden], [s["_output"] for s in hid],
-                                 [reference_view(r, tol) for r in prefs], tol)
+        findings = anti_shortcut([reference_view(r, tol) for r in hidden_refs], [s["_output"] for s in hid],
+                                 [reference_view(r, tol) for r in public_refs], tol)
     r_hid, r_pub = _mean_j(hid), _mean_j(pub)
     score = r_hid if mode == "hidden" else r_pub
     labels = stage_sorted([lab for s in graded for lab in s["labels"]]
@@ -193,5 +203,6 @@ def to_json(obj: Any) -> Any:
     return obj
 
 
-__all__ = ["Execution", "Reference", "judge_scenario", "reference_view", "verdict", "missing_candidate", "to_json",
+__all__ = ["Execution", "Reference", "decide", "judge_scenario", "reference_view", "verdict", "missing_candidate",
+           "to_json",
            "parse_output", "anti_shortcut", "stage_sorted", "STAGE_ORDER", "LABEL_ORDER"]

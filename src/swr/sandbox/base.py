@@ -131,7 +131,8 @@ def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
     $SWR_ARTIFACTS is a capped tmpfs, copied out safely once the run is over (not at all on a breach)."""
     if job.artifacts is None:
         return _run(sandbox, job, stdin)
-    with tempfile.TemporaryDirectory(prefix="swr-cap-") as stage, capped_dir(Path(stage), job.limits.disk_bytes) as capped:
+    with tempfile.TemporaryDirectory(prefix=f"swr-cap-{os.getpid()}-") as stage, \
+            capped_dir(Path(stage), job.limits.disk_bytes) as capped:
         if not capped:
             return _run(sandbox, job, stdin)
         res = _run(sandbox, replace(job, artifacts=Path(stage)), stdin)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,8 @@ BLOCK = 4096  # what an entry costs at least, in the disk accounting
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x2, 0x4, 0x8
 MNT_DETACH = 0x2
 SLACK = 1 << 20  # past the cap, so that a run that fills it is seen to exceed it (label `disk`)
+_mounted: set[Path] = set()  # this process's tmpfs mounts: detached by a signal handler (leftovers.py)
+_lock = threading.RLock()  # re-entered by a signal handler that interrupts a mount in the main thread
 
 
 def _libc() -> ctypes.CDLL:
@@ -30,13 +33,26 @@ def mount_tmpfs(path: Path, size: int, executable: bool = False) -> bool:
     inodes = size // BLOCK + 256
     opts = f"size={size + SLACK},nr_inodes={inodes},mode=0700,uid={SANDBOX_UID},gid={SANDBOX_UID}"
     flags = MS_NOSUID | MS_NODEV | (0 if executable else MS_NOEXEC)
-    rc = _libc().mount(b"tmpfs", os.fsencode(str(path)), b"tmpfs", flags, opts.encode())
+    with _lock:
+        rc = _libc().mount(b"tmpfs", os.fsencode(str(path)), b"tmpfs", flags, opts.encode())
+        if rc == 0:
+            _mounted.add(path)
     return rc == 0
 
 
 def unmount(path: Path) -> None:
     """Detach the tmpfs: what the run wrote is gone at once."""
-    _libc().umount2(os.fsencode(str(path)), MNT_DETACH)
+    with _lock:
+        _libc().umount2(os.fsencode(str(path)), MNT_DETACH)
+        _mounted.discard(path)
+
+
+def unmount_all() -> None:
+    """Every tmpfs this process still has mounted (a command stopped by a signal)."""
+    with _lock:
+        left = list(_mounted)
+    for path in left:
+        unmount(path)
 
 
 def hand_over(root: Path, uid: int = SANDBOX_UID, gid: int = SANDBOX_UID) -> None:

@@ -8,6 +8,7 @@ relayed to it as is. Anything else is answered 403 and logged. The relay is not 
 
 from __future__ import annotations
 
+import os
 import selectors
 import shutil
 import socket
@@ -150,7 +151,7 @@ class EgressProxy:
         self.endpoint, self.max_connections, self.idle_s, self.head_s = ep, max_connections, idle_s, head_s
         self.denials = Denials()
         base = tempfile.gettempdir()  # a socket's path has at most 107 bytes
-        self.dir = Path(tempfile.mkdtemp(prefix="swr-egress-", dir=base if len(base) < 64 else "/tmp"))
+        self.dir = Path(tempfile.mkdtemp(prefix=f"swr-egress-{os.getpid()}-", dir=base if len(base) < 64 else "/tmp"))
         self.dir.chmod(0o711)  # the sandbox user (unprivileged on the host) reaches the socket, lists nothing
         self.socket = self.dir / "proxy.sock"
         self._srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

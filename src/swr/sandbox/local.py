@@ -52,7 +52,7 @@ class LocalSandbox:
         # overlay: a copy. rw: the directory itself (an agent's writes must land), except as run_as: a copy
         # the user owns (it may not reach the directory where it is), which replaces it when the job is over
         if job.workdir.mode == "overlay" or self.run_as:
-            scratch = Path(tempfile.mkdtemp(prefix="swr-local-"))
+            scratch = Path(tempfile.mkdtemp(prefix=f"swr-local-{os.getpid()}-"))
             workdir = scratch / "work"
             layers = (*job.workdir.lower, job.workdir.src) if job.workdir.mode == "overlay" else (job.workdir.src,)
             for layer in layers:

@@ -23,14 +23,13 @@ from swr.layout import TRAJECTORY as OWN_TRAJECTORY
 from swr.sandbox import WORKDIR, GiB, Limits, MiB, Mount, RunResult, run, tree
 from swr.sandbox.egress import RELAY_FAILED, RELAY_FAILED_MSG, EgressProxy, endpoint, through_relay
 
-from ..trajectory import Metrics, TrajectoryBuilder, shell_trace_calls, validate_atif
+from ..trajectory import Metrics, TrajectoryBuilder, agent_json, shell_trace_calls
 from .base import Context, InfraError, Outcome, agent_job
 from .llm import swr_version, truncate
 
 LOGS = "/sandbox/logs"  # the agent's own logs; outside the workspace, so not in the diff
 TRACE = "commands.log"  # the generic preset's bash trace, in LOGS
 TRACE_CAP = 4 << 20
-OWN_TRAJECTORY_CAP = 64 << 20
 TRACING = ('{ exec {SWR_TRACE_FD}>>"$SWR_LOGS/' + TRACE + '"; } 2>/dev/null && BASH_XTRACEFD=$SWR_TRACE_FD '
            '&& set -x\n')
 
@@ -125,8 +124,8 @@ class CommandAgent:
     def _usage(self, stdout: str, out: Outcome) -> None:
         """Claude Code's result line (its last) carries turns, tokens and cost; others report none."""
         try:
-            data = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else None
-        except json.JSONDecodeError:
+            data = agent_json(stdout.strip().splitlines()[-1]) if stdout.strip() else None
+        except ValueError:
             return
         if isinstance(data, dict) and data.get("type") == "result":
             usage = data.get("usage") or {}
@@ -136,8 +135,9 @@ class CommandAgent:
             out.cost = float(data.get("total_cost_usd") or 0.0)
 
     def _trajectory(self, ctx: Context, logs: Path, stdout: str, out: Outcome) -> dict[str, Any]:
-        """The agent's own ATIF file if it wrote a valid one, else what swr saw: its shell trace (the
-        generic preset), its stream-json, or its output. What swr saw goes to anti-cheat either way."""
+        """What swr saw: its shell trace (the generic preset), the CLI's stream-json, or its output; the same
+        calls go to anti-cheat. An ATIF file the agent wrote to $SWR_LOGS is never the record (it could claim
+        anything): it stays with the run's logs as an attachment, named in a note."""
         t = TrajectoryBuilder(self.name, swr_version(), ctx.model)
         t.user(ctx.workspace.start[INSTRUCTION].decode(errors="replace"))
         traced = shell_trace_calls(tree.read_file(logs, TRACE, TRACE_CAP) or b"")
@@ -148,12 +148,9 @@ class CommandAgent:
             t.notes.append(f"summary of a command agent's run; its own log is in {logs.name}/ next to this file")
         seen = t.build()
         out.observed = [c for s in seen["steps"] for c in s.get("tool_calls") or []]
-        own = tree.read_file(logs, OWN_TRAJECTORY, OWN_TRAJECTORY_CAP)
-        if own is not None:
-            try:
-                return validate_atif(json.loads(own)).model_dump(mode="json", exclude_none=True)
-            except ValueError as e:  # json.JSONDecodeError is a ValueError too
-                out.notes.append({"kind": "bad_trajectory", "error": str(e)[:300]})
+        if os.path.lexists(logs / OWN_TRAJECTORY):
+            out.notes.append({"kind": "agent_trajectory", "path": f"{logs.name}/{OWN_TRAJECTORY}",
+                              "trusted": False, "why": "written by the agent; the record is what swr saw"})
         return seen
 
 
@@ -278,8 +275,8 @@ class MiniSweAgent:
 
 def _args(raw: Any) -> dict[str, Any]:
     try:
-        val = json.loads(raw) if isinstance(raw, str) else raw
-    except json.JSONDecodeError:
+        val = agent_json(raw) if isinstance(raw, str) else raw
+    except ValueError:
         return {"raw": raw}
     return val if isinstance(val, dict) else {"raw": val}
 
@@ -302,8 +299,8 @@ def stream_steps(t: TrajectoryBuilder, stdout: str, out: Outcome) -> bool:
     first, events = len(t.steps), []
     for line in stdout.splitlines():
         try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError:
+            events.append(agent_json(line))
+        except ValueError:
             continue
     calls: dict[str, Any] = {}
     for ev in (e for e in events if isinstance(e, dict) and e.get("type") in ("assistant", "user")):

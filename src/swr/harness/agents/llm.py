@@ -14,7 +14,7 @@ from swr.layout import INSTRUCTION
 from swr.sandbox import WORKDIR, Limits, MiB, run, tree
 from swr.sandbox.base import hand_over
 
-from ..trajectory import TrajectoryBuilder
+from ..trajectory import TrajectoryBuilder, agent_json
 from .base import Context, InfraError, Outcome, agent_job
 
 SYSTEM = """You are a software engineer working in a shell, in the directory {workdir}.
@@ -220,6 +220,6 @@ class OpenAIAgent:
 
 def _arguments(raw: str | None) -> Any:
     try:
-        return json.loads(raw or "{}")
-    except json.JSONDecodeError:
+        return agent_json(raw or "{}")
+    except ValueError:  # bad syntax, or nested too deeply: the model's failure, the call gets the raw text
         return raw

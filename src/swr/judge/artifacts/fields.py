@@ -15,7 +15,8 @@ from swr.layout import EXAMPLE_FILES
 
 from ..compare import Mismatch, dotted
 from ..tolerance import Tolerances
-from . import ArtifactResult, check_options, compare_artifact, kind_of
+from . import ArtifactResult, check_options, kind_of
+from .bounded import compare_bounded
 
 RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
 MASK = "<artifact>"
@@ -147,13 +148,17 @@ def same_bytes(a: Path, b: Path) -> bool:
 
 
 def compare_file(reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances) -> ArtifactResult:
+    """Identical bytes pass here; anything else is decoded in the bounded child (bounded.py), the only
+    place candidate bytes meet a decoder."""
     if candidate is None:
         return ArtifactResult(False, kind_of(reference), {}, f"no regular file {name!r} in $SWR_ARTIFACTS")
     if same_bytes(reference, candidate):
         check_options(kind_of(reference), tol.options_for(path))
         return ArtifactResult(True, kind_of(reference), {"bytes": {"ok": True, "expected": "identical"}})
     atol, rtol = tol.for_path(path) or (tol.atol, tol.rtol)
-    return compare_artifact(reference, candidate, atol=atol, rtol=rtol, options=tol.options_for(path))
+    options = tol.options_for(path)
+    check_options(kind_of(reference), options)  # the task's mistake, raised here before any child starts
+    return compare_bounded(reference, candidate, atol=atol, rtol=rtol, options=options, kind=kind_of(reference))
 
 
 __all__ = ["MASK", "RESERVED", "Reference", "artifact_leaves", "as_reference", "digest", "get_at",
