@@ -114,12 +114,10 @@ def test_a_candidate_that_is_a_link_is_missing(backend: Sandbox, venv: envs.Venv
 
 
 def pin_back(fifo: Path) -> None:
-    """A pin-back written into a FIFO as soon as someone opens it for reading (gone if they closed it)."""
+    """A pin-back written into a FIFO as soon as someone opens it for reading."""
     fd = os.open(fifo, os.O_WRONLY)
     try:
         os.write(fd, b"numpy<1\n")
-    except BrokenPipeError:
-        pass
     finally:
         os.close(fd)
 
@@ -145,8 +143,9 @@ def test_anticheat_reads_no_file_through_a_link_and_no_fifo(tmp_path: Path) -> N
     try:
         found = inspect(cand, {"tests/test_pub.py": want}, {"numpy": "2.0.0"})
     finally:
-        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # releases the writer if nobody opened it
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # releases the writer if nobody opened it
         writer.join()
+        os.close(fd)
     assert found == [{"kind": "tests_modified", "file": "tests/test_pub.py", "detail": "missing"}], found
 
 
