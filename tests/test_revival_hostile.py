@@ -209,13 +209,13 @@ def test_a_build_that_floods_its_directory_stops_at_the_kernels_cap(
     (cand / "setup.py").write_text(FILL.format(what=what))
     with HostDisk() as disk:
         verdict = grade_revival(v, "hostile", cand, backend)
+    cap, detail = BUILD_LIMITS.disk_bytes, verdict["detail"]
     assert verdict["labels"][0] == "build_failure", verdict["labels"]
-    detail = verdict["detail"]
-    assert "the build directory is full" in detail and "timeout" not in detail, detail[-800:]
+    # (a quarter of the cap in files: the noise of other processes on this host stays far below it)
+    assert disk.peak[0] < cap and disk.peak[1] < cap // BLOCK // 4, f"the host's disk grew by {disk.peak}"
     size, files = map(int, re.search(r"CAPACITY (\d+) (\d+)", detail).groups())  # type: ignore[union-attr]
-    cap = BUILD_LIMITS.disk_bytes
     assert size <= cap + SLACK and files <= cap // BLOCK + 256, (size, files)
-    assert disk.peak[0] < cap and disk.peak[1] < cap // BLOCK, f"the host's disk grew by {disk.peak}"
+    assert "the build directory is full" in detail and "timeout" not in detail, detail[-800:]
 
 
 # ------------------------------------------------------------------ the target venv
