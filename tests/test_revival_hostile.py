@@ -69,7 +69,8 @@ def listing(root: Path) -> dict[str, tuple[int, int, int, str]]:
 
 LOOK = """import json, os
 path = {hidden!r}
-print(json.dumps({{"text": open(path).read(), "links": [p for p in (path, os.path.dirname(path)) if os.path.islink(p)]}}))
+links = [p for p in (path, os.path.dirname(path)) if os.path.islink(p)]
+print(json.dumps({{"text": open(path).read(), "links": links}}))
 """
 
 
