@@ -198,7 +198,10 @@ def _clear_unless_dir(dfd: int, name: str) -> None:
 
 def open_in(root: Path, parts: list[str]) -> int | None:
     """An open descriptor of the real directory root/parts... (None if any step is a link, not a
-    directory or missing): how a tree someone else made is entered without following its links."""
+    directory or missing): how a tree someone else made is entered without following its links. A
+    part that would leave the tree ("..", "" or ".") is refused."""
+    if any(part in ("", ".", "..") for part in parts):
+        return None
     try:
         fd = os.open(root, DIR_FLAGS)
     except OSError:
