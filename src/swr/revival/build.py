@@ -20,7 +20,7 @@ from swr.revival.grading import Verifier, grade_revival, hidden_and_public, obse
 from swr.revival.source import SKIP, apply_patch, module_file, most_imported, original, port_patch
 from swr.revival.spec import RevivalSpec, load_revival, norm
 from swr.revival.task import load_revival_task, write_oracle, write_revival_task
-from swr.sandbox import Sandbox
+from swr.sandbox import Sandbox, tree
 from swr.taskfile import read_task_file
 
 
@@ -66,7 +66,10 @@ def record_native(spec: RevivalSpec, project: Path, tests: Path, sandbox: Sandbo
     """The untouched original in its native environment: the tests that pass there and each probe's JSON;
     problems when anything fails (a reference that does not run records nothing)."""
     v = Verifier(spec, tests, spec.directory / "probes", envs.ensure(spec.native))
-    seen = observe(v, project, sandbox, hidden_and_public(spec))
+    try:
+        seen = observe(v, project, sandbox, hidden_and_public(spec))
+    except tree.Rejected as e:
+        return {}, [f"the original cannot be staged for its tests: {e}"]
     if seen["tests"] is None:
         return {}, [f"the original's tests do not run natively: {seen['tests_detail'][-300:]}"]
     bad = sorted(t for t, o in seen["tests"].items() if o not in ("passed", "skipped"))
@@ -161,7 +164,7 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
             shutil.copytree(orig, probe, symlinks=True)
             apply_patch(probe, port_patch(spec))  # a port that does not apply is refused before anything is written
         reference, what = break_project(spec, orig, work / "broken")
-        hashes = {f: h for f in spec.verify.public_files() if (h := file_hash(work / "broken" / f))}
+        hashes = {f: h for f in spec.verify.public_files() if (h := file_hash(work / "broken", f))}
         write_revival_task(spec, root, work / "broken", tests, reference, recorded, hashes, what, target.version)
     report, problems = check_task(root, sandbox)
     report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report}

@@ -8,7 +8,8 @@ import os
 import secrets
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,8 +19,9 @@ from swr.revival import anticheat
 from swr.revival.envs import Venv
 from swr.revival.runner import MARK
 from swr.revival.spec import RevivalSpec
-from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
+from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run, tree
 from swr.sandbox.base import hand_over
+from swr.sandbox.capped import SLACK, capped_dir
 
 TAIL = 2000
 RUNNER = "_swr_runner.py"
@@ -27,6 +29,11 @@ INI = "_swr_pytest.ini"
 PROJECT = "project"
 BUILD = ("setup.py", "build_ext", "--inplace")  # a `build` task's build, run in the project by the target python
 COMPILED = (".so", ".pyd", ".dylib", ".o", ".a")  # shipped binaries: deleted, what is graded is built from source
+# A build's disk: the scratch directory (the staged candidate and all the build writes) is a tmpfs of this size
+# and size // BLOCK files as root (capped_dir), so a flood stops at the cap, not at the next poll; the staged copy
+# of a candidate is bounded by it too.
+BUILD_LIMITS = Limits()
+STAGED = tree.Bounds(bytes=BUILD_LIMITS.disk_bytes)
 FORGED = "forged results"  # an execution_failure's detail when the results line is not the runner's alone
 LABEL_ORDER = ("missing_candidate", "tests_modified", "dependency_downgrade", "build_failure", "execution_failure",
                "tests_failed", "probe_mismatch")
@@ -47,26 +54,33 @@ class Verifier:
 
 def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> Path:
     """scratch/ with project/ (the candidate, stray conftest files removed, the original tests laid over
-    it), the runner, an empty pytest config and the probes; links are copied as links, never followed."""
+    it), the runner, an empty pytest config and the probes. The candidate comes in through the safe export
+    (no link followed, no special file, bounded: tree.Rejected past STAGED) and its links stay inert: the
+    tests are written through none of them, so nothing the candidate names is a destination on the host.
+    A `build` task's shipped binaries stay out too: what is graded is built from source."""
     proj = scratch / PROJECT
-    shutil.copytree(candidate, proj, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.pyc"))
+    tree.export(candidate, proj, STAGED, ignore=_left_out(v.spec.kind == "build", overlay))
     if overlay:
-        keep = {p.relative_to(v.tests_dir) for p in v.tests_dir.rglob("conftest.py")}
-        for f in proj.rglob("conftest.py"):
-            if f.relative_to(proj) not in keep:
-                f.unlink()
-        for f in v.tests_dir.rglob("*"):
-            if f.is_file():
-                dst = proj / f.relative_to(v.tests_dir)
-                if dst.is_symlink() or (dst.exists() and not dst.is_file()):
-                    shutil.rmtree(dst) if dst.is_dir() and not dst.is_symlink() else dst.unlink()
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(f, dst)
+        for f in sorted(v.tests_dir.rglob("*")):
+            if f.is_file() and not f.is_symlink():
+                rel = f.relative_to(v.tests_dir)
+                tree.write_in(proj, list(rel.parts), f.read_bytes(), 0o644, replace=True)
     shutil.copyfile(Path(__file__).with_name("runner.py"), scratch / RUNNER)
     (scratch / INI).write_text("[pytest]\n")
     if v.probes_dir.is_dir():
         shutil.copytree(v.probes_dir, scratch / v.probes_dir.name)
     return scratch
+
+
+def _left_out(build: bool, overlay: bool) -> Callable[[str], bool]:
+    """What of a candidate is not staged: VCS and bytecode; its conftest files when the original tests are
+    laid over (theirs come with them); for a build, compiled modules (a broken source beside a binary built
+    elsewhere is not a revival)."""
+    def ignore(rel: str) -> bool:
+        name = rel.rpartition("/")[2]
+        return (name in (".git", "__pycache__") or name.endswith(".pyc") or (overlay and name == "conftest.py")
+                or (build and name.endswith(COMPILED)))
+    return ignore
 
 
 def _job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
@@ -127,18 +141,35 @@ def run_probe(v: Verifier, scratch: Path, probe: str, sandbox: Sandbox) -> tuple
 
 
 def build_step(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
-    """A `build` task's project built in place in the scratch copy; why not, or None."""
-    res = run(sandbox, Job([str(v.venv.python), *BUILD],
-                           Mount(scratch.resolve(), WORKDIR, "rw"), Limits(time_s=v.spec.verify.timeout_s),
-                           extra_mounts=v.venv.mounts()), b"")
-    return None if res.ok else f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
+    """A `build` task's project built in place in the scratch copy; why not, or None. The reason comes last
+    (a verdict's detail is its tail): a build that filled its capped directory says so."""
+    res = run(sandbox, Job([str(v.venv.python), *BUILD], Mount(scratch.resolve(), WORKDIR, "rw"),
+                           replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s), extra_mounts=v.venv.mounts()), b"")
+    if res.ok:
+        return None
+    why = f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
+    return f"{why}\n{full}" if (full := _full(scratch)) else why
+
+
+def _full(path: Path) -> str | None:
+    """Why the file system under path takes no more (its bytes or its files are spent), or None."""
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return None
+    if st.f_bavail * st.f_frsize >= SLACK and st.f_favail > 0:
+        return None
+    return f"the build directory is full ({st.f_blocks * st.f_frsize >> 20} MiB, {st.f_files} files at most)"
 
 
 def observe(v: Verifier, project: Path, sandbox: Sandbox, tests: list[str], overlay: bool = True,
             probes: bool = True) -> dict[str, Any]:
     """What a project does in v's venv: {"tests": outcomes | None, "tests_detail", "probes": {name: (JSON, why)},
-    "build": why | None}. The build records the original natively with it; grading reads a candidate's."""
-    with tempfile.TemporaryDirectory(prefix="swr-revival-") as d:
+    "build": why | None}. The build records the original natively with it; grading reads a candidate's. As root
+    the scratch directory is a capped tmpfs (executable: later runs import what the build compiled there);
+    tree.Rejected when the project cannot be staged."""
+    with (tempfile.TemporaryDirectory(prefix="swr-revival-") as d,
+          capped_dir(Path(d) / "s", BUILD_LIMITS.disk_bytes, executable=True)):
         scratch = stage(project, Path(d) / "s", v, overlay)
         if v.spec.kind == "build" and (err := _build_in(v, scratch, sandbox)):
             return {"tests": None, "tests_detail": err, "probes": {}, "build": err}
@@ -148,12 +179,8 @@ def observe(v: Verifier, project: Path, sandbox: Sandbox, tests: list[str], over
 
 
 def _build_in(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
-    """The build writes into the project (the sandbox user's for it); later runs see what it built. Compiled
-    modules the candidate ships go first: a broken source beside a binary built elsewhere is not a revival."""
-    for d, _, files in os.walk(scratch / PROJECT):  # links are not followed: a link is removed, not its target
-        for f in files:
-            if f.endswith(COMPILED):
-                os.unlink(os.path.join(d, f))
+    """The build writes into the project (the sandbox user's for it); later runs see what it built. The
+    candidate's compiled modules were left out when it was staged."""
     hand_over(scratch / PROJECT)
     return build_step(v, scratch / PROJECT, sandbox)
 
@@ -170,7 +197,10 @@ def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
     findings = anticheat.inspect(candidate, v.hashes, v.spec.target.pins())
     public = split == "public"
     tests = list(v.spec.verify.public) if public else hidden_and_public(v.spec)
-    seen = observe(v, candidate, sandbox, tests, overlay=not public, probes=not public)
+    try:
+        seen = observe(v, candidate, sandbox, tests, overlay=not public, probes=not public)
+    except tree.Rejected as e:
+        return verdict(task_id, [], ["missing_candidate"], findings, f"the candidate cannot be staged: {e}", split)
     want = [t for t in v.recorded.get("tests", []) if not public or _selected(t, v.spec.verify.public)]
     if public and not v.recorded:  # a workspace copy (./feedback): every public test that ran must pass
         want = [t for t, o in (seen["tests"] or {}).items() if o != "skipped"]

@@ -199,7 +199,7 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         tests = original_tests(obf, new, work / "tests")
         now = _record(new, obf, tests, sandbox, recorded, probes, keys)
         broken, reference, what = _break(spec, new, m, task, obf, work / "broken")
-        hashes = {f: h for f in new.verify.public_files() if (h := file_hash(broken / f))}
+        hashes = {f: h for f in new.verify.public_files() if (h := file_hash(broken, f))}
         python = envs.ensure(new.target).version
         write_revival_task(new, root, broken, tests, reference, now, hashes, what, python, obfuscated=True)
         if map_file is not None:

@@ -53,9 +53,10 @@ def _names(fd: int) -> list[str]:
 
 
 def walk(root: Path, bounds: Bounds, over: Callable[[str], None],
-         skip: frozenset[str] = frozenset()) -> Iterator[Entry]:
+         skip: frozenset[str] = frozenset(), ignore: Callable[[str], bool] | None = None) -> Iterator[Entry]:
     """Every entry below root, depth first, parents before children, by lstat. Past a bound `over` is
-    told why (it may raise) and the walk goes no deeper, or stops. `skip`: relative paths left out."""
+    told why (it may raise) and the walk goes no deeper, or stops. `skip`: relative paths left out;
+    `ignore`: a test of a relative path that leaves it out (neither counted nor entered)."""
     top = os.open(root, DIR_FLAGS)
     try:
         stack = [(top, "", iter(_names(top)))]
@@ -71,7 +72,7 @@ def walk(root: Path, bounds: Bounds, over: Callable[[str], None],
                 os.close(stack.pop()[0])
                 continue
             path = rel + name
-            if path in skip:
+            if path in skip or (ignore is not None and ignore(path)):
                 continue
             count += 1
             if count > bounds.entries:
@@ -149,12 +150,16 @@ def write_file(directory: Path, name: str, data: bytes) -> None:
         os.close(dfd)
 
 
-def write_in(root: Path, parts: list[str], data: bytes, mode: int) -> Path:
+def write_in(root: Path, parts: list[str], data: bytes, mode: int, replace: bool = False) -> Path:
     """Write a regular file at root/parts..., making missing directories, never through a link and never
-    into a FIFO or device (OSError then). Returns the first path it created (or the file)."""
+    into a FIFO or device (OSError then). `replace`: whatever else stands on the way (a link, a file, a
+    FIFO at a directory's place; anything at the file's place) is removed first, so the write always
+    lands in root's own tree. Returns the first path it created (or the file)."""
     fd, made = os.open(root, DIR_FLAGS), None
     try:
         for i, part in enumerate(parts[:-1]):
+            if replace:
+                _clear_unless_dir(fd, part)
             try:
                 os.mkdir(part, 0o755, dir_fd=fd)
                 made = made or root.joinpath(*parts[: i + 1])
@@ -163,6 +168,8 @@ def write_in(root: Path, parts: list[str], data: bytes, mode: int) -> Path:
             sub = os.open(part, DIR_FLAGS, dir_fd=fd)
             os.close(fd)
             fd = sub
+        if replace:
+            _clear(fd, parts[-1])
         out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644,
                       dir_fd=fd)
         try:
@@ -180,6 +187,62 @@ def write_in(root: Path, parts: list[str], data: bytes, mode: int) -> Path:
     return made or root.joinpath(*parts)
 
 
+def _clear_unless_dir(dfd: int, name: str) -> None:
+    """Remove `name` from dfd unless it is a real directory (a link to one is removed, not followed)."""
+    try:
+        if not stat.S_ISDIR(os.stat(name, dir_fd=dfd, follow_symlinks=False).st_mode):
+            os.unlink(name, dir_fd=dfd)
+    except FileNotFoundError:
+        pass
+
+
+def open_in(root: Path, parts: list[str]) -> int | None:
+    """An open descriptor of the real directory root/parts... (None if any step is a link, not a
+    directory or missing): how a tree someone else made is entered without following its links. A
+    part that would leave the tree ("..", "" or ".") is refused."""
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    try:
+        fd = os.open(root, DIR_FLAGS)
+    except OSError:
+        return None
+    for part in parts:
+        try:
+            sub = os.open(part, DIR_FLAGS, dir_fd=fd)
+        except OSError:
+            os.close(fd)
+            return None
+        os.close(fd)
+        fd = sub
+    return fd
+
+
+def read_in(root: Path, rel: str, cap: int) -> bytes | None:
+    """At most `cap` bytes of the regular file root/rel ("/"-separated), read as read_at does; None if
+    it or any directory on the way is a link, a special file or missing."""
+    *parts, name = rel.split("/")
+    fd = open_in(root, parts)
+    if fd is None:
+        return None
+    try:
+        return read_at(fd, name, cap)
+    finally:
+        os.close(fd)
+
+
+def names_in(root: Path, rel: str = "") -> list[str]:
+    """The sorted entry names of the real directory root/rel ([] if it is a link, a file or missing)."""
+    fd = open_in(root, [p for p in rel.split("/") if p])
+    if fd is None:
+        return []
+    try:
+        return _names(fd)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+
+
 def _clear(dfd: int, name: str) -> None:
     try:
         os.unlink(name, dir_fd=dfd)
@@ -189,11 +252,12 @@ def _clear(dfd: int, name: str) -> None:
         _remove_dir(dfd, name)
 
 
-def export(src: Path, dest: Path, bounds: Bounds, strict: bool = True) -> list[dict[str, Any]]:
+def export(src: Path, dest: Path, bounds: Bounds, strict: bool = True,
+           ignore: Callable[[str], bool] | None = None) -> list[dict[str, Any]]:
     """Copy a tree out of a workspace: directories and regular files (no setuid, setgid or sticky bit;
     readable by all, executable if it was), links kept as inert entries that swr never follows, FIFOs,
     sockets and devices left behind (noted). Strict: Rejected past a bound or if src is not a real
-    directory; else a note and a partial copy."""
+    directory; else a note and a partial copy. `ignore`: relative paths left out (as walk's)."""
     try:
         top = os.lstat(src)
     except FileNotFoundError:
@@ -213,7 +277,7 @@ def export(src: Path, dest: Path, bounds: Bounds, strict: bool = True) -> list[d
     left = [bounds.bytes]
     dropped = 0
     try:
-        for e in walk(src, bounds, over):
+        for e in walk(src, bounds, over, ignore=ignore):
             while len(dirs) > e.depth + 1:
                 os.close(dirs.pop())
             if not _copy_entry(e, dirs, left, over):
