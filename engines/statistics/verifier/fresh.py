@@ -151,18 +151,21 @@ def univariate(rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
     return {"procedure": "univariate", "y": ys}, certify.univariate(ys)
 
 
-# name: (model, true parameters, x range, relative noise); true parameters are jittered per draw
+# name: (model, true parameters, x range, relative noise); true parameters are jittered per draw. The noise is
+# NIST's order divided by ~100: at the minimum S is flat to rounding within sqrt(eps) * (noise / signal) of the
+# solution, and a careful double-precision iteration pins it down only that far (on some CPU or other); with
+# NIST's noise that leaves 7-8 digits one kernel and 11 another, too close to the threshold's margin.
 MODELS: dict[str, tuple[str, list[float], tuple[float, float], float]] = {
-    "misra": ("b1*(1-exp(-b2*x))", [240.0, 5.5e-4], (70.0, 800.0), 1e-3),
-    "chwirut": ("exp(-b1*x)/(b2+b3*x)", [0.19, 6.1e-3, 1.05e-2], (0.5, 6.0), 3e-2),
-    "kirby": ("(b1+b2*x+b3*x^2)/(1+b4*x+b5*x^2)", [1.67, -0.139, 2.6e-3, -1.72e-3, 2.17e-5], (9.0, 78.0), 1e-3),
+    "misra": ("b1*(1-exp(-b2*x))", [240.0, 5.5e-4], (70.0, 800.0), 1e-5),
+    "chwirut": ("exp(-b1*x)/(b2+b3*x)", [0.19, 6.1e-3, 1.05e-2], (0.5, 6.0), 3e-4),
+    "kirby": ("(b1+b2*x+b3*x^2)/(1+b4*x+b5*x^2)", [1.67, -0.139, 2.6e-3, -1.72e-3, 2.17e-5], (9.0, 78.0), 1e-5),
     "thurber": ("(b1+b2*x+b3*x^2+b4*x^3)/(1+b5*x+b6*x^2+b7*x^3)",
-                [1288.0, 1491.0, 583.2, 75.4, 0.966, 0.398, 0.0497], (-3.0, 2.2), 5e-3),
-    "mgh09": ("b1*(x^2+x*b2)/(x^2+x*b3+b4)", [0.193, 0.191, 0.123, 0.136], (0.0625, 4.0), 1e-2),
-    "eckerle": ("(b1/b2)*exp(-0.5*((x-b3)/b2)^2)", [1.55, 4.09, 451.5], (430.0, 475.0), 1e-2),
-    "rat43": ("b1/((1+exp(b2-b3*x))^(1/b4))", [699.6, 5.28, 0.76, 1.28], (1.0, 15.0), 1e-2),
-    "lanczos": ("b1*exp(-b2*x)+b3*exp(-b4*x)", [0.5, 1.2, 1.5, 4.0], (0.0, 1.5), 1e-4),
-    "danwood": ("b1*x^b2", [0.769, 3.86], (1.3, 2.1), 1e-3),
+                [1288.0, 1491.0, 583.2, 75.4, 0.966, 0.398, 0.0497], (-3.0, 2.2), 5e-5),
+    "mgh09": ("b1*(x^2+x*b2)/(x^2+x*b3+b4)", [0.193, 0.191, 0.123, 0.136], (0.0625, 4.0), 1e-5),
+    "eckerle": ("(b1/b2)*exp(-0.5*((x-b3)/b2)^2)", [1.55, 4.09, 451.5], (430.0, 475.0), 1e-4),
+    "rat43": ("b1/((1+exp(b2-b3*x))^(1/b4))", [699.6, 5.28, 0.76, 1.28], (1.0, 15.0), 1e-4),
+    "lanczos": ("b1*exp(-b2*x)+b3*exp(-b4*x)", [0.5, 1.2, 1.5, 4.0], (0.0, 1.5), 1e-6),
+    "danwood": ("b1*x^b2", [0.769, 3.86], (1.3, 2.1), 1e-5),
 }
 
 
