@@ -212,7 +212,8 @@ def test_an_engine_with_fixed_hidden_cases_says_so(engines_release: Path) -> Non
 
 def test_the_nist_table_would_pass_nist_sets_in_disguise(tmp_path: Path) -> None:
     """The certified-values table that fails the hidden sessions is a working table: on NIST's sets scaled,
-    shifted and permuted (the hidden sessions before they were drawn fresh) it scores every digit."""
+    shifted and permuted (the hidden sessions before they were drawn fresh) it scores 10 digits and more on
+    every value of every session."""
     import sys
 
     from swr.engine.grading import run_candidate
@@ -226,8 +227,10 @@ def test_the_nist_table_would_pass_nist_sets_in_disguise(tmp_path: Path) -> None
         sys.path.pop(0)
     spec = load_engine(ENGINES / "statistics")
     cand = cheating_candidate("statistics", "nist-strd", tmp_path / "cand")
+    perfect = []
     for case in sessions.transformed(0):
         ran = run_candidate(spec, cand, case, get_sandbox("bwrap"))
         assert ran.output is not None, ran.detail
         worst = verify.worst(case["expected"], verify.results_by_id(ran.output))
-        assert min(score for score, _ in worst.values()) >= 10, (case["id"], worst)
+        perfect.append(min(score for score, _ in worst.values()) >= 10)
+    assert all(perfect), perfect

@@ -24,6 +24,7 @@ for f in sorted((strd.NIST).glob("*.dat")):
                  "sd": fingerprint([float(v) for v in values])[1], "mean": sum(float(v) for v in values) / len(values)}
         if proc == "nonlinear":
             entry["starts"] = d["starts"]
+            entry["linear"] = strd.LINEAR_PARAMS.get(f.stem, [])  # the parameters y's scale multiplies
         table[f"{proc}:{fingerprint([float(v) for v in values])[0]}"] = entry
         break
 (here / "table.json").write_text(json.dumps(table, indent=0) + "\n")
