@@ -5,8 +5,9 @@ once to the nearest double (17 significant digits, far more than the 15 the LRE 
 
 The formulas are the definitions of spec.md sections 3-6 evaluated without rounding error that matters: the
 normal equations, whose squared condition number costs at most ~30 of the 80 digits on the worst design the
-generator draws; nonlinear least squares by Gauss-Newton from the true parameters, iterated to a fixed point
-and checked to be a strict minimum (gradient nil, J'J positive definite, no lower sum of squares nearby)."""
+generator draws; nonlinear least squares (in 50 digits) by Gauss-Newton from the true parameters, iterated to
+a fixed point and checked to be a strict minimum (gradient nil, J'J positive definite, no lower sum of squares
+nearby)."""
 from __future__ import annotations
 
 from typing import Any, Callable
