@@ -182,7 +182,7 @@ def nonlinear(rng: random.Random, family: str) -> tuple[dict[str, Any], dict[str
     names = [f"b{j + 1}" for j in range(len(true0))]
     f = certify.model_function(expr, names)
     near = [LOCATION.get((family, j), 1.0) for j in range(len(true0))]
-    for _ in range(20):
+    for _ in range(40):
         true = [v * (1 + w * rng.uniform(-0.1, 0.1)) for v, w in zip(true0, near)]
         n = rng.randint(max(12, 4 * len(true)), 60)
         xs = sorted(_round(lo + (hi - lo) * rng.random(), 5) for _ in range(n))
@@ -197,7 +197,7 @@ def nonlinear(rng: random.Random, family: str) -> tuple[dict[str, Any], dict[str
         if reaches(expr, names, xs, ys, start, cert["parameters"]):
             inp = {"procedure": "nonlinear", "model": expr, "parameters": names, "start": start, "x": xs, "y": ys}
             return inp, cert
-    raise certify.Uncertifiable(f"no certifiable {family} data in 20 draws")
+    raise certify.Uncertifiable(f"no certifiable {family} data in 40 draws")
 
 
 def reaches(expr: str, names: list[str], xs: list[float], ys: list[float], start: list[float],
