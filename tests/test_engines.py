@@ -57,6 +57,8 @@ def cheating_candidate(engine: str, cheat: str, dest: Path) -> Path:
     ("logic-synth", "one-wrong-design", "proof_failure:equivalence"),  # right on every design but one
     ("erp-ledger", "half-even", "invariant_failure:expected_balances"),  # one cent off
     ("cfd-2d", "closed-form", "tolerance_failure:divergence"),  # reports zero divergence, is not divergence-free
+    ("cad-2d", "both-keys", "tolerance_failure:value_error"),  # an answer and an `error` in every result
+    ("statistics", "nist-strd", "tolerance_failure:lre_linear"),  # every NIST certified value, no fit
 ])
 def test_swr_grade_fails_the_cheat(engines_release: Path, tmp_path: Path, engine: str, cheat: str, label: str) -> None:
     cand = cheating_candidate(engine, cheat, tmp_path / "cand")
@@ -167,3 +169,68 @@ def test_a_proof_check_with_a_share_is_refused(tmp_path: Path) -> None:
         load_engine(d)
     res = swr("build", str(d), "--out", str(tmp_path / "out"))
     assert res.returncode == 2 and "engine.toml" in res.stderr and "checks" in res.stderr
+
+
+def _hidden_files(release: Path, engine: str) -> dict[str, str]:
+    hidden = release / "tasks" / engine / "private" / "hidden"
+    return {f.name: f.read_text() for f in sorted(hidden.glob("*.json"))}
+
+
+def test_engine_hidden_cases_are_drawn_from_the_release_seed(tmp_path: Path) -> None:
+    """`swr build --seed` reaches the engine's generator: seeds 0 and 1 give other hidden sessions (other data,
+    other certified values), and the same seed the same bytes (the build's files against the generator run
+    again here)."""
+    from swr.engine import check
+    from swr.release import dump_json
+    from swr.sandbox import get_sandbox
+
+    for seed in (0, 1):
+        res = swr("build", str(ENGINES / "statistics"), "--out", f"s{seed}", "--seed", str(seed), cwd=tmp_path,
+                  timeout=1800)
+        assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    first, second = _hidden_files(tmp_path / "s0", "statistics"), _hidden_files(tmp_path / "s1", "statistics")
+    assert len(first) == len(second) == 5 and first.keys() == second.keys()
+    assert all(first[k] != second[k] for k in first)  # every session differs, not just one
+    def data(files: dict[str, str]) -> list[object]:
+        return [a.get("y") or a.get("groups") for t in files.values() for a in json.loads(t)["input"]["analyses"]]
+    assert not [d for d in data(first) if d in data(second)]  # no dataset is reused
+    again = check.hidden_cases(load_engine(ENGINES / "statistics"), get_sandbox("bwrap"), 0)
+    assert {f"{c['id']}.json": dump_json(c) for c in again} == first
+    record = json.loads((tmp_path / "s0" / "tasks" / "statistics" / "private" / "build.json").read_text())
+    assert record["hidden_cases"] == "drawn from the seed"
+
+
+def test_an_engine_with_fixed_hidden_cases_says_so(engines_release: Path) -> None:
+    """Engines without a generator keep their cases/hidden files, and the release says they are fixed."""
+    engines = {e["name"]: e for e in json.loads((engines_release / "release.json").read_text())["engines"]}
+    for name, e in engines.items():
+        seeded = (ENGINES / name / "verifier" / "generate.py").is_file()
+        assert e["hidden_cases"] == ("drawn from the seed" if seeded else "hidden cases fixed, not drawn from the seed")
+    assert engines["statistics"]["hidden_cases"] == "drawn from the seed"
+    assert engines["cad-2d"]["hidden_cases"].startswith("hidden cases fixed")
+
+
+def test_the_nist_table_would_pass_nist_sets_in_disguise(tmp_path: Path) -> None:
+    """The certified-values table that fails the hidden sessions is a working table: on NIST's sets scaled,
+    shifted and permuted (the hidden sessions before they were drawn fresh) it scores 10 digits and more on
+    every value of every session."""
+    import sys
+
+    from swr.engine.grading import run_candidate
+    from swr.sandbox import get_sandbox
+
+    sys.path.insert(0, str(ENGINES / "statistics" / "verifier"))
+    try:
+        import sessions
+        import verify
+    finally:
+        sys.path.pop(0)
+    spec = load_engine(ENGINES / "statistics")
+    cand = cheating_candidate("statistics", "nist-strd", tmp_path / "cand")
+    perfect = []
+    for case in sessions.transformed(0):
+        ran = run_candidate(spec, cand, case, get_sandbox("bwrap"))
+        assert ran.output is not None, ran.detail
+        worst = verify.worst(case["expected"], verify.results_by_id(ran.output))
+        perfect.append(min(score for score, _ in worst.values()) >= 10)
+    assert all(perfect), perfect

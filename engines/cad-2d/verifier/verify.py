@@ -114,6 +114,14 @@ def grade_value(ref: float, res: Any) -> tuple[float | None, str]:
     return abs(float(v) - ref) / max(abs(ref), 1e-12), f"value {v!r}, reference {ref!r}"
 
 
+ANSWERS = {"value", "regions", "points"}  # the keys of an answer; a result carries one of them or `error`
+
+
+def _check_of(exp: dict[str, Any]) -> str:
+    """The check that grades an expected answer."""
+    return "value_error" if "value" in exp else "point_error" if "points" in exp else "region_symdiff"
+
+
 def grade(case_input: dict[str, Any], output: Any) -> dict[str, list[tuple[float | None, bool | None, str]]]:
     """Per check, one (measured, holds, detail) per operation it applies to."""
     ents = refgeom.read(case_input["dxf"])
@@ -124,8 +132,12 @@ def grade(case_input: dict[str, Any], output: Any) -> dict[str, list[tuple[float
         exp, res = refgeom.expected(ents, op), results.get(str(op["id"]))
         tag = f"{op['id']} ({op['op']})"
         if "error" in exp:
-            ok = isinstance(res, dict) and isinstance(res.get("error"), str)
-            out["value_error"].append((0.0 if ok else None, None, f"{tag}: error object expected"))
+            ok = isinstance(res, dict) and isinstance(res.get("error"), str) and not ANSWERS & set(res)
+            out["value_error"].append((0.0 if ok else None, None, f"{tag}: an error object (and no answer) expected"))
+        elif isinstance(res, dict) and "error" in res:  # an answer hedged by an error decides nothing
+            out[_check_of(exp)].append((None, False, f"{tag}: an `error` where the spec answers"))
+            if _check_of(exp) == "region_symdiff":
+                out["region_topology"].append((None, False, f"{tag}: an `error` where the spec answers"))
         elif "value" in exp:
             m, why = grade_value(exp["value"], res)
             out["value_error"].append((m, None, f"{tag}: {why}"))

@@ -1,7 +1,8 @@
-"""Hidden cases from the vendored NIST StRD files: stdin {"seed": n} -> stdout {"cases": [...]}."""
+"""Hidden cases drawn from the seed the build derives from the release seed: stdin {"seed": n} -> stdout
+{"cases": [...]}, fresh data with certified values computed here (fresh.py, certify.py)."""
 import json
 import sys
 
-import sessions
+import fresh
 
-print(json.dumps({"cases": sessions.hidden(int(json.load(sys.stdin).get("seed", 0)))}))
+print(json.dumps({"cases": fresh.hidden(int(json.load(sys.stdin).get("seed", 0)))}))

@@ -1,6 +1,8 @@
-"""Cases ("sessions" of analyses) built from the vendored NIST StRD datasets. Hidden cases are exact decimal
-transforms of the datasets (response scaled by a power of ten, shifted, rows permuted), whose certified
-values follow exactly from NIST's, so that a table of NIST's printed answers does not pass them.
+"""The public examples ("sessions" of analyses) built from the vendored NIST StRD datasets, as published, with
+NIST's certified values. Hidden sessions are not NIST's: fresh.py draws them from the release seed (a NIST
+set under any disguise the input alone undoes is answered by a table of NIST's values; cheat/nist-strd is one).
+`transformed(seed)` keeps the former disguised NIST sessions for the self-checks that show such a table passes
+them.
 
 `python3 sessions.py OUTDIR` writes the three public examples (untransformed datasets)."""
 from __future__ import annotations
@@ -19,7 +21,7 @@ D = Decimal
 PUBLIC = [("Norris", "Lew", "SiRstv", [("Misra1a", 0)]),
           ("Pontius", "Michelso", "SmLs01", [("Chwirut2", 0)]),
           ("NoInt1", "Mavro", "AtmWtAg", [("DanWood", 0)])]
-HIDDEN = [("Filip", "NumAcc1", "SmLs02", [("MGH09", 1), ("Eckerle4", 1)]),
+DISGUISED = [("Filip", "NumAcc1", "SmLs02", [("MGH09", 1), ("Eckerle4", 1)]),
           ("Longley", "NumAcc2", "SmLs03", [("Thurber", 0), ("Kirby2", 0)]),
           ("Wampler3", "NumAcc3", "SmLs04", [("Rat43", 1), ("BoxBOD", 1)]),
           ("Wampler4", "NumAcc4", "SmLs05", [("Lanczos3", 1), ("Hahn1", 0)]),
@@ -107,9 +109,10 @@ def session(spec: tuple[str, str, str, list[tuple[str, int]]], rng: random.Rando
     return {"input": {"analyses": [p[0] for p in pairs]}, "expected": {"results": [p[1] for p in pairs]}}
 
 
-def hidden(seed: int) -> list[dict[str, Any]]:
+def transformed(seed: int) -> list[dict[str, Any]]:
+    """NIST sets scaled, shifted and permuted (the hidden sessions before they were drawn fresh)."""
     rng = random.Random(seed)
-    return [{"id": f"h{i + 1}", **session(spec, rng)} for i, spec in enumerate(HIDDEN)]
+    return [{"id": f"h{i + 1}", **session(spec, rng)} for i, spec in enumerate(DISGUISED)]
 
 
 def public() -> list[dict[str, Any]]:

@@ -90,7 +90,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
         shutil.rmtree(staging, ignore_errors=True)
         raise
     for d in engines:  # one at a time: each runs its cases `jobs` at a time
-        res = build_engine(d, ReleasePaths(staging).tasks, sandbox, opts.jobs)
+        res = build_engine(d, ReleasePaths(staging).tasks, sandbox, opts.jobs, opts.seed)
         results.append(res)
         finished(res, len(results), len(specs) + len(engines) + len(revivals))
     for d in revivals:  # one at a time: each runs a project's test suite several times

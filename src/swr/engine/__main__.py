@@ -17,9 +17,10 @@ def main() -> int:
     ap.add_argument("engine", type=Path)
     ap.add_argument("--sandbox", default="bwrap")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0, help="the release seed the hidden cases are drawn from")
     args = ap.parse_args()
     try:
-        checked = check_engine(args.engine, get_sandbox(args.sandbox), args.jobs)
+        checked = check_engine(args.engine, get_sandbox(args.sandbox), args.jobs, args.seed)
     except SwrError as e:
         print(f"swr: {e}", file=sys.stderr)
         return 2

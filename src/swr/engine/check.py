@@ -3,6 +3,7 @@ self-tests hold for the reference, the reference passes every case with margin (
 the empty candidate and every cheating candidate fail, each on a named check."""
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -21,11 +22,28 @@ from swr.layout import ENGINE_PUBLIC as PUBLIC
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 
 
-def hidden_cases(spec: EngineSpec, sandbox: Sandbox) -> list[Case]:
-    """Files under cases/hidden, then those verifier/generate.py makes from the engine's seed."""
+FIXED_NOTE = "hidden cases fixed, not drawn from the seed"
+
+
+def case_seed(release_seed: int, engine: str, hidden_seed: int) -> int:
+    """The seed an engine's generator gets: a stable hash of the release's seed, the engine's name and its
+    engine.toml `hidden_seed` (an offset), so that each release draws other hidden cases for every engine
+    and the same release seed draws the same ones, on any machine and Python (no `hash()`)."""
+    digest = hashlib.sha256(f"{release_seed}:{engine}:{hidden_seed}".encode()).hexdigest()
+    return int(digest[:15], 16)
+
+
+def draws_from_seed(spec: EngineSpec) -> bool:
+    """Whether the engine has a generator (verifier/generate.py); without one its hidden cases are the fixed
+    files under cases/hidden, the same in every release."""
+    return (spec.directory / VERIFIER / GENERATE).is_file()
+
+
+def hidden_cases(spec: EngineSpec, sandbox: Sandbox, seed: int = 0) -> list[Case]:
+    """Files under cases/hidden, then those verifier/generate.py makes from the release seed `seed`."""
     cases = read_cases(spec.directory, HIDDEN)
-    if (spec.directory / VERIFIER / GENERATE).is_file():
-        out = _script(spec, GENERATE, {"seed": spec.hidden_seed}, sandbox)
+    if draws_from_seed(spec):
+        out = _script(spec, GENERATE, {"seed": case_seed(seed, spec.name, spec.hidden_seed)}, sandbox)
         cases += [{"id": c.get("id", f"gen-{i}"), **c} for i, c in enumerate(out.get("cases", []))]
     if not cases:
         raise SwrError("no hidden cases (cases/hidden/*.json or verifier/generate.py)", file=spec.directory)
@@ -148,14 +166,15 @@ class Checked:
     hidden: list[Case]
 
 
-def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2) -> Checked:
-    """Every check of the module docstring, on the public and hidden cases together."""
+def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0) -> Checked:
+    """Every check of the module docstring, on the public and the hidden cases (drawn from the release
+    seed `seed` where the engine has a generator) together."""
     spec = load_engine(directory)
     problems: list[str] = []
     public = with_expected(spec, read_cases(spec.directory, PUBLIC), sandbox)
     if len(public) != N_EXAMPLES:
         problems.append(f"{PUBLIC}: exactly {N_EXAMPLES} worked examples, found {len(public)}")
-    hidden = with_expected(spec, hidden_cases(spec, sandbox), sandbox)
+    hidden = with_expected(spec, hidden_cases(spec, sandbox, seed), sandbox)
     cases = public + hidden
     problems += selftests(spec, sandbox)
     verifier = spec.directory / VERIFIER
@@ -184,6 +203,7 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2) -> Checked:
             problems.append(f"cheat {d.name} must fail on a named check: {v['labels']}")
     if not cheats:
         problems.append(f"{CHEATS}/: at least one cheating candidate")
-    report = {"engine": spec.name, "cases": len(cases), "reference": {"score": ref["score"], "labels": ref["labels"]},
+    report = {"engine": spec.name, "cases": len(cases),
+              "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE, "reference": {"score": ref["score"], "labels": ref["labels"]},
               "achievability": ach, "nop": {"pass": nop["pass"], "labels": nop["labels"]}, "cheats": cheats}
     return Checked(report, problems, public, hidden)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.engine.check import check_engine, margins_line
+from swr.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
 from swr.engine.spec import EngineSpec, load_engine
 from swr.layout import ENGINE_TOML, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.release import Forbidden, dump_json
@@ -137,6 +137,7 @@ class EngineResult:
     failure: str | None = None
     wall_s: float = 0.0
     margins: str = ""  # each tolerance threshold's margin and platform variation (check.margins_line)
+    seeded: bool = True  # hidden cases drawn from the release seed; False: fixed cases/hidden files only
 
     @property
     def message(self) -> str:
@@ -144,17 +145,22 @@ class EngineResult:
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "engine",
-                "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks}
+                "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks,
+                "hidden_cases": "drawn from the seed" if self.seeded else FIXED_NOTE}
 
 
-def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int) -> EngineResult:
-    """Check the engine (self-tests, the reference with margin, nop and every cheat failing) and write its
-    task only when nothing is wrong; each problem is one line of the failure."""
+def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int, seed: int = 0) -> EngineResult:
+    """Check the engine (self-tests, the reference with margin, nop and every cheat failing) on hidden cases
+    drawn from the release seed, and write its task only when nothing is wrong; each problem is one line of
+    the failure. An engine without a generator says that its hidden cases are fixed (build output, build.json)."""
     t0 = time.monotonic()
     spec = load_engine(directory)
-    checked = check_engine(directory, sandbox, jobs)
+    checked = check_engine(directory, sandbox, jobs, seed)
     margins = margins_line(checked.report["achievability"])
+    seeded = draws_from_seed(spec)
+    if not seeded:
+        margins = f"{FIXED_NOTE}; {margins}" if margins else FIXED_NOTE
     if checked.problems:
-        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins)
+        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins, seeded)
     write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
-    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins)
+    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins, seeded)

@@ -56,14 +56,19 @@ def levenberg_marquardt(tree: Node, x: np.ndarray, y: np.ndarray, b0: np.ndarray
 
 
 def _polish(tree: Node, x: np.ndarray, y: np.ndarray, b: np.ndarray, rss: float) -> np.ndarray:
-    """A few undamped Gauss-Newton steps, kept only while they do not increase the residual sum of squares."""
+    """A few undamped Gauss-Newton steps, kept while they do not increase the residual sum of squares beyond
+    its rounding (the residuals y - f cancel: their rounding is eps |y|, not eps |r|). Near the minimum S is
+    flat to rounding over a region ~sqrt(eps) wide, where comparing sums of squares cannot tell better from
+    worse (and which point of it an iteration stops at depends on the CPU's summation order); the
+    Gauss-Newton step, computed from J'r, still points at the minimum itself."""
+    noise = 4 * 2.0 ** -52 * math.sqrt(rss) * float(np.linalg.norm(y))  # S's rounding: 2 sum r_i dr_i, dr_i ~ eps y_i
     for _ in range(5):
         r, jac = _residuals(tree, x, y, b)
         trial = b + _step(jac, r, 0.0)
         rss_new = _rss(_residuals(tree, x, y, trial)[0])
-        if not rss_new <= rss:
+        if not rss_new <= rss + noise:
             break
-        b, rss = trial, rss_new
+        b, rss = trial, min(rss, rss_new)
     return b
 
 
