@@ -292,7 +292,9 @@ class Staging:
     def _slot(self, i: int) -> str:
         with self._lock:
             if self._dir is None or self._dir[0] != os.getpid() or not self._dir[1].is_dir():
-                d = Path(tempfile.mkdtemp(prefix="swr-stage-")).resolve()  # no link: bwrap walks it from /oldroot
+                # no link: bwrap walks it from /oldroot; named for its owner, so a signal or the next start
+                # removes it (leftovers.py)
+                d = Path(tempfile.mkdtemp(prefix=f"swr-stage-{os.getpid()}-")).resolve()
                 self._dir = (os.getpid(), d)
                 atexit.register(_remove_slots, os.getpid(), d)
             slot = self._dir[1] / str(i)

@@ -258,6 +258,16 @@ class PodmanSandbox:
         except (OSError, subprocess.TimeoutExpired) as e:
             return subprocess.CompletedProcess(args, 125, b"", str(e).encode())
 
+    def _remove_own_containers(self, pid: int) -> None:
+        """At exit (a signal's too: leftovers.py runs the exit handlers), this process's containers that still
+        run: a killed client leaves its container behind, which would otherwise live until its time limit."""
+        if os.getpid() != pid:
+            return
+        res = self.client("ps", "--all", "--filter", f"name=^swr-{pid}-", "--format", "{{.Names}}")
+        mine = res.stdout.decode().split() if res.returncode == 0 else []
+        if mine:
+            self.client("rm", "--force", "--ignore", "--time", "0", *mine, timeout=120)
+
     def _sweep_containers(self) -> None:
         """Remove containers left by swr processes that were killed (names carry the owner's pid)."""
         res = self.client("ps", "--all", "--filter", "name=^swr-", "--format", "{{.Names}}")
@@ -358,6 +368,10 @@ class PodmanSandbox:
 
     def spawn(self, job: Job) -> PodmanHandle:
         cname = f"swr-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        with _REAPING_LOCK:
+            if os.getpid() not in _REAPING:  # once per process that starts containers
+                _REAPING.add(os.getpid())
+                atexit.register(self._remove_own_containers, os.getpid())
         cg = RunParent(self.cg_version, job.limits.pids, job.limits.memory_bytes) if self.cg_version else None
         scratch: list[Path] = []
         try:
@@ -372,6 +386,10 @@ class PodmanSandbox:
                 raise
             raise SandboxUnavailable(f"cannot start {self.kind}: {e}") from None
         return PodmanHandle(proc, job.limits, self, cname, cg, scratch[0] if scratch else None)
+
+
+_REAPING: set[int] = set()  # processes whose exit removes their containers still running
+_REAPING_LOCK = threading.Lock()
 
 
 def _vol(p: Path) -> str:
