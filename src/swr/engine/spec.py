@@ -55,6 +55,18 @@ class Forbidden(_Strict):
     binaries: list[str] = []  # and not on its PATH
 
 
+class Rule(_Strict):
+    """One rule the spec states, declared beside it with a mutant of the reference that breaks it alone: the
+    hidden cases must fail that mutant (`swr audit adequacy`), else they do not exercise the rule.
+    `equivalent`: why the mutant cannot be told from the reference by any input (then it may survive)."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    spec_section: str
+    summary: str
+    mutant: str = Field(pattern=r"^mutants/[A-Za-z0-9][A-Za-z0-9_.-]*$")  # files layered over reference/
+    equivalent: str | None = Field(None, min_length=1)
+
+
 class EngineSpec(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     domain: Literal[DOMAINS]  # type: ignore[valid-type]
@@ -67,6 +79,7 @@ class EngineSpec(_Strict):
     hidden_seed: int = 0  # for generate.py
     apt: list[str] = []  # Debian packages its verifier and reference tools run (an exported Harbor image installs them)
     diagnostics: list[str] = []  # dotted paths (`*` any key or index) of figures the candidate reports about itself
+    rules: list[Rule] = []  # spec rules with their mutants (swr audit adequacy)
     directory: Path = Field(exclude=True)
 
     @property
@@ -82,6 +95,9 @@ class EngineSpec(_Strict):
         names = [c.name for c in self.checks]
         if len(set(names)) != len(names):
             raise ValueError("check names must be unique")
+        ids = [r.id for r in self.rules]
+        if len(set(ids)) != len(ids):
+            raise ValueError("rule ids must be unique")
         return self
 
 

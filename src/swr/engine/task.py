@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swr.audit.adequacy import adequacy_line
 from swr.engine.check import check_engine, margins_line
 from swr.engine.spec import EngineSpec, load_engine
-from swr.layout import ENGINE_TOML, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
+from swr.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.release import Forbidden, dump_json
 from swr.sandbox import Sandbox
 from swr.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
@@ -106,7 +107,9 @@ def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]]
         (at.hidden_examples / f"{c['id']}.json").write_text(dump_json(c))
     shutil.copyfile(src / ENGINE_TOML, at.private / ENGINE_TOML)
     shutil.copyfile(src / SPEC_MD, at.private / SPEC_MD)
-    for name in (VERIFIER, REFERENCE):
+    for name in (VERIFIER, REFERENCE, MUTANTS):  # the mutants: `swr audit adequacy` on the release
+        if name == MUTANTS and not (src / name).is_dir():
+            continue
         shutil.copytree(src / name, at.private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     at.build_record.write_text(dump_json(record))
 
@@ -137,6 +140,7 @@ class EngineResult:
     failure: str | None = None
     wall_s: float = 0.0
     margins: str = ""  # each tolerance threshold's margin and platform variation (check.margins_line)
+    adequacy: str = ""  # rule and operator mutants the hidden cases kill (audit.adequacy.adequacy_line)
 
     @property
     def message(self) -> str:
@@ -154,7 +158,8 @@ def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int) 
     spec = load_engine(directory)
     checked = check_engine(directory, sandbox, jobs)
     margins = margins_line(checked.report["achievability"])
+    killed = adequacy_line(checked.report["adequacy"])
     if checked.problems:
-        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins)
+        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins, killed)
     write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
-    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins)
+    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins, killed)
