@@ -113,7 +113,29 @@ def load_engine(directory: Path) -> EngineSpec:
     for need in (SPEC_MD, f"{VERIFIER}/{VERIFY}", f"{REFERENCE}/run"):
         if not (spec.directory / need).exists():
             raise SwrError(f"missing {need}", file=path)
+    for i, rule in enumerate(spec.rules):
+        _check_mutant(spec.directory, rule, f"rules.{i}.mutant")
     return spec
+
+
+def _check_mutant(engine: Path, rule: Rule, field: str) -> None:
+    """A rule's mutant directory exists under mutants/, and every file in it replaces a reference file with
+    other content: an added or unchanged file breaks no rule, and its survival would say nothing."""
+    where = engine / ENGINE_FILE
+    d = engine / rule.mutant
+    if not d.is_dir() or d.is_symlink() or d.parent.is_symlink():
+        raise SwrError(f"rule {rule.id}: {rule.mutant} is not a directory", file=where, field=field)
+    files = sorted(p for p in d.rglob("*") if "__pycache__" not in p.parts and not p.is_dir())
+    if not files:
+        raise SwrError(f"rule {rule.id}: {rule.mutant} holds no file", file=where, field=field)
+    for p in files:
+        ref = engine / REFERENCE / p.relative_to(d)
+        if p.is_symlink() or not p.is_file() or ref.is_symlink() or not ref.is_file():
+            raise SwrError(f"rule {rule.id}: {p.relative_to(engine)} replaces no file of {REFERENCE}/",
+                           file=where, field=field)
+        if ref.read_bytes() == p.read_bytes():
+            raise SwrError(f"rule {rule.id}: {p.relative_to(engine)} is the reference's own file",
+                           file=where, field=field)
 
 
 def read_cases(directory: Path, split: str) -> list[dict[str, Any]]:
