@@ -6,6 +6,9 @@ from __future__ import annotations
 import ast
 import json
 import shutil
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -112,16 +115,17 @@ def test_a_rule_declared_equivalent_but_killed_is_a_problem(tmp_path: Path, sand
     (lambda d: (d / "mutants" / "hold-completed" / "mes.py").rename(d / "mutants" / "hold-completed" / "other.py"),
      "replaces no file of reference/"),
 ])
-def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit, message: str) -> None:
+def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit: Callable[[Path], object],
+                                                  message: str) -> None:
+    """A rule whose mutant is missing, unchanged or adds a file is refused when the engine loads."""
     src = tmp_path / "mes"
     shutil.copytree(ENGINES / "mes", src, ignore=shutil.ignore_patterns("__pycache__"))
     edit(src)
     with pytest.raises(SwrError) as e:
         load_engine(src)
     assert message in str(e.value) and "engine.toml" in str(e.value) and "rules.0.mutant" in str(e.value)
-    res = swr("grade", str(src), str(src / "reference"))  # any command that loads it: one line, exit 2
-    res = __import__("subprocess").run([str(Path(ROOT / ".venv" / "bin" / "python")), "-m", "swr.engine", "check",
-                                        str(src)], capture_output=True, text=True, timeout=120)
+    res = subprocess.run([sys.executable, "-m", "swr.engine", "check", str(src)], capture_output=True, text=True,
+                         timeout=120)
     assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
