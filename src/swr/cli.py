@@ -37,7 +37,9 @@ def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
     what = f"{n_tasks} task{'s' * (n_tasks != 1)}" if not r.failure else f"left out: {r.failure}"
     what += dropped_note(getattr(r, "dropped", {}))  # engines drop no variant
     margins = getattr(r, "margins", "")  # an engine's thresholds: attained, required, margin, variation
-    _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)" + (f"; margins: {margins}" if margins else ""))
+    adequacy = getattr(r, "adequacy", "")  # an engine's mutants killed by its hidden cases, and the kill rate
+    _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)" + (f"; margins: {margins}" if margins else "")
+              + (f"; adequacy: {adequacy}" if adequacy else ""))
 
 
 FORCE = typer.Option(False, "--force", help="Replace --out even when it is not an earlier release (never a file, "

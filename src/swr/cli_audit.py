@@ -78,6 +78,20 @@ def achievability(release: Path, as_json: bool = JSON, jobs: int = JOBS, sandbox
           (release, "achievability"))
 
 
+@audit_app.command("adequacy")
+@handled
+def adequacy(release: Path, as_json: bool = JSON, operators: int = typer.Option(
+                 12, min=0, help="Operator mutants generated per engine (seeded)."),
+             seed: int = typer.Option(0, "--seed"), jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
+    """Mutants of each engine's reference (one per declared spec rule, plus operator mutants) on its hidden
+    cases; exit 1 if a declared rule mutant survives."""
+    from swr.audit.adequacy import adequacy_audit
+    from swr.audit.render import adequacy_table
+
+    r = adequacy_audit(release, jobs=jobs, sandbox=sandbox, operators=operators, seed=seed)
+    _emit(r, as_json, adequacy_table(r), bool(r["problems"]), (release, "adequacy"))
+
+
 @audit_app.command("consensus")
 @handled
 def consensus(release: Path, candidates: list[Path] = typer.Argument(..., help="Candidate directories."),

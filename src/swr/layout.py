@@ -15,6 +15,7 @@ EXPECT = "expect.py"  # in VERIFIER, optional: a case's expected values from the
 GENERATE = "generate.py"  # in VERIFIER, optional: hidden cases from a seed
 REFERENCE = "reference"  # an engine's passing solution (a workflow's reference is the workflow itself)
 CHEATS = "cheat"
+MUTANTS = "mutants"  # an engine's rule mutants: mutants/<rule>/ holds files that replace reference files
 ENGINE_PUBLIC, ENGINE_HIDDEN, SELFTESTS = "cases/public", "cases/hidden", "selftests"  # case files, by role
 DEFECTS_TOML = "defects.toml"  # a catalog's or engines/' register of known verifier defects
 DEMO_TOML = "demo.toml"  # a catalog's default demo slice: the workflows `swr demo` builds without --full

@@ -97,6 +97,30 @@ class Gen:
             {"account": "1200" if broken and self.rng.random() < 0.5 else "1000",
              "debit": 0, "credit": amt + (1 if broken else 0)}]})
 
+    def float_trap(self, date: str) -> None:
+        """A USD invoice whose one line converts to exactly half a cent at a rate that binary floating point
+        holds just below its decimal value: exact arithmetic rounds the half away from zero, a float ledger
+        computes 65399.49999999999 and rounds it down (spec section 3: never binary floating point)."""
+        for _ in range(200):
+            r = rate(self.rng, "USD")
+            places = len(r.split(".")[1])
+            units = int(Decimal(r) * 10 ** places)
+            if Decimal(float(r)) >= Decimal(r) or units % 2 == 0 or units % 5 == 0:
+                continue
+            m0 = 10 ** places // 2 * pow(units, -1, 10 ** places) % 10 ** places  # m * r = k + 1/2
+            for m in range(m0, 10 ** 7, 10 ** places):
+                if Decimal(m * float(r)) < m * Decimal(r):
+                    self.add({"type": "invoice", "date": date, "customer": "C7", "currency": "USD", "rate": r,
+                              "lines": [{"account": "4000", "net": m, "tax_code": None}]})
+                    return
+
+    def closed_period(self, m: int) -> None:
+        """Documents of every kind dated in the period just closed: all rejected (spec sections 5.6, 6)."""
+        day = f"2024-{m - 1:02d}-27"
+        self.add({"type": "journal", "date": day, "lines": [{"account": "6000", "debit": 1500, "credit": 0},
+                                                            {"account": "1000", "debit": 0, "credit": 1500}]})
+        self.add({"type": "revaluation", "date": day, "rates": {c: rate(self.rng, c) for c in ("USD", "JPY", "KWD")}})
+
     def errors(self, m: int) -> None:
         """Documents the rules reject: unknown account, currency, tax code; a 7-decimal rate; an over-credit."""
         day = f"2024-{m:02d}-{self.rng.randint(1, 28):02d}"
@@ -108,6 +132,8 @@ class Gen:
                   "lines": [{"account": "4000", "net": 1000, "tax_code": "S19"}]})
         self.add({"type": "invoice", "date": day, "customer": "C9", "currency": "EUR",
                   "lines": [{"account": "6000", "net": 1000, "tax_code": "X5"}]})
+        self.add({"type": "journal", "date": day, "lines": [  # balanced, but names the receivable (5.5)
+            {"account": "1200", "debit": 2500, "credit": 0}, {"account": "3000", "debit": 0, "credit": 2500}]})
         items = self.open_items()
         if items:
             inv, (cur, open_doc, _) = self.rng.choice(items)
@@ -138,6 +164,9 @@ class Gen:
             self.add({"type": "close", "period": f"2024-{m - 1:02d}"})
             self.invoice(f"2024-{m - 1:02d}-15")  # into the closed period: rejected
             self.payment(f"2024-{m - 1:02d}-30")
+            self.closed_period(m)
+        else:
+            self.float_trap(f"2024-{m:02d}-12")
 
 
 def cases(seed: int, n: int = 4) -> list[dict[str, Any]]:

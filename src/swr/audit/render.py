@@ -178,3 +178,19 @@ def heldout_table(r: dict[str, Any]) -> Any:
                       "accepted (invalid)" if d["accepted"] else "rejected (valid)")
         parts.append(w)
     return Group(*parts)
+
+
+def adequacy_table(r: dict[str, Any]) -> Group:
+    """Per engine: rule mutants killed, operator mutants killed, kill rate; then every survivor with why."""
+    rate = "n/a" if r["kill_rate"] is None else _pct(r["kill_rate"])
+    t = Table("engine", "cases", "rules killed", "equivalent", "operators killed", "kill rate",
+              title=f"adequacy: {len(r['surviving_rules'])} surviving rule mutants, kill rate {rate}")
+    for e in r["engines"]:
+        t.add_row(e["engine"], str(e["cases"]), f"{e['rules_killed']}/{e['rules_declared']}",
+                  str(e["rules_equivalent"]), f"{e['operators_killed']}/{e['operators_total']}",
+                  "n/a" if e["kill_rate"] is None else _pct(e["kill_rate"]))
+    survivors = [{"engine": e["engine"], **s} for e in r["engines"] for s in e["survivors"]]
+    parts: list[Any] = [t]
+    if survivors:
+        parts.append(findings_table(survivors, "survivors", ("engine", "kind", "id", "reason")))
+    return Group(*parts)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swr.audit.adequacy import adequacy
 from swr.engine.grading import Case, grade_engine, run_candidate
 from swr.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
 from swr.errors import SwrError
@@ -206,4 +207,6 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     report = {"engine": spec.name, "cases": len(cases),
               "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE, "reference": {"score": ref["score"], "labels": ref["labels"]},
               "achievability": ach, "nop": {"pass": nop["pass"], "labels": nop["labels"]}, "cheats": cheats}
+    report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs)
+    problems += report["adequacy"]["problems"]
     return Checked(report, problems, public, hidden)

@@ -97,14 +97,20 @@ def grade_engine(spec: EngineSpec, verifier_dir: Path, candidate: Path, cases: l
                  env: dict[str, str] | None = None) -> dict[str, Any]:
     """The engine verdict: every record, `score` "k/N" over cases, pass when every check meets its share."""
     def one(case: Case) -> tuple[Ran, list[dict[str, Any]]]:
-        ran = run_candidate(spec, candidate, case, sandbox, beneath, env)
-        if ran.output is None:
-            return ran, [record(c, case["id"], None, False, f"{ran.failure}: {ran.detail}") for c in spec.checks]
-        return ran, run_verifier(spec, verifier_dir, case, ran.output, sandbox)
+        return grade_case(spec, verifier_dir, candidate, case, sandbox, beneath, env)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         results = list(pool.map(one, cases))
     return verdict(spec, task_id, results)
+
+
+def grade_case(spec: EngineSpec, verifier_dir: Path, candidate: Path, case: Case, sandbox: Sandbox,
+               beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> tuple[Ran, list[dict[str, Any]]]:
+    """One case: the candidate's run, and the verifier's records of it (failed records when it did not run)."""
+    ran = run_candidate(spec, candidate, case, sandbox, beneath, env)
+    if ran.output is None:
+        return ran, [record(c, case["id"], None, False, f"{ran.failure}: {ran.detail}") for c in spec.checks]
+    return ran, run_verifier(spec, verifier_dir, case, ran.output, sandbox)
 
 
 def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[str, Any]]]]) -> dict[str, Any]:

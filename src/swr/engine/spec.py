@@ -55,6 +55,18 @@ class Forbidden(_Strict):
     binaries: list[str] = []  # and not on its PATH
 
 
+class Rule(_Strict):
+    """One rule the spec states, declared beside it with a mutant of the reference that breaks it alone: the
+    hidden cases must fail that mutant (`swr audit adequacy`), else they do not exercise the rule.
+    `equivalent`: why the mutant cannot be told from the reference by any input (then it may survive)."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    spec_section: str
+    summary: str
+    mutant: str = Field(pattern=r"^mutants/[A-Za-z0-9][A-Za-z0-9_.-]*$")  # files layered over reference/
+    equivalent: str | None = Field(None, min_length=1)
+
+
 class EngineSpec(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     domain: Literal[DOMAINS]  # type: ignore[valid-type]
@@ -67,6 +79,7 @@ class EngineSpec(_Strict):
     hidden_seed: int = 0  # for generate.py
     apt: list[str] = []  # Debian packages its verifier and reference tools run (an exported Harbor image installs them)
     diagnostics: list[str] = []  # dotted paths (`*` any key or index) of figures the candidate reports about itself
+    rules: list[Rule] = []  # spec rules with their mutants (swr audit adequacy)
     directory: Path = Field(exclude=True)
 
     @property
@@ -82,6 +95,9 @@ class EngineSpec(_Strict):
         names = [c.name for c in self.checks]
         if len(set(names)) != len(names):
             raise ValueError("check names must be unique")
+        ids = [r.id for r in self.rules]
+        if len(set(ids)) != len(ids):
+            raise ValueError("rule ids must be unique")
         return self
 
 
@@ -97,7 +113,29 @@ def load_engine(directory: Path) -> EngineSpec:
     for need in (SPEC_MD, f"{VERIFIER}/{VERIFY}", f"{REFERENCE}/run"):
         if not (spec.directory / need).exists():
             raise SwrError(f"missing {need}", file=path)
+    for i, rule in enumerate(spec.rules):
+        _check_mutant(spec.directory, rule, f"rules.{i}.mutant")
     return spec
+
+
+def _check_mutant(engine: Path, rule: Rule, field: str) -> None:
+    """A rule's mutant directory exists under mutants/, and every file in it replaces a reference file with
+    other content: an added or unchanged file breaks no rule, and its survival would say nothing."""
+    where = engine / ENGINE_FILE
+    d = engine / rule.mutant
+    if not d.is_dir() or d.is_symlink() or d.parent.is_symlink():
+        raise SwrError(f"rule {rule.id}: {rule.mutant} is not a directory", file=where, field=field)
+    files = sorted(p for p in d.rglob("*") if "__pycache__" not in p.parts and not p.is_dir())
+    if not files:
+        raise SwrError(f"rule {rule.id}: {rule.mutant} holds no file", file=where, field=field)
+    for p in files:
+        ref = engine / REFERENCE / p.relative_to(d)
+        if p.is_symlink() or not p.is_file() or ref.is_symlink() or not ref.is_file():
+            raise SwrError(f"rule {rule.id}: {p.relative_to(engine)} replaces no file of {REFERENCE}/",
+                           file=where, field=field)
+        if ref.read_bytes() == p.read_bytes():
+            raise SwrError(f"rule {rule.id}: {p.relative_to(engine)} is the reference's own file",
+                           file=where, field=field)
 
 
 def read_cases(directory: Path, split: str) -> list[dict[str, Any]]:

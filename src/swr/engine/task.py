@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swr.audit.adequacy import adequacy_line
 from swr.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
 from swr.engine.spec import EngineSpec, load_engine
-from swr.layout import ENGINE_TOML, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
+from swr.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.release import Forbidden, dump_json
 from swr.sandbox import Sandbox
 from swr.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
@@ -106,7 +107,9 @@ def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]]
         (at.hidden_examples / f"{c['id']}.json").write_text(dump_json(c))
     shutil.copyfile(src / ENGINE_TOML, at.private / ENGINE_TOML)
     shutil.copyfile(src / SPEC_MD, at.private / SPEC_MD)
-    for name in (VERIFIER, REFERENCE):
+    for name in (VERIFIER, REFERENCE, MUTANTS):  # the mutants: `swr audit adequacy` on the release
+        if name == MUTANTS and not (src / name).is_dir():
+            continue
         shutil.copytree(src / name, at.private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     at.build_record.write_text(dump_json(record))
 
@@ -138,6 +141,7 @@ class EngineResult:
     wall_s: float = 0.0
     margins: str = ""  # each tolerance threshold's margin and platform variation (check.margins_line)
     seeded: bool = True  # hidden cases drawn from the release seed; False: fixed cases/hidden files only
+    adequacy: str = ""  # rule and operator mutants the hidden cases kill (audit.adequacy.adequacy_line)
 
     @property
     def message(self) -> str:
@@ -160,7 +164,8 @@ def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int, 
     seeded = draws_from_seed(spec)
     if not seeded:
         margins = f"{FIXED_NOTE}; {margins}" if margins else FIXED_NOTE
+    killed = adequacy_line(checked.report["adequacy"])
     if checked.problems:
-        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins, seeded)
+        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins, seeded, killed)
     write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
-    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins, seeded)
+    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins, seeded, killed)
