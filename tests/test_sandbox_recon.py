@@ -122,8 +122,9 @@ def test_mountinfo_names_no_private_host_path(backend: Sandbox, tmp_path: Path) 
     results store: podman copies them, bubblewrap's overlay names them by their staged paths, layers.py); no
     stub of swr.sandbox.hide from a temporary directory (they are /dev/null or swr's own package, which the
     sandbox sees at its own path); and every mount from under the host's home is one the sandbox sees at
-    that same path (a Python root). Not asserted: the copied /etc view's and podman's own temporary
-    directories, which name nothing of the task."""
+    that same path (a Python root). Nothing from the host's temp dir at all: the copied /etc view, podman's root
+    skeleton and its copies of the layers each live on a tmpfs of their own (capped.private_dir), whose mounts
+    name paths of that tmpfs. Left: podman's own /run/containers files and cgroup paths, the runtime's."""
     r, _ = recon(backend, tmp_path)
     lines = r["mountinfo"].splitlines()
     assert [line for line in lines if str(tmp_path) in line] == []
@@ -138,6 +139,10 @@ def test_mountinfo_names_no_private_host_path(backend: Sandbox, tmp_path: Path) 
     for f in (line.split() for line in lines):
         if f[3].startswith(home + "/"):
             assert f[3] == f[4], f  # a Python root under the home, at its own path
+    import tempfile
+
+    temp = tempfile.gettempdir() + "/"  # the /etc view, podman's root skeleton and layer copies: tmpfs of their own
+    assert [f[3] for f in map(str.split, lines) if f[3].startswith(temp)] == [], r["mountinfo"]
 
 
 def test_a_layer_replaced_at_the_same_path_is_seen_anew(backend: Sandbox, tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,13 +27,13 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def mount_tmpfs(path: Path, size: int, executable: bool = False) -> bool:
-    """A tmpfs of `size` bytes (plus slack) owned by the sandbox user on `path`; False where this
+def mount_tmpfs(path: Path, size: int, executable: bool = False, owner: int = SANDBOX_UID, mode: int = 0o700) -> bool:
+    """A tmpfs of `size` bytes (plus slack) owned by the sandbox user (or `owner`) on `path`; False where this
     process may not mount (not root, or a container without CAP_SYS_ADMIN): the caller polls instead."""
     if os.geteuid() != 0:
         return False
     inodes = size // BLOCK + 256
-    opts = f"size={size + SLACK},nr_inodes={inodes},mode=0700,uid={SANDBOX_UID},gid={SANDBOX_UID}"
+    opts = f"size={size + SLACK},nr_inodes={inodes},mode={mode:o},uid={owner},gid={owner}"
     flags = MS_NOSUID | MS_NODEV | (0 if executable else MS_NOEXEC)
     with _lock:
         rc = _libc().mount(b"tmpfs", os.fsencode(str(path)), b"tmpfs", flags, opts.encode())
@@ -45,6 +47,23 @@ def unmount(path: Path) -> None:
     with _lock:
         _libc().umount2(os.fsencode(str(path)), MNT_DETACH)
         _mounted.discard(path)
+
+
+def private_dir(prefix: str, size: int, mode: int = 0o755, executable: bool = False) -> Path:
+    """A new directory in the temp dir (`prefix`: swr-<kind>-<pid>-), on a tmpfs of its own where this process
+    may mount one (root's; `mode`). What is bound from inside it then shows in a sandbox's /proc/self/mountinfo
+    as a path of that tmpfs, not as a host path. Undo with `remove_private`."""
+    d = Path(tempfile.mkdtemp(prefix=prefix))
+    if not mount_tmpfs(d, size, executable, owner=os.geteuid(), mode=mode):
+        d.chmod(mode)
+    return d
+
+
+def remove_private(d: Path) -> None:
+    """A private_dir and its tmpfs, gone."""
+    if os.path.ismount(d):
+        unmount(d)
+    shutil.rmtree(d, ignore_errors=True)
 
 
 def unmount_all() -> None:

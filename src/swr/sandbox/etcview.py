@@ -11,6 +11,10 @@ import time
 import warnings
 from pathlib import Path
 
+from swr.sandbox import capped
+
+VIEW_BYTES = 64 << 20  # the tmpfs of one /etc view (the allow-list copies to a few MiB)
+
 ETC_ALLOW = (
     "alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "fonts", "localtime", "passwd", "group",
     "nsswitch.conf", "mime.types", "os-release", "debian_version", "ImageMagick-6", "ImageMagick-7",
@@ -70,9 +74,8 @@ class EtcView:
             watch = [*srcs, *(Path(d) for s in srcs if s.is_dir() for d, _, _ in os.walk(s))]
             sig = self._signature(watch)  # before copying: a change during the copy shows up next time
             try:
-                path = Path(tempfile.mkdtemp(prefix=f"swr-etc-{os.getpid()}-"))
+                path = capped.private_dir(f"swr-etc-{os.getpid()}-", VIEW_BYTES)  # no host path in mountinfo
                 self.made.append(path)
-                path.chmod(0o755)
                 for name, src in zip(ETC_ALLOW, srcs):
                     if not src.exists():
                         continue
@@ -93,7 +96,7 @@ class EtcView:
         if self.made and not self.made[0].name.startswith(f"swr-etc-{os.getpid()}-"):
             return  # a forked child exiting: the views are its parent's
         for p in self.made:
-            shutil.rmtree(p, ignore_errors=True)
+            capped.remove_private(p)
         self.made.clear()
         self.path = None
 
@@ -103,11 +106,11 @@ def _sweep_views() -> None:
     for d in Path(tempfile.gettempdir()).glob("swr-etc-*-*"):
         pid = d.name.split("-")[2]
         try:
-            mine = d.lstat().st_uid == os.getuid() and d.is_dir() and not d.is_symlink()
+            mine = d.lstat().st_uid == os.getuid() and d.is_dir() and not d.is_symlink()  # (a tmpfs: root's too)
         except OSError:
             continue
         if mine and pid.isdigit() and not Path(f"/proc/{pid}").exists():
-            shutil.rmtree(d, ignore_errors=True)
+            capped.remove_private(d)
 
 
 ETC_VIEW = EtcView()

@@ -36,7 +36,7 @@ from functools import cache
 from pathlib import Path
 
 from swr.errors import SandboxUnavailable
-from swr.sandbox import hide, seccomp
+from swr.sandbox import capped, hide, seccomp
 from swr.sandbox.base import (
     ARTIFACTS,
     EGRESS,
@@ -56,6 +56,7 @@ from swr.sandbox.images import Images
 from swr.sandbox.runparent import RunParent, cgroup_version
 
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+SKELETON_BYTES = 64 << 20  # the tmpfs of the container's root skeleton (mount points and the /etc allow-list)
 MEMORY_SLACK = 1 << 20  # podman's own --memory sits above the parent cgroup's exact limit (a backstop)
 CLIENT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 CLIENT_ENV = ("HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "CONTAINER_HOST", "CONTAINERS_CONF", "DOCKER_HOST",
@@ -104,8 +105,7 @@ class Skeleton:
 
     @staticmethod
     def _make(etc: Path | None) -> Path:
-        root = Path(tempfile.mkdtemp(prefix=f"swr-podroot-{os.getpid()}-"))
-        root.chmod(0o755)
+        root = capped.private_dir(f"swr-podroot-{os.getpid()}-", SKELETON_BYTES)  # no host path in mountinfo
         for name in TOP_LEVEL:
             host = Path("/") / name
             if host.is_symlink():
@@ -142,7 +142,7 @@ class Skeleton:
         if os.getpid() != self.pid:
             return
         for p in self.made.values():
-            shutil.rmtree(p, ignore_errors=True)
+            capped.remove_private(p)
         self.made.clear()
 
 
@@ -154,7 +154,7 @@ def _sweep_dirs(prefix: str) -> None:
     for d in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
         pid = d.name[len(prefix):].split("-")[0]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists() and d.is_dir() and not d.is_symlink():
-            shutil.rmtree(d, ignore_errors=True)
+            capped.remove_private(d)
 
 
 # ------------------------------------------------------------------------------------------ handle
@@ -192,7 +192,7 @@ class PodmanHandle(Handle):
         if self.cg is not None:
             self.cg.remove()
         if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            capped.remove_private(self.scratch)
 
     def _reap(self) -> None:
         """After a kill: keep killing until the client has returned (a container still being created
@@ -315,9 +315,7 @@ class PodmanSandbox:
                 hand_over(Path(m.src))
             return ["-v", f"{_vol(m.src)}:{m.dst}"]
         # a private copy of the layers, given to the sandbox user
-        if not scratch_parent:
-            scratch_parent.append(Path(tempfile.mkdtemp(prefix=f"swr-podcopy-{os.getpid()}-")))
-        copy = scratch_parent[0] / f"m{len(list(scratch_parent[0].iterdir()))}"
+        copy = scratch_parent[0] / f"m{len(list(scratch_parent[0].iterdir()))}"  # (made by options())
         for layer in (*m.lower, m.src):
             shutil.copytree(layer, copy, symlinks=True, dirs_exist_ok=True)
         if self.rootful:
@@ -347,6 +345,8 @@ class PodmanSandbox:
             args += ["--env", f"{k}={v}"]
         if image is None:
             args += self._system_mounts()
+        if job.workdir.mode == "overlay" or any(m.mode == "overlay" for m in job.extra_mounts):
+            scratch.append(_copies_dir(job))
         args += self._mount(job.workdir, scratch)
         if job.artifacts is not None:
             if self.rootful:
@@ -381,11 +381,32 @@ class PodmanSandbox:
             if cg:
                 cg.remove()
             for s in scratch:
-                shutil.rmtree(s, ignore_errors=True)
+                capped.remove_private(s)
             if isinstance(e, SandboxUnavailable):
                 raise
             raise SandboxUnavailable(f"cannot start {self.kind}: {e}") from None
         return PodmanHandle(proc, job.limits, self, cname, cg, scratch[0] if scratch else None)
+
+
+def _copies_dir(job: Job) -> Path:
+    """Where a run's private copies of its overlay layers go: a tmpfs of its own (as root) sized for the layers
+    plus what the run may add (limits.disk_bytes), so that the kernel caps the run's writes there, and the
+    copies show in the container's mountinfo as paths of that tmpfs, not of the host."""
+    layers = [p for m in (job.workdir, *job.extra_mounts) if m.mode == "overlay" for p in (*m.lower, m.src)]
+    return capped.private_dir(f"swr-podcopy-{os.getpid()}-", job.limits.disk_bytes + sum(map(_tree_bytes, layers)),
+                              mode=0o700, executable=True)  # a candidate's `run` is executed from there
+
+
+def _tree_bytes(root: Path) -> int:
+    """What a copy of the tree takes on a tmpfs: each entry at least a block (links not followed)."""
+    total = 0
+    for d, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            try:
+                total += max(os.lstat(os.path.join(d, name)).st_size, capped.BLOCK)
+            except OSError:
+                pass
+    return total + capped.BLOCK
 
 
 _REAPING: set[int] = set()  # processes whose exit removes their containers still running
