@@ -149,7 +149,7 @@ def _bundle(task: Task, out: Path, bundle_id: str, seed: int) -> dict[str, Any]:
 def _key_case(task: Task, index: int, ref: Reference, case: Case, geometry: bool) -> dict[str, Any]:
     """What the key records about one case: its origin, designed validity, stratum and the verifier's decision."""
     m = case.mutant
-    res = judge_scenario(ref, Execution(0, m.stdout, artifacts=m.files), task.tolerances, split="hidden", index=index)
+    res = judge_scenario(ref, Execution(0, m.stdout, artifacts=m.files, trusted=True), task.tolerances, split="hidden", index=index)
     kind = "geometry" if geometry else "structured"
     return {"class": m.klass, "designed_valid": case.designed_valid,
             "stratum": f"{kind} {'valid' if case.designed_valid else 'invalid'}",

@@ -66,7 +66,7 @@ def check_deterministic(first: Reference, second: Reference, tol: Tolerances,
     leaves = artifact_leaves(first, tol)
     cmp = compare(substitute(first.output, leaves, first.files, "mask"),
                   substitute(second.output, leaves, second.files, "mask"), tol)
-    bad = [*cmp.mismatches, *judge_files(first, leaves, second.output, second.files, tol)]
+    bad = [*cmp.mismatches, *judge_files(first, leaves, second.output, second.files, tol, trusted=True)]
     if not bad:
         return None
     m = bad[0]
@@ -160,7 +160,8 @@ def replay_controls(spec: WorkflowSpec, public: list[Example], hidden: list[Exam
     }
     out = {}
     for name, chosen in controls.items():
-        runs = [(Reference(h.output, h.files), Execution(0, json.dumps(p.output).encode(), artifacts=p.files))
+        runs = [(Reference(h.output, h.files), Execution(0, json.dumps(p.output).encode(), artifacts=p.files,
+                                                            trusted=True))
                 for h, p in zip(hidden, chosen)]
         v = verdict(name, runs, [], tol, public_refs=[Reference(p.output, p.files) for p in public])
         out[name] = {"pass": v["pass"], "r_hid": v["r_hid"], "field_agreement": round(v["field_agreement"], 6),

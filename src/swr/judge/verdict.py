@@ -32,6 +32,9 @@ class Execution:
     limit: str | None = None
     wall_s: float = 0.0
     artifacts: Path | None = None  # the directory it wrote its artifact files to
+    # files swr made itself (the reference's runs, a mutant of them, a public output): decoded in this process;
+    # a candidate's files (the default) only in the bounded child (artifacts/bounded.py)
+    trusted: bool = False
 
 
 def stage_sorted(labels: Any) -> list[str]:
@@ -89,7 +92,7 @@ def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str
     leaves = artifact_leaves(ref, tol)
     out["_output"] = project(substitute(doc, leaves, ex.artifacts, "digest") if leaves else doc, ref.output)
     cmp = compare(substitute(ref.output, leaves, ref.files, "mask"), substitute(doc, leaves, ex.artifacts, "mask"), tol)
-    bad = judge_files(ref, leaves, doc, ex.artifacts, tol) if leaves else []
+    bad = judge_files(ref, leaves, doc, ex.artifacts, tol, ex.trusted) if leaves else []
     labels = stage_sorted([*cmp.labels, *(m.label for m in bad)])
     out.update(
         {"pass": cmp.ok and not bad, "label": labels[0] if labels else None, "labels": labels,

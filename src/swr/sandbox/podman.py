@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 import uuid
+import weakref
 from functools import cache
 from pathlib import Path
 
@@ -167,6 +168,7 @@ class PodmanHandle(Handle):
         super().__init__(proc, limits)
         self.sb, self.cname, self.cg, self.scratch = sb, cname, cg, scratch
         self.killed = False
+        _LIVE.add(self)
 
     def kill(self) -> None:
         """Kill the container's processes; the client then returns, removing the container (--rm)."""
@@ -193,6 +195,7 @@ class PodmanHandle(Handle):
             self.cg.remove()
         if self.scratch is not None:
             capped.remove_private(self.scratch)
+        _LIVE.discard(self)
 
     def _reap(self) -> None:
         """After a kill: keep killing until the client has returned (a container still being created
@@ -263,8 +266,11 @@ class PodmanSandbox:
         run: a killed client leaves its container behind, which would otherwise live until its time limit."""
         if os.getpid() != pid:
             return
+        live = list(_LIVE)
+        for h in live:  # a client still creating its container is stopped first: it would create it after we left
+            Handle.kill(h)
         res = self.client("ps", "--all", "--filter", f"name=^swr-{pid}-", "--format", "{{.Names}}")
-        mine = res.stdout.decode().split() if res.returncode == 0 else []
+        mine = sorted({*(res.stdout.decode().split() if res.returncode == 0 else []), *(h.cname for h in live)})
         if mine:
             self.client("rm", "--force", "--ignore", "--time", "0", *mine, timeout=120)
 
@@ -409,6 +415,7 @@ def _tree_bytes(root: Path) -> int:
     return total + capped.BLOCK
 
 
+_LIVE: weakref.WeakSet[PodmanHandle] = weakref.WeakSet()  # this process's runs not yet closed
 _REAPING: set[int] = set()  # processes whose exit removes their containers still running
 _REAPING_LOCK = threading.Lock()
 

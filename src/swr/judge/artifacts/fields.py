@@ -15,7 +15,7 @@ from swr.layout import EXAMPLE_FILES
 
 from ..compare import Mismatch, dotted
 from ..tolerance import Tolerances
-from . import ArtifactResult, check_options, kind_of
+from . import ArtifactResult, check_options, compare_artifact, kind_of
 from .bounded import compare_bounded
 
 RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
@@ -123,14 +123,15 @@ def substitute(doc: Any, leaves: list[tuple[Where, str]], files: Path | None, ho
 
 
 def judge_files(ref: Reference, leaves: list[tuple[Where, str]], doc: Any, files: Path | None,
-                tol: Tolerances) -> list[Mismatch]:
-    """One artifact_mismatch per artifact field whose candidate file the domain comparator rejects."""
+                tol: Tolerances, trusted: bool = False) -> list[Mismatch]:
+    """One artifact_mismatch per artifact field whose candidate file the domain comparator rejects;
+    `trusted`: the files are swr's own (see compare_file)."""
     bad: list[Mismatch] = []
     for path, name in leaves:
         got = get_at(doc, path)
         if not isinstance(got, str):
             continue  # the JSON comparison already reports a missing key or a wrong type
-        res = compare_file(ref.files / name, safe_file(files, got), got, path, tol)  # type: ignore[operator]
+        res = compare_file(ref.files / name, safe_file(files, got), got, path, tol, trusted)  # type: ignore[operator]
         if not res.ok:
             bad.append(Mismatch(dotted(path), "artifact_mismatch", name, res.detail))
     return bad
@@ -147,9 +148,12 @@ def same_bytes(a: Path, b: Path) -> bool:
     return True
 
 
-def compare_file(reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances) -> ArtifactResult:
+def compare_file(reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances,
+                 trusted: bool = False) -> ArtifactResult:
     """Identical bytes pass here; anything else is decoded in the bounded child (bounded.py), the only
-    place candidate bytes meet a decoder."""
+    place candidate bytes meet a decoder. `trusted`: both files are swr's own (the reference's runs in the
+    build's gates, the audits' mutants of them), decoded here: a child per comparison would cost the build
+    and the audits a process start each, for files no agent wrote."""
     if candidate is None:
         return ArtifactResult(False, kind_of(reference), {}, f"no regular file {name!r} in $SWR_ARTIFACTS")
     if same_bytes(reference, candidate):
@@ -158,6 +162,8 @@ def compare_file(reference: Path, candidate: Path | None, name: str, path: Where
     atol, rtol = tol.for_path(path) or (tol.atol, tol.rtol)
     options = tol.options_for(path)
     check_options(kind_of(reference), options)  # the task's mistake, raised here before any child starts
+    if trusted:
+        return compare_artifact(reference, candidate, atol=atol, rtol=rtol, options=options)
     return compare_bounded(reference, candidate, atol=atol, rtol=rtol, options=options, kind=kind_of(reference))
 
 
