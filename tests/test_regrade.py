@@ -196,17 +196,18 @@ def test_defect_register_round_trip(releases: dict[str, Path], tmp_path: Path) -
             "tests/test_regrade.py::test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything",
             "--recorded", "2026-01-03")
     assert r.stdout.strip() == "D002", r.stderr
-    r = swr("audit", "defect", "fix", str(rel), "D001", "--fix", "atol 1e-6", "--test", "tests/x.py::t")
+    r = swr("audit", "defect", "fix", str(rel), "D001", "--fix", "atol 1e-6", "--test", "tests/x.py::t",
+            "--commit", "784d7be")
     assert r.returncode == 0 and r.stdout.strip() == "D001", r.stderr
     listed = json.loads(swr("audit", "defect", "list", str(rel), "--json").stdout)
     assert listed == [
         {"id": "D001", "task": "good-linear-v1", "kind": "false_accept", "severity": "high", "signal": "review",
          "summary": "atol 1.0 lets y off by 0.5 pass", "fix": "atol 1e-6", "test": "tests/x.py::t",
-         "status": "fixed", "recorded": "2026-01-02"},
+         "commit": "784d7be", "status": "fixed", "recorded": "2026-01-02"},
         {"id": "D002", "task": "fixtures/good-linear", "kind": "false_reject", "severity": "medium",
          "signal": "achievability", "summary": "atol 1e-12 below float precision", "fix": "atol 1e-6",
          "test": "tests/test_regrade.py::test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything",
-         "status": "fixed", "recorded": "2026-01-03"}]
+         "commit": "", "status": "fixed", "recorded": "2026-01-03"}]
     table = swr("audit", "defect", "list", str(rel))
     assert table.returncode == 0 and "D002" in table.stdout and "2 recorded, 0 open" in table.stdout
 
@@ -251,6 +252,8 @@ def test_carry_defects_keeps_the_entries_of_built_workflows_and_engines(tmp_path
     ({k: v for k, v in DEFECT.items() if k != "summary"}, "defect[0].summary"),
     (DEFECT | {"recorded": "yesterday"}, "defect[0].recorded"),
     (DEFECT | {"colour": "red"}, "defect[0].colour"),
+    (DEFECT | {"commit": "main"}, "defect[0].commit"),
+    (DEFECT | {"status": "open", "fix": "", "commit": "784d7be"}, "defect[0]"),
 ])
 def test_a_malformed_defects_toml_is_one_line_naming_file_and_field(tmp_path: Path, entry: dict, field: str) -> None:
     path = tmp_path / "defects.toml"

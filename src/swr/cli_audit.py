@@ -128,7 +128,7 @@ def defect_add(release: Path,
                task: str = typer.Option(..., "--task", help="Task id, workflow, family/workflow or engine."),
                kind: str = typer.Option(..., "--kind", help="false_accept or false_reject."),
                signal: str = typer.Option(..., "--signal", help="achievability, consensus, self_test, human_audit, "
-                                          "mutation, lint or review."),
+                                          "mutation, lint, review, counterexample or adequacy."),
                summary: str = typer.Option(..., "--summary"), fix: str = typer.Option("", "--fix"),
                test: str = typer.Option("", "--test", help="The pytest node id of its regression test."),
                severity: str = typer.Option("medium", "--severity", help="high, medium or low."),
@@ -144,11 +144,12 @@ def defect_add(release: Path,
 @defect_app.command("fix")
 @handled
 def defect_fix(release: Path, defect_id: str = typer.Argument(..., metavar="ID"),
-               fix: str = typer.Option(..., "--fix"), test: str = typer.Option(None, "--test")) -> None:
-    """Mark a defect fixed, with its fix and regression test."""
+               fix: str = typer.Option(..., "--fix"), test: str = typer.Option(None, "--test"),
+               commit: str = typer.Option(None, "--commit", help="The fixing commit (7-40 hex digits).")) -> None:
+    """Mark a defect fixed, with its fix, regression test and commit."""
     from swr.audit.defects import fix as do_fix
 
-    print(do_fix(release, defect_id, fix=fix, test=test).id)
+    print(do_fix(release, defect_id, fix=fix, test=test, commit=commit).id)
 
 
 @defect_app.command("list")

@@ -25,7 +25,11 @@ from swr.taskfile import read_task_file
 
 Kind = Literal["false_accept", "false_reject"]
 Severity = Literal["high", "medium", "low"]
-Signal = Literal["achievability", "consensus", "self_test", "human_audit", "mutation", "lint", "review"]
+# How a defect came to light (ReviveBench §8's groups, plus the audits swr adds): `counterexample` is a minimal
+# hand-made candidate (a cheat, a copy, a shortcut) that a verifier wrongly passed; `adequacy` a mutant of the
+# reference breaking one spec rule that the hidden cases did not kill.
+Signal = Literal["achievability", "consensus", "self_test", "human_audit", "mutation", "lint", "review",
+                 "counterexample", "adequacy"]
 ID_PREFIX = "D"
 
 
@@ -43,6 +47,7 @@ class Defect(BaseModel):
     summary: str = Field(min_length=1)
     fix: str = ""
     test: str = ""
+    commit: str = Field(default="", pattern=r"^([0-9a-f]{7,40})?$")  # the fixing commit, where it is known
     status: Literal["open", "fixed"] = "open"
     recorded: dt.date
 
@@ -50,8 +55,8 @@ class Defect(BaseModel):
     def _status_matches_fix(self) -> Defect:
         if self.status == "fixed" and not self.fix.strip():
             raise ValueError("a fixed defect says what the fix was (`fix`)")
-        if self.status == "open" and self.fix.strip():
-            raise ValueError("an open defect has no `fix` yet (status `fixed` when it has one)")
+        if self.status == "open" and (self.fix.strip() or self.commit):
+            raise ValueError("an open defect has no `fix` or `commit` yet (status `fixed` when it has one)")
         return self
 
 
@@ -150,13 +155,14 @@ def add(release: Path, *, task: str, kind: str, signal: str, summary: str, fix: 
     return new
 
 
-def fix(release: Path, defect_id: str, *, fix: str, test: str | None = None) -> Defect:
-    """Mark a defect fixed, with what fixed it (and the test that now holds)."""
+def fix(release: Path, defect_id: str, *, fix: str, test: str | None = None, commit: str | None = None) -> Defect:
+    """Mark a defect fixed, with what fixed it (and the test that now holds, and the commit that fixed it)."""
     defects = load(release)
     for i, d in enumerate(defects):
         if d.id == defect_id:
             new = _option_error({**d.model_dump(), "fix": fix, "status": "fixed",
-                                 **({"test": test} if test is not None else {})})
+                                 **({"test": test} if test is not None else {}),
+                                 **({"commit": commit} if commit is not None else {})})
             defects[i] = new
             save(release, defects)
             return new
