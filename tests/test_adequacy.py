@@ -81,6 +81,18 @@ def test_cli_adequacy_on_a_release_and_a_weakened_one(engines_release: Path, tmp
     assert res.returncode == 1 and {s.split("/")[1] for s in json.loads(res.stdout)["surviving_rules"]} == rules
 
 
+def test_a_release_whose_rule_patch_went_stale_is_refused_by_the_audit(engines_release: Path, tmp_path: Path) -> None:
+    """`swr audit adequacy` on a release whose private reference no longer matches a rule's patch (a line
+    inserted above its hunk): one line naming the rule and the patch, exit 2, no mutant graded."""
+    rel = release_slice(engines_release, ("mes",), tmp_path / "rel")
+    ref = rel / "tasks" / "mes" / "private" / "reference" / "mes.py"
+    ref.write_text("# a new first line\n" + ref.read_text())
+    res = swr("audit", "adequacy", str(rel), "--operators", "0", timeout=600)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stdout[-2000:] + res.stderr[-2000:]
+    (line,) = res.stderr.strip().splitlines()
+    assert "rule hold-completed: mutants/hold-completed.patch" in line and "offset" in line, line
+
+
 def test_a_weak_hidden_set_is_refused_by_the_build(tmp_path: Path, sandbox: Sandbox) -> None:
     """A copy of mes without the hidden case that exercises two rules: both mutants survive, and that is a
     build problem (`swr build` leaves the engine out, naming them); surviving operator mutants are not."""
@@ -252,3 +264,30 @@ def test_operator_mutants_are_seeded_capped_and_real_changes(tmp_path: Path) -> 
     assert "ns2d.py" in cfd and "make_expected.py" not in cfd
     stats = {s.file for s in operator_sites(ENGINES / "statistics" / "reference", 500)}  # a package's modules
     assert {"strdlib/linear.py", "strdlib/nls.py"} <= stats
+
+
+def test_statistics_hidden_sessions_exercise_each_rule_whatever_the_draws() -> None:
+    """Whatever the seed, statistics' hidden set holds an exact fit (certified residual ss 0 and f null, as
+    spec.md section 2 rules), a regression through the origin and an ANOVA at 7 constant leading digits: the
+    cases that kill exact-zero, uncentred-tss and ssw-from-deviations, which the drawn sessions may lack.
+    The verifier matches a certified null with null only: a finite F or a missing one scores 0 digits."""
+    sys.path.insert(0, str(ENGINES / "statistics" / "verifier"))
+    try:
+        import fresh
+        import verify
+    finally:
+        sys.path.pop(0)
+    for seed in (0, 7):
+        analyses = [(a, r) for c in fresh.hidden(seed) for a, r in zip(c["input"]["analyses"],
+                                                                       c["expected"]["results"])]
+        exact = [(a, r) for a, r in analyses if a["procedure"] == "linear" and r["anova"]["f"] is None]
+        assert len(exact) == 1 and exact[0][1]["anova"]["residual"]["ss"] == 0 == exact[0][1]["residual_sd"]
+        assert any(a["procedure"] == "linear" and not a["intercept"] for a, _ in analyses)
+        assert any(a["procedure"] == "anova" and min(map(min, a["groups"])) > 999_999 for a, _ in analyses)
+    a, cert = exact[0]
+    mine = {**cert, "id": a["id"]}
+    assert verify.worst({"results": [cert]}, {a["id"]: mine})["linear"][0] == 15
+    finite = {**mine, "anova": {**mine["anova"], "f": 1e33}}
+    missing = {**mine, "anova": {k: v for k, v in mine["anova"].items() if k != "f"}}
+    for got in (finite, missing):
+        assert verify.worst({"results": [cert]}, {a["id"]: got})["linear"][0] == 0
