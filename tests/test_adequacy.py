@@ -153,7 +153,7 @@ def _rewrite(path: Path, old: str, new: str) -> None:
         "--- a/mes.py\n+++ b/mes.py\n@@ -1,1 +1,1 @@\n" + (d / "reference" / "mes.py").read_text().split("\n")[0]
         .join([" ", "\n"])), "changes no line"),
     (lambda d: _rewrite(d / "engine.toml", 'mutant = "mutants/hold-completed.patch"', 'mutant = "mutants/old"')
-     or (d / "mutants" / "old").mkdir() or shutil.copyfile(d / "reference" / "mes.py", d / "mutants" / "old" / "mes.py"),
+     or (d / "mutants" / "old").mkdir() or shutil.copyfile(d / "reference" / "mes.py", d / "mutants/old/mes.py"),
      "directory of whole files, the former format: convert it with `python -m swr.engine.mutants"),
 ])
 def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit: Callable[[Path], object],

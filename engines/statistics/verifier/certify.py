@@ -78,7 +78,8 @@ def linear(y_in: list[float], x: list[list[float]], degree: int, intercept: bool
             "standard_errors": [_f(mpmath.sqrt(ms * inv[j, j])) for j in range(p)],
             "residual_sd": _f(mpmath.sqrt(ms)), "r_squared": _f(reg / tss),
             "anova": {"regression": {"df": df_reg, "ss": _f(reg), "ms": _f(reg / df_reg)},
-                      "residual": {"df": df_res, "ss": _f(rss), "ms": _f(ms)}, "f": _f(reg / df_reg / ms) if ms else None}}
+                      "residual": {"df": df_res, "ss": _f(rss), "ms": _f(ms)},
+                      "f": _f(reg / df_reg / ms) if ms else None}}
 
 
 def univariate(y_in: list[float]) -> dict[str, Any]:
