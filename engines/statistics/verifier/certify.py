@@ -47,8 +47,10 @@ def design(x: list[list[float]], degree: int, intercept: bool) -> list[list[mpf]
     return [list(r) for r in zip(*cols)]
 
 
-def linear(y_in: list[float], x: list[list[float]], degree: int, intercept: bool) -> dict[str, Any]:
-    """Ordinary least squares (spec.md 3.2) by the normal equations in 80 digits."""
+def linear(y_in: list[float], x: list[list[float]], degree: int, intercept: bool,
+           exact: bool = False) -> dict[str, Any]:
+    """Ordinary least squares (spec.md 3.2) by the normal equations in 80 digits. `exact`: data drawn to fit
+    exactly up to their rounding to doubles, whose residual quantities spec.md section 2 makes 0 (f null)."""
     y = [mpf(v) for v in y_in]
     rows = design(x, degree, intercept)
     n, p = len(rows), len(rows[0])
@@ -58,7 +60,12 @@ def linear(y_in: list[float], x: list[list[float]], degree: int, intercept: bool
     b = inv * (X.T * mpmath.matrix(y))
     res = [y[i] - mpmath.fsum(rows[i][j] * b[j] for j in range(p)) for i in range(n)]
     rss = mpmath.fsum(r * r for r in res)
-    _noise_floor(rss, y)
+    if not exact:
+        _noise_floor(rss, y)
+    elif rss > 1e-4 * (n * EPS) ** 2 * mpmath.fsum(v * v for v in y):  # as far below the rule as others are above
+        raise Uncertifiable("not an exact fit")
+    else:
+        rss = mpf(0)
     if intercept:
         m = _mean(y)
         tss = mpmath.fsum((v - m) ** 2 for v in y)
@@ -71,7 +78,8 @@ def linear(y_in: list[float], x: list[list[float]], degree: int, intercept: bool
             "standard_errors": [_f(mpmath.sqrt(ms * inv[j, j])) for j in range(p)],
             "residual_sd": _f(mpmath.sqrt(ms)), "r_squared": _f(reg / tss),
             "anova": {"regression": {"df": df_reg, "ss": _f(reg), "ms": _f(reg / df_reg)},
-                      "residual": {"df": df_res, "ss": _f(rss), "ms": _f(ms)}, "f": _f(reg / df_reg / ms)}}
+                      "residual": {"df": df_res, "ss": _f(rss), "ms": _f(ms)},
+                      "f": _f(reg / df_reg / ms) if ms else None}}
 
 
 def univariate(y_in: list[float]) -> dict[str, Any]:

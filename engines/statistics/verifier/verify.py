@@ -10,11 +10,15 @@ from typing import Any
 
 # certified significant digits: NIST prints 15 for linear, ANOVA and univariate values, 11 for nonlinear ones
 DIGITS = {"linear": 15, "anova": 15, "univariate": 15, "nonlinear": 11}
+MISSING = object()  # a value the output does not hold: never the null a certified null asks for
 CHECKS = {"lre_linear": "linear", "lre_nonlinear": "nonlinear", "lre_anova": "anova", "lre_univariate": "univariate"}
 
 
-def lre(est: Any, cert: float, cap: int) -> float:
-    """Digits of agreement: -log10(|est-cert|/|cert|), or -log10(|est|) when cert is 0; within [0, cap]."""
+def lre(est: Any, cert: float | None, cap: int) -> float:
+    """Digits of agreement: -log10(|est-cert|/|cert|), or -log10(|est|) when cert is 0; within [0, cap]. A
+    certified null (a value spec.md leaves undefined, e.g. an exact fit's F) is matched by null only."""
+    if cert is None:
+        return float(cap) if est is None else 0.0
     if isinstance(est, bool) or not isinstance(est, (int, float)):
         return 0.0
     try:
@@ -31,24 +35,26 @@ def lre(est: Any, cert: float, cap: int) -> float:
     return max(0.0, min(float(cap), -math.log10(err)))
 
 
-def leaves(cert: Any, path: str = "") -> list[tuple[str, float]]:
+def leaves(cert: Any, path: str = "") -> list[tuple[str, float | None]]:
     """Every certified number with its dotted path (skipping id and procedure)."""
     if isinstance(cert, dict):
         return [x for k, v in cert.items() if k not in ("id", "procedure")
                 for x in leaves(v, f"{path}.{k}" if path else k)]
     if isinstance(cert, list):
         return [x for i, v in enumerate(cert) for x in leaves(v, f"{path}.{i}")]
-    return [(path, float(cert))]
+    return [(path, None if cert is None else float(cert))]
 
 
-def dig(obj: Any, path: str) -> Any:
+def dig(obj: Any, path: str, missing: Any = None) -> Any:
+    """The value at a dotted path; `missing` where there is none (so that an absent value never stands for
+    a null one)."""
     for part in path.split("."):
-        if isinstance(obj, dict):
-            obj = obj.get(part)
+        if isinstance(obj, dict) and part in obj:
+            obj = obj[part]
         elif isinstance(obj, list) and part.isdigit() and int(part) < len(obj):
             obj = obj[int(part)]
         else:
-            return None
+            return missing
     return obj
 
 
@@ -66,10 +72,10 @@ def worst(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, tuple[floa
         proc = cert["procedure"]
         mine = got.get(str(cert["id"]))
         for path, value in leaves(cert):
-            est = dig(mine, path)
+            est = dig(mine, path, missing=MISSING)
             score = lre(est, value, DIGITS[proc])
             if proc not in out or score < out[proc][0]:
-                shown = est if isinstance(est, (int, float)) else type(est).__name__
+                shown = est if isinstance(est, (int, float)) else "nothing" if est is MISSING else type(est).__name__
                 out[proc] = (score, f"{cert['id']} {path}: LRE {score:.2f} (reported {shown}, certified {value!r})")
     return out
 

@@ -1,5 +1,6 @@
 """`swr audit adequacy`: do an engine's hidden cases exercise every rule its spec states? Each declared rule
-(`[[rules]]` in engine.toml) comes with a mutant of the reference that breaks that rule alone; graded on the
+(`[[rules]]` in engine.toml) comes with a mutant of the reference that breaks that rule alone (a patch of it,
+swr.engine.mutants); graded on the
 hidden cases it must fail, else no case tells the rule from its violation and a candidate that ignores the
 rule passes. Beside them, a small seeded set of operator mutants generated from the reference's Python source
 (a comparison loosened, an operator swapped, a `not` dropped, a constant changed, a rounding removed) gives a
@@ -18,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from swr.engine.grading import Case, Ran, grade_case, verdict
+from swr.engine.mutants import BadPatch, materialise
 from swr.engine.spec import EngineSpec, load_engine, read_cases
 from swr.errors import SwrError
+from swr.layout import ENGINE_TOML
 from swr.sandbox import Sandbox
 
 OPERATORS = 12  # operator mutants per engine: the engine build grades each one (bounded: cost)
@@ -198,10 +201,11 @@ def adequacy(spec: EngineSpec, reference: Path, verifier: Path, cases: list[Case
     if not cases:
         raise SwrError("no hidden cases to grade mutants on (a public-only copy of the task?)", file=spec.directory)
     rules = []
-    for r in spec.rules:
-        row = {"id": r.id, "kind": "rule", "spec_section": r.spec_section, "summary": r.summary,
-               "equivalent": r.equivalent, **graded(spec.directory / r.mutant)}
-        rules.append(row)
+    with tempfile.TemporaryDirectory(prefix="swr-rule-mutants-") as d:
+        made = rule_mutants(spec, reference, Path(d))  # every patch applied before any is graded
+        for r in spec.rules:
+            rules.append({"id": r.id, "kind": "rule", "spec_section": r.spec_section, "summary": r.summary,
+                          "equivalent": r.equivalent, **graded(made[r.id])})
     ops = []
     for s in operator_sites(reference, operators, seed):
         with tempfile.TemporaryDirectory(prefix="swr-mutant-") as d:
@@ -209,6 +213,20 @@ def adequacy(spec: EngineSpec, reference: Path, verifier: Path, cases: list[Case
             ops.append({"id": f"{s.file}:{s.line}:{s.operator}", "kind": "operator", "file": s.file, "line": s.line,
                         "operator": s.operator, "class": s.klass, **graded(Path(d))})
     return summarize(spec.name, len(cases), rules, ops)
+
+
+def rule_mutants(spec: EngineSpec, reference: Path, scratch: Path) -> dict[str, Path]:
+    """Each rule's mutant: its patch applied to a copy of the reference under scratch/<rule id>. A patch that
+    no longer applies exactly (the reference changed under it) is a build error naming the rule and the patch,
+    not a mutant silently graded as something else."""
+    made = {}
+    for i, r in enumerate(spec.rules):
+        try:
+            made[r.id] = materialise(reference, spec.directory / r.mutant, scratch / r.id)
+        except BadPatch as e:
+            raise SwrError(f"rule {r.id}: {r.mutant}: {e}", file=spec.directory / ENGINE_TOML,
+                           field=f"rules.{i}.mutant") from None
+    return made
 
 
 def grade_until_failed(spec: EngineSpec, verifier: Path, mutant: Path, reference: Path, cases: list[Case],

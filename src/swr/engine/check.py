@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.audit.adequacy import adequacy
+from swr.audit.adequacy import adequacy, rule_mutants
 from swr.engine.grading import Case, grade_engine, run_candidate
 from swr.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
 from swr.errors import SwrError
@@ -171,6 +171,8 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     """Every check of the module docstring, on the public and the hidden cases (drawn from the release
     seed `seed` where the engine has a generator) together."""
     spec = load_engine(directory)
+    with tempfile.TemporaryDirectory(prefix="swr-rule-mutants-") as d:  # a stale rule patch: found in seconds,
+        rule_mutants(spec, spec.directory / REFERENCE, Path(d))  # not after every gate has run
     problems: list[str] = []
     public = with_expected(spec, read_cases(spec.directory, PUBLIC), sandbox)
     if len(public) != N_EXAMPLES:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from swr.engine.mutants import PATCH_SUFFIX, BadPatch, patch_targets
 from swr.errors import SwrError, first_problem, load_toml
 from swr.layout import ENGINE_TOML as ENGINE_FILE
 from swr.layout import REFERENCE, SPEC_MD, VERIFIER, VERIFY
@@ -63,7 +64,7 @@ class Rule(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     spec_section: str
     summary: str
-    mutant: str = Field(pattern=r"^mutants/[A-Za-z0-9][A-Za-z0-9_.-]*$")  # files layered over reference/
+    mutant: str = Field(pattern=r"^mutants/[A-Za-z0-9][A-Za-z0-9_.-]*$")  # a diff of reference/ (engine.mutants)
     equivalent: str | None = Field(None, min_length=1)
 
 
@@ -119,23 +120,21 @@ def load_engine(directory: Path) -> EngineSpec:
 
 
 def _check_mutant(engine: Path, rule: Rule, field: str) -> None:
-    """A rule's mutant directory exists under mutants/, and every file in it replaces a reference file with
-    other content: an added or unchanged file breaks no rule, and its survival would say nothing."""
+    """A rule's mutant is a patch under mutants/ that changes reference files and nothing else (an added or
+    unchanged file breaks no rule, and its survival would say nothing); whether it still applies is decided
+    where it is applied (`swr audit adequacy`, the engine build). A directory is the former format."""
     where = engine / ENGINE_FILE
-    d = engine / rule.mutant
-    if not d.is_dir() or d.is_symlink() or d.parent.is_symlink():
-        raise SwrError(f"rule {rule.id}: {rule.mutant} is not a directory", file=where, field=field)
-    files = sorted(p for p in d.rglob("*") if "__pycache__" not in p.parts and not p.is_dir())
-    if not files:
-        raise SwrError(f"rule {rule.id}: {rule.mutant} holds no file", file=where, field=field)
-    for p in files:
-        ref = engine / REFERENCE / p.relative_to(d)
-        if p.is_symlink() or not p.is_file() or ref.is_symlink() or not ref.is_file():
-            raise SwrError(f"rule {rule.id}: {p.relative_to(engine)} replaces no file of {REFERENCE}/",
-                           file=where, field=field)
-        if ref.read_bytes() == p.read_bytes():
-            raise SwrError(f"rule {rule.id}: {p.relative_to(engine)} is the reference's own file",
-                           file=where, field=field)
+    p = engine / rule.mutant
+    if p.is_dir() and not p.is_symlink():
+        raise SwrError(f"rule {rule.id}: {rule.mutant} is a directory of whole files, the former format: convert "
+                       f"it with `python -m swr.engine.mutants {engine}`", file=where, field=field)
+    if not rule.mutant.endswith(PATCH_SUFFIX) or p.is_symlink() or p.parent.is_symlink() or not p.is_file():
+        raise SwrError(f"rule {rule.id}: {rule.mutant} is not a patch file (mutants/<id>{PATCH_SUFFIX})",
+                       file=where, field=field)
+    try:
+        patch_targets(p.read_text(), engine / REFERENCE)
+    except (BadPatch, UnicodeDecodeError) as e:
+        raise SwrError(f"rule {rule.id}: {rule.mutant}: {e}", file=where, field=field) from None
 
 
 def read_cases(directory: Path, split: str) -> list[dict[str, Any]]:
