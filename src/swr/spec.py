@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from swr.errors import SwrError, load_toml
 from swr.judge import Tolerances
-from swr.judge.tolerance import artifact_options
+from swr.judge.tolerance import artifact_options, zero_rtol
 from swr.layout import WORKFLOW_TOML
 
 SPEC_FILE = WORKFLOW_TOML
@@ -79,6 +79,8 @@ class FieldSpec(_Strict):
     description: str = ""
     units: str | None = None
     artifact: dict[str, Any] = {}  # comparator options when the field names an artifact file
+    period: float | None = Field(default=None, gt=0)  # an angle's period: values compared modulo it
+    zero: bool = False  # zero by construction: the reference's values are rounding noise (swr.build.gates)
 
 
 class OutputsSpec(_Strict):
@@ -150,9 +152,13 @@ class WorkflowSpec(_Strict):
     @property
     def tolerances(self) -> Tolerances:
         o = self.outputs
-        fields = tuple((p, f.atol, f.rtol) for p, f in sorted(o.fields.items()) if f.atol is not None or f.rtol is not None)
+        fields = tuple((p, f.atol, zero_rtol(f.rtol, f.zero)) for p, f in sorted(o.fields.items())
+                       if f.atol is not None or f.rtol is not None or f.zero)
         arts = artifact_options({p: f.artifact for p, f in o.fields.items() if f.artifact})
-        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields, artifacts=arts)
+        periods = tuple((p, f.period) for p, f in sorted(o.fields.items()) if f.period is not None)
+        zeros = tuple(p for p, f in sorted(o.fields.items()) if f.zero)
+        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields, artifacts=arts,
+                          periods=periods, zeros=zeros)
 
     @cached_property
     def content_hash(self) -> str:

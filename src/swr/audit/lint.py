@@ -47,6 +47,7 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
     if not any(graded):
         return [_finding(task, "error", "nothing_graded", "", "every output field is ignored: any output passes")]
     found += _loose_fields(task, graded) + _threshold(task, graded) + _dead_patterns(task, graded)
+    found += _loose_periods(task, graded)
     arts = {dotted(p) for r in refs for p, _ in artifact_leaves(r, tol)}
     for path in sorted({p for g in graded for p in g}, key=str):
         name, key = dotted(path), str(path[-1]) if path else ""
@@ -76,7 +77,8 @@ def _dead_patterns(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str,
     """Tolerance and ignore patterns that match no output path: a typo that silently grades otherwise."""
     paths = {p for g in graded for p in g}
     tol, dead = task.tolerances, []
-    for pat in sorted({f[0] for f in tol.fields} | {a[0] for a in tol.artifacts}):
+    pats = {f[0] for f in tol.fields} | {a[0] for a in tol.artifacts} | {p for p, _ in tol.periods} | set(tol.zeros)
+    for pat in sorted(pats):
         segs = pat.split(".")
         if not any(len(p) >= len(segs) and all(s in ("*", str(x)) for s, x in zip(segs, p)) for p in paths):
             dead.append(pat)
@@ -90,14 +92,32 @@ def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, 
     loose, varied = [], 0
     for path in sorted({p for g in graded for p in g}, key=str):
         vals = [g[path] for g in graded if path in g]
-        if not all(type(v) is float and math.isfinite(v) for v in vals) or _constant(vals):
-            continue
+        if not all(type(v) is float and math.isfinite(v) for v in vals) or _constant(vals) or tol.is_zero(path):
+            continue  # a field zero by construction varies by rounding noise only (the gates check it does)
         varied += 1
         if all(leaf_within(a, b, tol, path) for a in vals for b in vals):
             loose.append(dotted(path))
     sev = "error" if loose and len(loose) == varied else "warning"
     return [_finding(task, sev, "tolerance_too_loose", p, "every scenario's value lies within the tolerance of "
                      "every other's: the field cannot discriminate") for p in loose]
+
+
+def _loose_periods(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
+    """A periodic field whose band reaches half its period accepts every angle; one whose values are not
+    floats is not compared modulo anything (the period is a typo or a wrong field)."""
+    tol, found = task.tolerances, []
+    for path in sorted({p for g in graded for p in g}, key=str):
+        period = tol.period_for(path)
+        if not period:
+            continue
+        vals = [g[path] for g in graded if path in g]
+        if not all(type(v) is float for v in vals):
+            found.append(_finding(task, "error", "tolerance_too_loose", dotted(path), f"a period ({period:g}) "
+                                  "is declared for a field that is not a float: it is compared exactly"))
+        elif any(math.isfinite(v) and limit(v, tol, path) >= period / 2 for v in vals):
+            found.append(_finding(task, "error", "tolerance_too_loose", dotted(path), f"the tolerance band reaches "
+                                  f"half the field's period ({period:g}): every value passes"))
+    return found
 
 
 def _constant(vals: list[float]) -> bool:
