@@ -104,6 +104,17 @@ class LimitsSpec(_Strict):
     stdout_mb: int | None = Field(default=None, gt=0)
 
 
+class LibraryConstant(_Strict):
+    """A constant the instruction states that the wrapped library holds (not the reference's own code): where
+    it lives and how its value was checked, for a reviewer."""
+
+    value: float
+    source: str = Field(min_length=20)
+    # "module:expression" giving the library's own value (evaluated in the module's namespace by the catalog's
+    # tests, where the workflow's packages are installed), so that a library change cannot leave it stale
+    python: str | None = Field(default=None, pattern=r"^[A-Za-z_][\w.]*:.+$")
+
+
 class LintAccept(_Strict):
     """A `swr audit lint` finding declared right as is: reported as accepted, with its reason, not as a warning."""
 
@@ -133,6 +144,10 @@ class WorkflowSpec(_Strict):
     requires: Requires = Requires()
     limits: LimitsSpec = LimitsSpec()
     lint: LintSpec = LintSpec()
+    # Constants the instruction states: a number is the reference's own and run.py reads it from this table (one
+    # source for both); a table {value, source} is the wrapped library's. `swr audit lint` (instruction_constant)
+    # flags a precise number in the instruction that is neither.
+    constants: dict[str, float | LibraryConstant] = {}
     forbidden_packages: list[str] = []  # what a candidate must not import or call (anti-cheat of `swr run`)
     directory: Path = Field(default=Path("."), exclude=True)
 
@@ -141,6 +156,14 @@ class WorkflowSpec(_Strict):
     def _nonempty(cls, v: list[str] | None) -> list[str] | None:
         if v is not None and not v:
             raise ValueError("`command` must not be empty")
+        return v
+
+    @field_validator("constants")
+    @classmethod
+    def _constant_names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        bad = [k for k in v if not k.isidentifier()]
+        if bad:
+            raise ValueError(f"constant names must be identifiers, got {bad[0]!r}")
         return v
 
     @model_validator(mode="after")

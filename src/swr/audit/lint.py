@@ -12,10 +12,12 @@ from swr import kinds
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.verdict import parse_output, reference_view
+from swr.layout import WORKFLOW_TOML
 from swr.release import Task, list_tasks, load_task
 from swr.sandbox import get_sandbox
 from swr.workflow import Runner
 
+from .constants import as_findings
 from .oracle import leaf_within, leaves, limit
 from .selfreport import self_report_audit
 
@@ -31,7 +33,8 @@ Finding = dict[str, Any]
 RERUN_MARGIN = 0.5  # flag a float whose run-to-run drift uses more than half of its tolerance band
 ROUNDOFF = 1e-12  # a spread below this share of a field's largest |value| is roundoff: the field is constant
 CHECKS = frozenset({"nothing_graded", "tolerance_too_loose", "percentage_pass", "pattern_matches_nothing",
-                    "self_reported", "volatile_value", "tolerance_below_drift", "rerun_failed"})
+                    "self_reported", "volatile_value", "tolerance_below_drift", "rerun_failed",
+                    "instruction_constant"})
 
 
 def _finding(task: Task, severity: str, check: str, field: str, message: str) -> dict[str, Any]:
@@ -47,7 +50,7 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
     if not any(graded):
         return [_finding(task, "error", "nothing_graded", "", "every output field is ignored: any output passes")]
     found += _loose_fields(task, graded) + _threshold(task, graded) + _dead_patterns(task, graded)
-    found += _loose_periods(task, graded)
+    found += _loose_periods(task, graded) + _constants(task)
     arts = {dotted(p) for r in refs for p, _ in artifact_leaves(r, tol)}
     for path in sorted({p for g in graded for p in g}, key=str):
         name, key = dotted(path), str(path[-1]) if path else ""
@@ -61,6 +64,12 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
         hits = sorted({dotted(p) for g in graded for p, v in g.items() if isinstance(v, str) and rx.search(v)})
         found += [_finding(task, "warning", "volatile_value", h, f"a graded value looks like a {kind}") for h in hits]
     return found
+
+
+def _constants(task: Task) -> list[dict[str, Any]]:
+    """The instruction's stated constants against the workflow's declared ones and its reference's code."""
+    has_reference = (task.reference_dir / WORKFLOW_TOML).is_file()
+    return as_findings(task.id, task.reference_spec() if has_reference else None)
 
 
 def _threshold(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
