@@ -10,7 +10,8 @@ from swr.spec import InputSpec, WorkflowSpec
 ARTIFACT_RULES = {
     "mesh": "a mesh matches on volume, area, bounds, Euler characteristic, watertightness and surface distance "
             "(any of STL, OBJ, PLY, OFF; facet order and vertex numbering are free)",
-    "image": "an image matches on size, channels and per-pixel values within tolerance (any lossless format)",
+    "image": "an image matches on size, channels and per-pixel values as displayed, within tolerance (any lossless "
+             "format; an ICC profile or PNG gAMA is applied, a PNG cHRM other than sRGB's must be the reference's)",
     "audio": "audio matches on sample rate, length and samples within tolerance",
     "table": "a table matches on columns, row count, column types and cells within tolerance (CSV, TSV or Parquet)",
     "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
