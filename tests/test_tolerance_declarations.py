@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CATALOG
 from test_catalog_defects import build_one, lookup, mismatched
 
 from swr.audit.lint import lint_task
@@ -20,8 +21,6 @@ from swr.grade import grade
 from swr.judge import Tolerances, compare, equal
 from swr.judge.compare import compare_slow
 from swr.release import Task
-
-from conftest import CATALOG
 from swr.spec import load_spec
 
 # --- period ---------------------------------------------------------------------------------------------------
@@ -148,3 +147,10 @@ def test_zero_is_read_from_workflow_toml(tmp_path: Path) -> None:
     assert tol.is_zero(("projections", "lcc", "angular_distortion_deg"))
     assert not tol.is_zero(("projections", "robinson", "angular_distortion_deg"))
     assert tol.for_path(("projections", "lcc", "angular_distortion_deg")) == (1e-4, 0.0)
+
+
+def test_an_angle_has_no_scale_for_the_build_rule() -> None:
+    """Azimuths near north are not values 'under the atol': with a period, 0.1 and 359.9 are 0.2 apart."""
+    outs = [{"az": v} for v in (0.05, 0.1, 359.9, 0.2, 120.0)]
+    assert tolerance_scale(outs, Tolerances(atol=0.25, rtol=0.0)) is not None
+    assert tolerance_scale(outs, Tolerances(atol=0.25, rtol=0.0, periods=(("az", 360.0),))) is None

@@ -118,7 +118,8 @@ def tolerance_scale(outputs: list[Any], tol: Tolerances) -> GateFailure | None:
     """Build rule: where a reference value lies under its field's atol, zero, a sign flip or a unit slip passes.
     Every value is weighed, not only the field's largest: more than UNDER_SHARE of a field's nonzero values
     under its atol fails the build, naming the field (a signed field may cross zero now and then; an all-zero
-    field has no scale and is exempt). A field declared `zero = true` is checked by zero_fields instead."""
+    field has no scale and is exempt, and so is a periodic one). A field declared `zero = true` is checked by
+    _zero_field instead."""
     values: Values = {}
     for out in outputs:
         _float_values(out, tol, (), values)
@@ -128,6 +129,8 @@ def tolerance_scale(outputs: list[Any], tol: Tolerances) -> GateFailure | None:
             if fail := _zero_field(name, atol, vals):
                 return fail
             continue
+        if tol.period_for(tuple(name.split("."))):
+            continue  # an angle's magnitude is no scale: 0.1 and 359.9 degrees are as far from zero
         nonzero = sorted(v for v in vals if v > 0.0)
         under = sum(v < atol for v in nonzero)
         if under and under > UNDER_SHARE * len(nonzero):
