@@ -193,6 +193,8 @@ def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Pat
     task = load_task(task_dir(tmp_path / "r", "crs-transform-v1"))
     graded = task.hidden[0].output["projections"]
     assert all("angular_distortion_deg" in graded[p] for p in (*CONFORMAL, "robinson"))
+    told = (task.root / "instruction.md").read_text()
+    assert "`projections.lcc.angular_distortion_deg`: atol 0.0001, rtol 0 (zero by construction)" in told
     assert grade(task, lookup(tmp_path / "ref", task), sandbox)["pass"]
     for proj in CONFORMAL:
         def skewed(out: dict[str, Any], files: Path, sc: dict[str, Any], proj: str = proj) -> dict[str, Any]:

@@ -78,6 +78,9 @@ def test_sat_passes_azimuths_wrap_through_a_built_task(sat_passes: Task, sandbox
     """SWR-D024, through task.toml and `grade`: signed azimuths pass, a half-turn does not."""
     assert any(r.get("az_deg", 0.0) > 180.0 for h in sat_passes.hidden for r in h.output["events"])
     assert sat_passes.tolerances.period_for(("events", 0, "az_deg")) == 360.0
+    told = (sat_passes.root / "instruction.md").read_text()
+    assert "`events.*.az_deg`: atol 0.25, rtol 1e-07, compared modulo 360" in told
+    assert "`epoch_topocentric.az_deg`: atol 1e-06, rtol 1e-07, compared modulo 360" in told
     assert grade(sat_passes, lookup(tmp_path / "signed", sat_passes, _signed_azimuths), sandbox)["pass"]
 
     def half_turn(out: dict[str, Any], files: Path, sc: dict[str, Any]) -> dict[str, Any]:
