@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CATALOG
+from conftest import CATALOG, swr
 from test_catalog_defects import build_one, lookup, mismatched
 
 from swr.audit.lint import lint_task
@@ -157,3 +157,22 @@ def test_an_angle_has_no_scale_for_the_build_rule() -> None:
     outs = [{"az": v} for v in (0.05, 0.1, 359.9, 0.2, 120.0)]
     assert tolerance_scale(outs, Tolerances(atol=0.25, rtol=0.0)) is not None
     assert tolerance_scale(outs, Tolerances(atol=0.25, rtol=0.0, periods=(("az", 360.0),))) is None
+
+
+@pytest.mark.parametrize("table, field", [
+    ('[outputs.fields."az"]\nperiod = -360', "outputs.fields.az.period"),
+    ('[outputs.fields."az"]\nzero = "maybe"', "outputs.fields.az.zero"),
+    ('[constants]\n"bad name" = 3.0', "constants"),
+    ('[constants.G]\nvalue = 9.8\nsource = "short"', "constants.G"),
+])
+def test_a_bad_declaration_is_one_line_naming_file_and_field(tmp_path: Path, table: str, field: str) -> None:
+    wf = tmp_path / "wf"
+    wf.mkdir()
+    (wf / "run.py").write_text("print('{}')\n")
+    (wf / "workflow.toml").write_text('name = "bad"\nfamily = "fixtures"\ndomain = "data-document"\nsummary = "An '
+                                      'angle in degrees from its input."\ncommand = ["python3", "run.py"]\n[inputs.a]\n'
+                                      f'type = "number"\nmin = 1.0\nmax = 9.0\n{table}\n')
+    r = swr("check", str(wf))
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("swr: ")]
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert len(lines) == 1 and f"{wf / 'workflow.toml'}: field `{field}" in lines[0], r.stderr
