@@ -178,21 +178,38 @@ def test_tolerance_scale_spares_zero_ignored_and_scaled_fields() -> None:
     assert fail is not None and "`tiny`" in fail.reason
 
 
-def test_crs_transform_grades_no_noise_below_its_tolerance(tmp_path: Path) -> None:
-    """Conformal projections' angular distortion is PROJ's differentiation noise (~1e-6 deg) under atol 1e-5:
-    graded, it tripped the rule; it is now not graded there (and still is for equal_earth and robinson)."""
+CONFORMAL = ("lcc", "polar_stereographic", "utm", "web_mercator")
+
+
+def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Path, sandbox) -> None:
+    """SWR-D002 then SWR-D027: conformal projections' angular distortion is PROJ's differentiation noise
+    (~1e-6 deg); graded at atol 1e-5 it tripped tolerance_scale, then it was not graded at all (12.5 deg passed
+    for LCC). It is declared `zero = true` at atol 1e-4 now: the reference passes, 12.5 deg fails. Without the
+    declaration the build fails, advising `zero = true` rather than an atol under the noise."""
     src = next(CATALOG.glob("*/*/crs-transform"))
     r = swr("build", str(src), "--variants", "1", "--public", "3", "--hidden", "2", "--out", str(tmp_path / "r"),
             "--no-cache")
     assert r.returncode == 0, r.stderr
-    graded = load_task(task_dir(tmp_path / "r", "crs-transform-v1")).hidden[0].output["projections"]
-    assert "angular_distortion_deg" in graded["robinson"] and "angular_distortion_deg" not in graded["utm"]
+    task = load_task(task_dir(tmp_path / "r", "crs-transform-v1"))
+    graded = task.hidden[0].output["projections"]
+    assert all("angular_distortion_deg" in graded[p] for p in (*CONFORMAL, "robinson"))
+    told = (task.root / "instruction.md").read_text()
+    assert "`projections.lcc.angular_distortion_deg`: atol 0.0001, rtol 0 (zero by construction)" in told
+    assert grade(task, lookup(tmp_path / "ref", task), sandbox)["pass"]
+    for proj in CONFORMAL:
+        def skewed(out: dict[str, Any], files: Path, sc: dict[str, Any], proj: str = proj) -> dict[str, Any]:
+            out["projections"][proj]["angular_distortion_deg"] = 12.5
+            return out
+
+        v = grade(task, lookup(tmp_path / proj, task, skewed), sandbox)
+        assert not v["pass"] and mismatched(v) == {f"projections.{proj}.angular_distortion_deg"}, proj
     old = shutil.copytree(src, tmp_path / "old" / "crs-transform")
     toml = old / "workflow.toml"
-    toml.write_text("\n".join(ln for ln in toml.read_text().splitlines() if not ln.startswith(("ignore", "   "))))
+    toml.write_text("\n".join(ln for ln in toml.read_text().splitlines() if ln != "zero = true"))
     r = swr("build", str(old), "--variants", "1", "--public", "3", "--hidden", "2", "--out", str(tmp_path / "r2"),
             "--no-cache")
     assert r.returncode == 2 and "gate tolerance_scale: field `projections.lcc.angular_distortion_deg`" in r.stderr
+    assert "declare `zero = true`" in r.stderr and "below" not in r.stderr, r.stderr
 
 
 def test_shipped_catalog_passes_the_tolerance_scale_rule_on_recorded_outputs(cosmology: Task) -> None:

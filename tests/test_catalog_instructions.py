@@ -7,6 +7,7 @@ gyration unweighted while biotite's default weights by atomic mass: the literal 
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import random
 import re
@@ -14,7 +15,7 @@ import tomllib
 from pathlib import Path
 from types import ModuleType
 
-from conftest import CATALOG
+from conftest import CATALOG, swr
 
 H3 = CATALOG / "spatial-geometry-3d" / "h3" / "cell-neighbourhood"
 PEPTIDE = CATALOG / "life-molecular-sciences" / "biotite" / "peptide-surface"
@@ -87,3 +88,85 @@ def test_an_exact_integration_of_the_settling_distance_passes() -> None:
         exact = odeint(f, [0.0, 0.0], [0.0, s["time_s"]], rtol=1e-12, atol=1e-18, mxstep=100000)[-1, 1]
         worst = max(worst, abs(run.main(s)["distance_at_t_m"] - exact) / abs(exact))
     assert 0 < worst and 2 * worst <= rtol, (worst, rtol)
+
+
+# --- SWR-D028: the instruction_constant lint check ------------------------------------------------------------
+
+SPHERE_RUN = '''import json, math, sys
+{read}
+s = json.load(sys.stdin)
+print(json.dumps({{"arc_km": R_KM * math.radians(float(s["deg"]))}}))
+'''
+SPHERE_TOML = '''name = "sphere-arc"
+family = "fixtures"
+domain = "data-document"
+summary = "The length of an arc of deg degrees on a sphere of radius 6371.0088 km."
+command = ["python3", "run.py"]
+timeout_s = 10
+[inputs.deg]
+type = "number"
+min = 1.0
+max = 90.0
+description = "Arc angle."
+[outputs]
+rtol = 1e-12
+{constants}
+'''
+HARD_CODED = "R_KM = 6371.0072"  # another radius than the instruction's
+READS = ('import tomllib, pathlib\nR_KM = tomllib.loads(pathlib.Path(__file__).with_name("workflow.toml")'
+         '.read_text())["constants"]["R_KM"]')
+
+
+def _lint_constants(tmp_path: Path, name: str, read: str, constants: str) -> list[tuple[str, str]]:
+    """Build the workflow and run `swr audit lint` on its release: the instruction_constant findings."""
+    wf = tmp_path / name / "sphere-arc"
+    wf.mkdir(parents=True)
+    (wf / "run.py").write_text(SPHERE_RUN.format(read=read))
+    (wf / "workflow.toml").write_text(SPHERE_TOML.format(constants=constants))
+    rel = tmp_path / name / "release"
+    r = swr("build", str(wf), "--variants", "1", "--public", "3", "--hidden", "2", "--out", str(rel), "--no-cache")
+    assert r.returncode == 0, r.stderr
+    r = swr("audit", "lint", str(rel), "--json")
+    found = json.loads(r.stdout)["findings"]
+    return [(f["severity"], f["message"]) for f in found if f["check"] == "instruction_constant"]
+
+
+def test_an_instruction_constant_the_reference_does_not_read_is_flagged(tmp_path: Path) -> None:
+    """The instruction states R = 6371.0088 km while the reference computes with 6371.0072: a literal
+    implementation fails every task. Stated but undeclared, it is a warning; declared in [constants] but not read
+    by the reference, an error; read from workflow.toml by the reference, nothing."""
+    found = _lint_constants(tmp_path, "undeclared", HARD_CODED, "")
+    assert [s for s, _ in found] == ["warning"] and "states 6371.0088" in found[0][1], found
+    found = _lint_constants(tmp_path, "unread", HARD_CODED, "[constants]\nR_KM = 6371.0088")
+    assert [s for s, _ in found] == ["error"] and "R_KM is not read by the reference" in found[0][1], found
+    assert _lint_constants(tmp_path, "read", READS, "[constants]\nR_KM = 6371.0088") == []
+    copied = READS + "\nassert R_KM == 6371.0088"  # reads it, and spells a copy that can drift
+    found = _lint_constants(tmp_path, "copied", copied, "[constants]\nR_KM = 6371.0088")
+    assert [s for s, _ in found] == ["warning"] and "spells [constants] R_KM (6371.0088) again" in found[0][1]
+
+
+def test_the_catalog_states_only_declared_constants() -> None:
+    """Every shipped workflow passes the check on its spec and sources (as `swr audit lint` does on a release)."""
+    from swr.audit.constants import constant_findings
+    from swr.spec import load_spec
+
+    found = {d.parent.name: f for d in sorted(CATALOG.glob("*/*/*/workflow.toml"))
+             if (f := constant_findings(load_spec(d.parent)))}
+    assert not found, found
+
+
+def test_the_libraries_constants_are_the_stated_ones() -> None:
+    """A library constant the instruction states ({value, source, python}) is the library's value today."""
+    import importlib
+
+    from swr.spec import LibraryConstant, load_spec
+
+    checked = 0
+    for d in sorted(CATALOG.glob("*/*/*/workflow.toml")):
+        for name, c in load_spec(d.parent).constants.items():
+            if isinstance(c, LibraryConstant) and c.python:
+                module, expr = c.python.split(":", 1)
+                got = float(eval(expr, vars(importlib.import_module(module))))  # noqa: S307 - our own catalog
+                assert math.isclose(got, c.value, rel_tol=1e-12), (d.parent.name, name, got, c.value)
+                checked += 1
+    assert checked >= 8

@@ -426,3 +426,55 @@ def test_translation_invariant_reads_from_workflow_toml(tmp_path: Path) -> None:
     options = tol.options_for(("mesh",))
     assert options == {"translation_invariant": True}
     check_options("mesh", options)  # what the build and the grader validate
+
+
+def with_chrm(arr: np.ndarray, path: Path, chrm: tuple[float, ...], compress_level: int = 6) -> Path:
+    """A PNG with a cHRM chunk (white point and primaries, Pillow reads but does not write it) after IHDR."""
+    buf = io.BytesIO()
+    Image.fromarray(arr).save(buf, format="PNG", compress_level=compress_level)
+    data = buf.getvalue()
+    body = b"cHRM" + struct.pack(">8I", *(round(v * 100000) for v in chrm))
+    chunk = struct.pack(">I", 32) + body + struct.pack(">I", zlib.crc32(body))
+    end_ihdr = 8 + 8 + 13 + 4
+    path.write_bytes(data[:end_ihdr] + chunk + data[end_ihdr:])
+    return path
+
+
+SRGB_CHRM = (0.3127, 0.329, 0.64, 0.33, 0.3, 0.6, 0.15, 0.06)
+BT2020_CHRM = (0.3127, 0.329, 0.708, 0.292, 0.17, 0.797, 0.131, 0.046)  # wide-gamut primaries: other colours
+
+
+def test_image_png_chrm_other_than_srgb_changes_the_colours(tmp_path: Path) -> None:
+    """SWR-D022: a cHRM chunk was ignored, so the same samples under BT.2020 primaries (shown far more saturated
+    by a colour-managed viewer) equalled the sRGB reference. Now a cHRM other than sRGB's must be the
+    reference's; sRGB's own, and a re-encoding that keeps the chunks, still pass."""
+    arr = pattern()
+    ref = tmp_path / "ref.png"
+    Image.fromarray(arr).save(ref)
+    wide = with_chrm(arr, tmp_path / "wide.png", BT2020_CHRM)
+    assert failing(run(ref, wide)) == {"colour"}
+    assert run(ref, with_chrm(arr, tmp_path / "srgb.png", SRGB_CHRM)).ok
+    same = with_chrm(arr, tmp_path / "same.png", BT2020_CHRM, compress_level=0)  # another encoding, same chunks
+    assert run(wide, same).ok
+    assert failing(run(wide, ref)) == {"colour"}
+    other = with_chrm(arr, tmp_path / "other.png", (0.3457, 0.3585, *BT2020_CHRM[2:]))  # D50 white point
+    assert failing(run(wide, other)) == {"colour"}
+
+
+def test_mesh_one_displaced_vertex_among_40962_fails(tmp_path: Path) -> None:
+    """SWR-D023: above 10,000 vertices only a seeded subset was probed, so a dent at an unprobed vertex (index
+    20481 here, outside the old subset; area, volume and bounds within tolerance) passed. Every vertex is probed
+    now (a KD-tree bound clears those next to a vertex of the other mesh; the rest are measured exactly)."""
+    mesh = trimesh.creation.icosphere(subdivisions=6)
+    assert len(mesh.vertices) == 40962
+    diag = float(np.linalg.norm(mesh.extents))
+    vertices = mesh.vertices.copy()
+    vertices[20481] -= 0.003 * diag * mesh.vertex_normals[20481]  # three times the distance tolerance
+    dented = trimesh.Trimesh(vertices, mesh.faces, process=False)
+    mesh.export(str(tmp_path / "ref.stl"))
+    dented.export(str(tmp_path / "c.stl"))
+    res = run(tmp_path / "ref.stl", tmp_path / "c.stl")
+    assert failing(res) == {"distance"}
+    assert res.checks["distance"]["got"] == pytest.approx(0.003 * diag, rel=1e-2)
+    mesh.export(str(tmp_path / "same.stl"))
+    assert run(tmp_path / "ref.stl", tmp_path / "same.stl").ok

@@ -192,7 +192,9 @@ def _task(root: Path, meta: WorkflowTaskFile, public: list[Example], hidden: lis
     fields = tol.fields.items()
     tolerances = Tolerances(atol=tol.atol, rtol=tol.rtol, ignore=tol.ignore,
                             fields=tuple((p, f.atol, f.rtol) for p, f in fields),
-                            artifacts=artifact_options({p: f.artifact for p, f in fields if f.artifact is not None}))
+                            artifacts=artifact_options({p: f.artifact for p, f in fields if f.artifact is not None}),
+                            periods=tuple((p, f.period) for p, f in fields if f.period is not None),
+                            zeros=tuple(p for p, f in fields if f.zero))
     limits = Limits(time_s=lim.time_s, memory_bytes=lim.memory_mb * MiB, pids=lim.pids, stdout_bytes=lim.stdout_mb * MiB)
     return Task(meta.id, root, meta, tolerances, limits, public, hidden)
 
@@ -203,6 +205,10 @@ def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) ->
     fields = {p: FieldTolerance(atol=a, rtol=r) for p, a, r in tol.fields}
     for p, opts in tol.artifacts:
         fields[p] = (fields.get(p) or FieldTolerance()).model_copy(update={"artifact": json.loads(opts)})
+    for p, period in tol.periods:
+        fields[p] = (fields.get(p) or FieldTolerance()).model_copy(update={"period": period})
+    for p in tol.zeros:
+        fields[p] = (fields.get(p) or FieldTolerance()).model_copy(update={"zero": True})
     return WorkflowTaskFile(
         id=task_id, workflow=spec.name, family=spec.family, domain=spec.domain, variant=variant,
         workflow_hash=spec.content_hash,

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from swr.errors import SwrError, load_toml
 from swr.judge import Tolerances
-from swr.judge.tolerance import artifact_options
+from swr.judge.tolerance import artifact_options, zero_rtol
 from swr.layout import WORKFLOW_TOML
 
 SPEC_FILE = WORKFLOW_TOML
@@ -79,6 +79,8 @@ class FieldSpec(_Strict):
     description: str = ""
     units: str | None = None
     artifact: dict[str, Any] = {}  # comparator options when the field names an artifact file
+    period: float | None = Field(default=None, gt=0)  # an angle's period: values compared modulo it
+    zero: bool = False  # zero by construction: the reference's values are rounding noise (swr.build.gates)
 
 
 class OutputsSpec(_Strict):
@@ -100,6 +102,17 @@ class LimitsSpec(_Strict):
     memory_mb: int | None = Field(default=None, gt=0)
     pids: int | None = Field(default=None, gt=0)
     stdout_mb: int | None = Field(default=None, gt=0)
+
+
+class LibraryConstant(_Strict):
+    """A constant the instruction states that the wrapped library holds (not the reference's own code): where
+    it lives and how its value was checked, for a reviewer."""
+
+    value: float
+    source: str = Field(min_length=20)
+    # "module:expression" giving the library's own value (evaluated in the module's namespace by the catalog's
+    # tests, where the workflow's packages are installed), so that a library change cannot leave it stale
+    python: str | None = Field(default=None, pattern=r"^[A-Za-z_][\w.]*:.+$")
 
 
 class LintAccept(_Strict):
@@ -131,6 +144,10 @@ class WorkflowSpec(_Strict):
     requires: Requires = Requires()
     limits: LimitsSpec = LimitsSpec()
     lint: LintSpec = LintSpec()
+    # Constants the instruction states: a number is the reference's own and run.py reads it from this table (one
+    # source for both); a table {value, source} is the wrapped library's. `swr audit lint` (instruction_constant)
+    # flags a precise number in the instruction that is neither.
+    constants: dict[str, float | LibraryConstant] = {}
     forbidden_packages: list[str] = []  # what a candidate must not import or call (anti-cheat of `swr run`)
     directory: Path = Field(default=Path("."), exclude=True)
 
@@ -139,6 +156,14 @@ class WorkflowSpec(_Strict):
     def _nonempty(cls, v: list[str] | None) -> list[str] | None:
         if v is not None and not v:
             raise ValueError("`command` must not be empty")
+        return v
+
+    @field_validator("constants")
+    @classmethod
+    def _constant_names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        bad = [k for k in v if not k.isidentifier()]
+        if bad:
+            raise ValueError(f"constant names must be identifiers, got {bad[0]!r}")
         return v
 
     @model_validator(mode="after")
@@ -150,9 +175,13 @@ class WorkflowSpec(_Strict):
     @property
     def tolerances(self) -> Tolerances:
         o = self.outputs
-        fields = tuple((p, f.atol, f.rtol) for p, f in sorted(o.fields.items()) if f.atol is not None or f.rtol is not None)
+        fields = tuple((p, f.atol, zero_rtol(f.rtol, f.zero)) for p, f in sorted(o.fields.items())
+                       if f.atol is not None or f.rtol is not None or f.zero)
         arts = artifact_options({p: f.artifact for p, f in o.fields.items() if f.artifact})
-        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields, artifacts=arts)
+        periods = tuple((p, f.period) for p, f in sorted(o.fields.items()) if f.period is not None)
+        zeros = tuple(p for p, f in sorted(o.fields.items()) if f.zero)
+        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields, artifacts=arts,
+                          periods=periods, zeros=zeros)
 
     @cached_property
     def content_hash(self) -> str:

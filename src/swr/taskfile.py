@@ -36,6 +36,8 @@ class FieldTolerance(_Model):
     atol: float | None = Field(None, ge=0)
     rtol: float | None = Field(None, ge=0)
     artifact: dict[str, Any] | None = None  # the artifact comparator's options, for a file-valued field
+    period: float | None = Field(None, gt=0)  # values compared modulo this (angles)
+    zero: bool | None = None  # true: zero by construction (its rtol is already 0 in `rtol`); absent otherwise
 
 
 class TaskTolerances(_Model):

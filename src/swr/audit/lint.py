@@ -12,10 +12,12 @@ from swr import kinds
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.verdict import parse_output, reference_view
+from swr.layout import WORKFLOW_TOML
 from swr.release import Task, list_tasks, load_task
 from swr.sandbox import get_sandbox
 from swr.workflow import Runner
 
+from .constants import as_findings
 from .oracle import leaf_within, leaves, limit
 from .selfreport import self_report_audit
 
@@ -31,7 +33,8 @@ Finding = dict[str, Any]
 RERUN_MARGIN = 0.5  # flag a float whose run-to-run drift uses more than half of its tolerance band
 ROUNDOFF = 1e-12  # a spread below this share of a field's largest |value| is roundoff: the field is constant
 CHECKS = frozenset({"nothing_graded", "tolerance_too_loose", "percentage_pass", "pattern_matches_nothing",
-                    "self_reported", "volatile_value", "tolerance_below_drift", "rerun_failed"})
+                    "self_reported", "volatile_value", "tolerance_below_drift", "rerun_failed",
+                    "instruction_constant"})
 
 
 def _finding(task: Task, severity: str, check: str, field: str, message: str) -> dict[str, Any]:
@@ -47,6 +50,7 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
     if not any(graded):
         return [_finding(task, "error", "nothing_graded", "", "every output field is ignored: any output passes")]
     found += _loose_fields(task, graded) + _threshold(task, graded) + _dead_patterns(task, graded)
+    found += _loose_periods(task, graded) + _constants(task)
     arts = {dotted(p) for r in refs for p, _ in artifact_leaves(r, tol)}
     for path in sorted({p for g in graded for p in g}, key=str):
         name, key = dotted(path), str(path[-1]) if path else ""
@@ -60,6 +64,12 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
         hits = sorted({dotted(p) for g in graded for p, v in g.items() if isinstance(v, str) and rx.search(v)})
         found += [_finding(task, "warning", "volatile_value", h, f"a graded value looks like a {kind}") for h in hits]
     return found
+
+
+def _constants(task: Task) -> list[dict[str, Any]]:
+    """The instruction's stated constants against the workflow's declared ones and its reference's code."""
+    has_reference = (task.reference_dir / WORKFLOW_TOML).is_file()
+    return as_findings(task.id, task.reference_spec() if has_reference else None)
 
 
 def _threshold(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
@@ -76,7 +86,8 @@ def _dead_patterns(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str,
     """Tolerance and ignore patterns that match no output path: a typo that silently grades otherwise."""
     paths = {p for g in graded for p in g}
     tol, dead = task.tolerances, []
-    for pat in sorted({f[0] for f in tol.fields} | {a[0] for a in tol.artifacts}):
+    pats = {f[0] for f in tol.fields} | {a[0] for a in tol.artifacts} | {p for p, _ in tol.periods} | set(tol.zeros)
+    for pat in sorted(pats):
         segs = pat.split(".")
         if not any(len(p) >= len(segs) and all(s in ("*", str(x)) for s, x in zip(segs, p)) for p in paths):
             dead.append(pat)
@@ -90,14 +101,32 @@ def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, 
     loose, varied = [], 0
     for path in sorted({p for g in graded for p in g}, key=str):
         vals = [g[path] for g in graded if path in g]
-        if not all(type(v) is float and math.isfinite(v) for v in vals) or _constant(vals):
-            continue
+        if not all(type(v) is float and math.isfinite(v) for v in vals) or _constant(vals) or tol.is_zero(path):
+            continue  # a field zero by construction varies by rounding noise only (the gates check it does)
         varied += 1
         if all(leaf_within(a, b, tol, path) for a in vals for b in vals):
             loose.append(dotted(path))
     sev = "error" if loose and len(loose) == varied else "warning"
     return [_finding(task, sev, "tolerance_too_loose", p, "every scenario's value lies within the tolerance of "
                      "every other's: the field cannot discriminate") for p in loose]
+
+
+def _loose_periods(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
+    """A periodic field whose band reaches half its period accepts every angle; one whose values are not
+    floats is not compared modulo anything (the period is a typo or a wrong field)."""
+    tol, found = task.tolerances, []
+    for path in sorted({p for g in graded for p in g}, key=str):
+        period = tol.period_for(path)
+        if not period:
+            continue
+        vals = [g[path] for g in graded if path in g]
+        if not all(type(v) is float for v in vals):
+            found.append(_finding(task, "error", "tolerance_too_loose", dotted(path), f"a period ({period:g}) "
+                                  "is declared for a field that is not a float: it is compared exactly"))
+        elif any(math.isfinite(v) and limit(v, tol, path) >= period / 2 for v in vals):
+            found.append(_finding(task, "error", "tolerance_too_loose", dotted(path), f"the tolerance band reaches "
+                                  f"half the field's period ({period:g}): every value passes"))
+    return found
 
 
 def _constant(vals: list[float]) -> bool:

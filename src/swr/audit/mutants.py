@@ -188,7 +188,13 @@ class ScaledTolerances:
     def for_path(self, path: tuple) -> tuple[float, float] | None:
         res = self.tol.for_path(path)
         scale = self.stats.scale.get(field_of(path))
+        if self.tol.is_zero(path):  # zero by construction: its values are noise, not a scale
+            return res
         return res if res is None or scale is None else (min(res[0], SCALE_FLOOR * scale), res[1])
+
+    def period_for(self, path: tuple) -> float | None:
+        """The task's period of the field (an angle's wrap is no wrong answer)."""
+        return self.tol.period_for(path)
 
 
 def _exposed(ref: Reference, tol: Tolerances, stats: FieldStats, per_class: int) -> list[tuple[tuple, float]]:
@@ -196,7 +202,7 @@ def _exposed(ref: Reference, tol: Tolerances, stats: FieldStats, per_class: int)
     the per_class most exposed fields first (where an atol above the field's values hides a wrong answer)."""
     best: dict[tuple, tuple[float, tuple, float]] = {}
     for p, v in float_leaves(ref.output, tol):
-        if abs(v) > SCALE_FLOOR * stats.scale.get(field_of(p), 0.0):
+        if abs(v) > SCALE_FLOOR * stats.scale.get(field_of(p), 0.0) and not tol.is_zero(p):
             share = limit(v, tol, p) / abs(v)
             if field_of(p) not in best or share > best[field_of(p)][0]:
                 best[field_of(p)] = (share, p, v)

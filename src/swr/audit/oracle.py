@@ -44,7 +44,11 @@ def leaf_within(ref: Any, got: Any, tol: Tolerances, path: Where) -> bool:
             return (math.isnan(ref) and math.isnan(got)) or got == ref
         if not math.isfinite(got):
             return False
-        return abs(float(got) - ref) <= limit(ref, tol, path)
+        diff = abs(float(got) - ref)
+        period = tol.period_for(path)
+        if period:  # an angle: the shorter way round
+            diff = abs(math.remainder(math.remainder(float(got), period) - math.remainder(ref, period), period))
+        return diff <= limit(ref, tol, path)
     return False
 
 

@@ -92,39 +92,77 @@ def _structure_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], 
                             "on every scenario")
 
 
-Peaks = dict[tuple[str, float], tuple[float, int]]  # (field pattern, atol) -> (largest |value|, values seen)
+Values = dict[tuple[str, float], list[float]]  # (field pattern, atol) -> every finite |value| of the field
+UNDER_SHARE = 0.1  # a field with more than this share of its nonzero values under its atol fails the build
+ZERO_MARGIN = 0.1  # a field zero by construction: its reference values use at most this share of its atol
+NOISE = 1e-10  # values this small against the output's largest are rounding noise, not a scale to grade at
 
 
-def _float_peaks(doc: Any, tol: Tolerances, path: tuple[str | int, ...], peaks: Peaks) -> None:
-    """Largest finite |value| of each graded float field (list items pooled), with its atol."""
+def _float_values(doc: Any, tol: Tolerances, path: tuple[str | int, ...], values: Values) -> None:
+    """Every finite |value| of each graded float field (list items pooled under their `*` pattern), by atol."""
     resolved = tol.for_path(path)
     if resolved is None:
         return
     if isinstance(doc, dict):
         for k, v in doc.items():
-            _float_peaks(v, tol, (*path, k), peaks)
+            _float_values(v, tol, (*path, k), values)
     elif isinstance(doc, list):
         for i, v in enumerate(doc):
-            _float_peaks(v, tol, (*path, i), peaks)
+            _float_values(v, tol, (*path, i), values)
     elif type(doc) is float and math.isfinite(doc):
         name = ".".join("*" if type(p) is int else str(p) for p in path)
-        peak, n = peaks.get((name, resolved[0]), (0.0, 0))
-        peaks[(name, resolved[0])] = (max(peak, abs(doc)), n + 1)
+        values.setdefault((name, resolved[0]), []).append(abs(doc))
 
 
 def tolerance_scale(outputs: list[Any], tol: Tolerances) -> GateFailure | None:
-    """Build rule: an atol above every reference value of a field accepts zero, a sign flip or a unit slip,
-    so it is an error naming the field (an all-zero field has no scale and is exempt)."""
-    peaks: Peaks = {}
+    """Build rule: where a reference value lies under its field's atol, zero, a sign flip or a unit slip passes.
+    Every value is weighed, not only the field's largest: more than UNDER_SHARE of a field's nonzero values
+    under its atol fails the build, naming the field (a signed field may cross zero now and then; an all-zero
+    field has no scale and is exempt, and so is a periodic one). A field declared `zero = true` is checked by
+    _zero_field instead."""
+    values: Values = {}
     for out in outputs:
-        _float_peaks(out, tol, (), peaks)
-    for (name, atol), (peak, n) in sorted(peaks.items()):
-        if 0.0 < peak < atol:
-            return GateFailure("tolerance_scale", f"field `{name or '(root)'}`: atol {atol:g} exceeds every "
-                               f"reference value (largest |value| {peak:.3g} over {n} values), so zero, a "
-                               "sign flip or a unit slip would pass — set a per-field atol below the field's scale "
-                               "in [outputs.fields] (rtol then carries the comparison)")
+        _float_values(out, tol, (), values)
+    peak = max((v for vs in values.values() for v in vs), default=0.0)
+    for (name, atol), vals in sorted(values.items()):
+        if tol.is_zero(tuple(name.split("."))):
+            if fail := _zero_field(name, atol, vals):
+                return fail
+            continue
+        if tol.period_for(tuple(name.split("."))):
+            continue  # an angle's magnitude is no scale: 0.1 and 359.9 degrees are as far from zero
+        nonzero = sorted(v for v in vals if v > 0.0)
+        under = sum(v < atol for v in nonzero)
+        if under and under > UNDER_SHARE * len(nonzero):
+            return GateFailure("tolerance_scale", f"field `{name or '(root)'}`: atol {atol:g} exceeds {under} of its "
+                               f"{len(nonzero)} nonzero reference values (smallest {nonzero[0]:.3g}, largest "
+                               f"{nonzero[-1]:.3g}), so zero, a sign flip or a unit slip would pass there — "
+                               + _advice(nonzero, peak))
     return None
+
+
+def _advice(nonzero: list[float], peak: float) -> str:
+    """What to declare instead; never an atol under rounding noise (that would fail correct answers on
+    another CPU): a field at noise scale against the output's largest values is offered `zero = true`."""
+    if nonzero[-1] <= NOISE * peak:
+        return (f"its values are rounding noise against the outputs' largest ({peak:.3g}): if it is zero by "
+                "construction declare `zero = true` in its [outputs.fields] table, with an atol at least "
+                f"{1 / ZERO_MARGIN:g} times its largest value; if it is not, grade it relative to its own values "
+                "(atol 0, rtol above its computation's precision)")
+    q = nonzero[int(UNDER_SHARE * (len(nonzero) - 1))]
+    return (f"set a per-field atol in [outputs.fields] below {q:.3g} (the field's smaller values; rtol then carries "
+            "the comparison), or `zero = true` if the field is zero by construction")
+
+
+def _zero_field(name: str, atol: float, vals: list[float]) -> GateFailure | None:
+    """A field declared zero by construction: its reference values must be noise well inside its band (at most
+    ZERO_MARGIN of its atol), so the reference passes on any CPU and a nonzero answer of the band's size fails."""
+    worst = max(vals, default=0.0)
+    if worst <= ZERO_MARGIN * atol:
+        return None
+    return GateFailure("tolerance_scale", f"field `{name}` is declared `zero = true`, but a reference value "
+                       f"{worst:.3g} exceeds {ZERO_MARGIN:g} of its atol {atol:g}: it is not zero by construction, "
+                       f"or its atol is within its noise (set atol above {worst / ZERO_MARGIN:.3g})")
 
 
 def schema_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:

@@ -10,7 +10,8 @@ from swr.spec import InputSpec, WorkflowSpec
 ARTIFACT_RULES = {
     "mesh": "a mesh matches on volume, area, bounds, Euler characteristic, watertightness and surface distance "
             "(any of STL, OBJ, PLY, OFF; facet order and vertex numbering are free)",
-    "image": "an image matches on size, channels and per-pixel values within tolerance (any lossless format)",
+    "image": "an image matches on size, channels and per-pixel values as displayed, within tolerance (any lossless "
+             "format; an ICC profile or PNG gAMA is applied, a PNG cHRM other than sRGB's must be the reference's)",
     "audio": "audio matches on sample rate, length and samples within tolerance",
     "table": "a table matches on columns, row count, column types and cells within tolerance (CSV, TSV or Parquet)",
     "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
@@ -96,7 +97,8 @@ def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_pub
         kind = f"file ({node['artifact']})" if "artifact" in node else node.get("type", "")
         lines.append(f"| `{name}` | {_cell(str(kind))} | {_cell(f.units if f else '')} | "
                      f"{_cell(f.description if f else '')} | {tol_text} |")
-    nested = [(p, f) for p, f in sorted(spec.outputs.fields.items()) if "." in p and (f.atol or f.rtol)]
+    nested = [(p, f) for p, f in sorted(spec.outputs.fields.items())
+              if "." in p and (f.atol or f.rtol or f.period or f.zero)]
     if nested:
         lines += ["", "Tolerances of nested fields (`*` is any list item or key): " + "; ".join(
             f"`{p}`: {_tolerance(spec, p)}" for p, _ in nested) + "."]
@@ -126,7 +128,13 @@ def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_pub
 
 
 def _tolerance(spec: WorkflowSpec, name: str) -> str:
+    """The band a field is graded with, as the judge resolves it (a `zero` field's rtol is 0), and its period."""
     f = spec.outputs.fields.get(name)
     atol = f.atol if f and f.atol is not None else spec.outputs.atol
-    rtol = f.rtol if f and f.rtol is not None else spec.outputs.rtol
-    return f"atol {atol:g}, rtol {rtol:g}"
+    rtol = f.rtol if f and f.rtol is not None else 0.0 if f and f.zero else spec.outputs.rtol
+    text = f"atol {atol:g}, rtol {rtol:g}"
+    if f and f.zero:
+        text += " (zero by construction)"
+    if f and f.period:
+        text += f", compared modulo {f.period:g}"
+    return text

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import fastpath
-from .leaves import json_safe, kind, number_ok, summary
+from .leaves import json_safe, kind, number_ok, periodic_ok, summary
 from .shape import count_leaves
 from .tolerance import Path, Tolerances
 from .vector import NP_MIN, np_float_mask
@@ -210,7 +210,7 @@ def _list(r: Any, c: Any, path: Cons, ap: Path, tol: Tolerances, acc: _Acc,
         tl = tol._resolve(eap)
         if tl is None:
             return
-        if len(r) >= NP_MIN and _float_list(r, c, path, tl, acc):
+        if len(r) >= NP_MIN and not (tol.periods and tol._period(eap)) and _float_list(r, c, path, tl, acc):
             return
         stack.extend((r[i], c[i], (path, i), eap) for i in range(len(r) - 1, -1, -1))
         return
@@ -250,7 +250,8 @@ def _leaf(r: Any, c: Any, kr: str, kc: str, path: Cons, ap: Path, tol: Tolerance
         return
     if kr == "number":
         tl = tol._resolve(ap) or (tol.atol, tol.rtol)
-        if number_ok(r, c, tl[0], tl[1]):
+        period = tol._period(ap) if tol.periods and type(r) is float else None
+        if period is not None and periodic_ok(r, c, tl[0], tl[1], period) or number_ok(r, c, tl[0], tl[1]):
             acc.matched += 1
         else:
             label = "numeric_mismatch" if isinstance(r, float) else "categorical_mismatch"

@@ -55,6 +55,24 @@ def float_ok(r: float, c: Any, atol: float, rtol: float) -> bool:
     return abs(c * 0.5 - r * 0.5) <= atol * 0.5 + (rtol * 0.5) * abs(r)
 
 
+def periodic_ok(r: float, c: Any, atol: float, rtol: float, period: float) -> bool:
+    """float_ok with the difference taken modulo `period` (an angle: 359.9 and 0.05 degrees are 0.15
+    apart). Each side is reduced first, so no difference of huge values overflows; non-finite values keep
+    float_ok's rule. A plain match is always a periodic one (the fast path stays sound without knowing)."""
+    if float_ok(r, c, atol, rtol):
+        return True
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or r != r or r in (INF, -INF):
+        return False
+    try:
+        c = float(c)
+    except OverflowError:
+        return False
+    if not (-INF < c < INF):
+        return False
+    d = abs(math.remainder(math.remainder(c, period) - math.remainder(r, period), period))
+    return d <= atol + rtol * abs(r)
+
+
 def number_ok(r: Any, c: Any, atol: float, rtol: float) -> bool:
     """Ints compare exactly (3.0 == 3, 3.5 != 3); floats by the tolerance rule."""
     if isinstance(r, float):

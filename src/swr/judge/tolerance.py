@@ -1,4 +1,7 @@
-"""Per-field tolerances: dotted path patterns resolved to (atol, rtol) or "ignored"."""
+"""Per-field tolerances: dotted path patterns resolved to (atol, rtol) or "ignored", plus two declarations
+a band alone cannot express: a field's `period` (an angle: 359.9 and 0.05 degrees are 0.15 apart) and a field
+that is `zero` by construction (its reference values are rounding noise; the gates check they are, and spare it
+the tolerance-scale rule)."""
 from __future__ import annotations
 
 import json
@@ -19,10 +22,11 @@ _MAX_MEMO = 200_000
 class _Cache:
     """Mutable per-instance memo (path resolutions, compiled fast predicates)."""
 
-    __slots__ = ("paths", "compiled", "last", "literal_index", "depth")
+    __slots__ = ("paths", "periods", "compiled", "last", "literal_index", "depth")
 
     def __init__(self) -> None:
         self.paths: dict[Path, Resolved] = {}
+        self.periods: dict[Path, float | None] = {}
         self.compiled: dict[Any, Any] = {}
         self.last: Any = None
         self.literal_index = False
@@ -59,6 +63,20 @@ def check_tol(name: str, value: Any) -> float:
     return value
 
 
+def check_period(value: Any) -> float:
+    """A period is a finite positive number (360 for degrees, 24 for hours, 2*pi for radians)."""
+    value = check_tol("period", value)
+    if value <= 0:
+        raise ValueError(f"period must be > 0, got {value!r}")
+    return value
+
+
+def zero_rtol(rtol: float | None, zero: Any) -> float | None:
+    """A field zero by construction is graded absolutely: rtol times a reference that is rounding noise would
+    make the band depend on the noise, so it is 0 unless declared."""
+    return 0.0 if zero and rtol is None else rtol
+
+
 @dataclass(frozen=True)
 class Tolerances:
     """Default float tolerance plus ignore patterns and per-pattern (atol, rtol) overrides."""
@@ -69,6 +87,10 @@ class Tolerances:
     fields: tuple[tuple[str, float | None, float | None], ...] = ()
     # per-pattern comparator options of artifact fields, as (pattern, canonical JSON)
     artifacts: tuple[tuple[str, str], ...] = ()
+    # per-pattern period of float fields (angles): differences are taken modulo it
+    periods: tuple[tuple[str, float], ...] = ()
+    # patterns of float fields that are zero by construction (graded with rtol 0; swr.build.gates checks them)
+    zeros: tuple[str, ...] = ()
     _cache: _Cache = field(
         default_factory=_Cache, init=False, repr=False, compare=False, hash=False
     )
@@ -86,27 +108,33 @@ class Tolerances:
                 None if r is None else check_tol("rtol", r),
             ))
         set_(self, "fields", tuple(norm))
-        segs = [s for p in (*self.ignore, *(f[0] for f in norm)) for s in _split(p)]
+        set_(self, "periods", tuple((str(p), check_period(v)) for p, v in self.periods))
+        set_(self, "zeros", tuple(str(p) for p in self.zeros))
+        pats = (*self.ignore, *(f[0] for f in norm), *(p for p, _ in self.periods))
+        segs = [s for p in pats for s in _split(p)]
         self._cache.literal_index = any(_DIGITS.fullmatch(s) for s in segs)
-        pats = (*self.ignore, *(f[0] for f in norm))
         self._cache.depth = max((len(_split(p)) for p in pats), default=0)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle/copy without the memo (compiled predicates are not picklable)."""
-        return (type(self), (self.atol, self.rtol, self.ignore, self.fields, self.artifacts))
+        return (type(self), (self.atol, self.rtol, self.ignore, self.fields, self.artifacts, self.periods,
+                             self.zeros))
 
     @classmethod
     def from_spec(cls, outputs: Mapping[str, Any] | None) -> "Tolerances":
         """Build from a workflow.toml `[outputs]` table (atol, rtol, ignore, fields.<pattern>)."""
         outputs = outputs or {}
         specs = (outputs.get("fields") or {}).items()
-        fields = tuple((pat, spec.get("atol"), spec.get("rtol")) for pat, spec in specs)
+        fields = tuple((pat, spec.get("atol"), zero_rtol(spec.get("rtol"), spec.get("zero")))
+                       for pat, spec in specs)
         return cls(
             atol=outputs.get("atol", 1e-6),
             rtol=outputs.get("rtol", 1e-4),
             ignore=tuple(outputs.get("ignore") or ()),
             fields=fields,
             artifacts=artifact_options({p: s["artifact"] for p, s in specs if s.get("artifact")}),
+            periods=tuple((p, s["period"]) for p, s in specs if s.get("period") is not None),
+            zeros=tuple(p for p, s in specs if s.get("zero")),
         )
 
     def options_for(self, path: Path) -> dict[str, Any]:
@@ -122,6 +150,32 @@ class Tolerances:
     def for_path(self, path: Path) -> Resolved:
         """(atol, rtol) for a concrete path, or None when the path is ignored."""
         return self._resolve(self._abstract(tuple(path)[: self._cache.depth]))
+
+    def period_for(self, path: Path) -> float | None:
+        """The period of the float field at a concrete path (None: not periodic)."""
+        return self._period(self._abstract(tuple(path)[: self._cache.depth])) if self.periods else None
+
+    def is_zero(self, path: Path) -> bool:
+        """True when the field at a concrete path is declared zero by construction."""
+        ap = tuple(ANY_INDEX if type(p) is int else p for p in path)
+        return any(_prefix_match(_split(pat), ap) or _prefix_match(_split(pat), tuple(path)) for pat in self.zeros)
+
+    def _period(self, apath: Path) -> float | None:
+        """Memoised period of an abstract path: the most specific matching pattern's (ties: last declared)."""
+        memo = self._cache.periods
+        if apath in memo:
+            return memo[apath]
+        if len(memo) > _MAX_MEMO:
+            memo.clear()
+        best: tuple[Any, float] | None = None
+        for i, (pat, period) in enumerate(self.periods):
+            segs = _split(pat)
+            if _prefix_match(segs, apath):
+                key = (len(segs), tuple(s != "*" for s in segs), i)
+                if best is None or key > best[0]:
+                    best = (key, period)
+        memo[apath] = res = None if best is None else best[1]
+        return res
 
     # -- internals shared with compare/fastpath -------------------------------------------
 

@@ -6,6 +6,9 @@ every frame used is defined by fixed rotations, IAU precession/nutation models o
 motion, none needs IERS tables, and TT time scales avoid leap-second lookups.
 """
 
+import tomllib
+from pathlib import Path
+
 import astropy.units as u
 from astropy.coordinates import (
     FK4,
@@ -22,6 +25,10 @@ from astropy.time import Time
 from astropy.utils import iers
 from astropy.utils.data import conf as data_conf
 
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
 iers.conf.auto_download = False
 data_conf.allow_internet = False
 
@@ -33,8 +40,9 @@ REFERENCES = {
     "galactic_center": SkyCoord(l=0.0 * u.deg, b=0.0 * u.deg, frame="galactic"),
     "north_ecliptic_pole": SkyCoord(lon=0.0 * u.deg, lat=90.0 * u.deg,
                                     frame=BarycentricMeanEcliptic(equinox=J2000)),
-    "sirius": SkyCoord(ra=101.287155 * u.deg, dec=-16.716116 * u.deg, frame="icrs"),
-    "polaris": SkyCoord(ra=37.954561 * u.deg, dec=89.264109 * u.deg, frame="icrs"),
+    "sirius": SkyCoord(ra=CONSTANTS["SIRIUS_RA_DEG"] * u.deg, dec=CONSTANTS["SIRIUS_DEC_DEG"] * u.deg, frame="icrs"),
+    "polaris": SkyCoord(ra=CONSTANTS["POLARIS_RA_DEG"] * u.deg, dec=CONSTANTS["POLARIS_DEC_DEG"] * u.deg,
+                        frame="icrs"),
 }
 
 

@@ -5,10 +5,17 @@ Entry workflow: warm workers import this module once; main() builds its own arra
 state. The cast is synthetic: tanh-shaped thermocline and halocline on an evenly spaced pressure grid.
 """
 
+import tomllib
+from pathlib import Path
+
 import gsw
 import numpy as np
 
-CP0 = 3991.86795711963  # J/(kg K): the TEOS-10 constant that makes CT a measure of potential enthalpy
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
+CP0 = CONSTANTS["CP0"]  # J/(kg K): the TEOS-10 constant that makes CT a measure of potential enthalpy
 MLD_DSIGMA = 0.03  # kg/m^3: de Boyer Montegut et al. (2004) density-threshold criterion
 
 

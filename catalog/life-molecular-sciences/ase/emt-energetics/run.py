@@ -2,13 +2,20 @@
 
 import json
 import sys
+import tomllib
+from pathlib import Path
 
 import numpy as np
 from ase.build import bulk, fcc100, fcc110, fcc111
 from ase.calculators.emt import EMT
 from ase.data import atomic_numbers, reference_states
 
-EV_A3_TO_GPA = 160.21766208
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
+EV_A3_TO_GPA = CONSTANTS["EV_A3_TO_GPA"]
+EV_A2_TO_J_M2 = CONSTANTS["EV_A2_TO_J_M2"]
 SURFACES = {"fcc100": fcc100, "fcc110": fcc110, "fcc111": fcc111}
 
 
@@ -58,7 +65,7 @@ def main(scn):
             "area_A2": area,
             "energy_eV": e_slab,
             "surface_energy_eV_A2": float(gamma),
-            "surface_energy_J_m2": float(gamma * 16.02176634),
+            "surface_energy_J_m2": float(gamma * EV_A2_TO_J_M2),
         },
     }
 

@@ -2,13 +2,19 @@
 
 import json
 import sys
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import openmm
 from openmm import unit
 
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
 PLATFORM = openmm.Platform.getPlatformByName("Reference")
-KB = 0.008314462618  # kJ/mol/K (openmm.unit.MOLAR_GAS_CONSTANT_R)
+KB = CONSTANTS["KB_KJ_MOL_K"]  # kJ/mol/K (openmm.unit.MOLAR_GAS_CONSTANT_R)
 
 
 def main(scn):

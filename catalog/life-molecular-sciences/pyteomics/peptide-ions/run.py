@@ -3,11 +3,18 @@
 import json
 import random
 import sys
+import tomllib
+from pathlib import Path
 
 from pyteomics import achrom, electrochem, mass
 
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
 AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWY"
-MOD_MASS = {"cam": 57.021464, "ox": 15.994915, "p": 79.966331}  # Unimod monoisotopic deltas, 6 decimals
+# Unimod monoisotopic deltas, 6 decimals
+MOD_MASS = {"cam": CONSTANTS["CAM_DELTA"], "ox": CONSTANTS["OX_DELTA"], "p": CONSTANTS["PHOSPHO_DELTA"]}
 MOD_COMP = {"cam": {"H": 3, "C": 2, "N": 1, "O": 1}, "ox": {"O": 1}, "p": {"H": 1, "P": 1, "O": 3}}
 ACETYL = {"H": 3, "C": 2, "O": 1}
 ELEMENTS = ("C", "H", "N", "O", "P", "S")

@@ -6,10 +6,15 @@ Entry workflow: main(dict) -> dict; pure function of the scenario, no module sta
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 import fluids
 
-G = 9.80665  # standard gravity used by fluids.head_from_P
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
+G = CONSTANTS["G"]  # standard gravity used by fluids.head_from_P
 
 
 def loss_coefficients(di: float, fd: float, s: dict) -> dict:

@@ -3,15 +3,21 @@
 import json
 import math
 import sys
+import tomllib
+from pathlib import Path
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
 # Surface gravity (m/s^2) and near-surface atmospheric density (kg/m^3).
 BODIES = {
-    "earth": (9.80665, 1.225),
-    "mars": (3.72076, 0.020),
-    "titan": (1.352, 5.43),
+    "earth": (CONSTANTS["G_EARTH"], CONSTANTS["RHO_EARTH"]),
+    "mars": (CONSTANTS["G_MARS"], CONSTANTS["RHO_MARS"]),
+    "titan": (CONSTANTS["G_TITAN"], CONSTANTS["RHO_TITAN"]),
 }
 FRACTIONS = [i / 10.0 for i in range(11)]
 RTOL, ATOL = 1e-10, 1e-10

@@ -5,10 +5,17 @@ Entry workflow: main(dict) -> dict; pure function of the scenario, no module sta
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 import h3
 
-EARTH_RADIUS_KM = 6371.0088  # IUGG mean Earth radius, for the offset; H3's own areas and distances use 6371.007180918475
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
+EARTH_RADIUS_KM = CONSTANTS["EARTH_RADIUS_KM"]  # IUGG mean Earth radius, for the offset (H3's own areas and
+# distances use its own sphere, [constants] H3_EARTH_RADIUS_KM)
 
 
 def offset_point(lat: float, lng: float, distance_km: float, bearing_deg: float) -> tuple[float, float]:

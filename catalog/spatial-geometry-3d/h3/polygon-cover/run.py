@@ -5,10 +5,16 @@ Entry workflow: main(dict) -> dict; pure function of the scenario, no module sta
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 import h3
 
-EARTH_RADIUS_KM = 6371.0088
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
+EARTH_RADIUS_KM = CONSTANTS["EARTH_RADIUS_KM"]
 
 
 def polygon(s: dict, radius_km: float) -> list[tuple[float, float]]:

@@ -3,7 +3,10 @@ so a lossless re-encode (PNG, BMP, TIFF, PPM) passes and a moved block of pixels
 
 Pixels are compared as a viewer shows them: the EXIF Orientation applied, an embedded ICC profile
 converted to sRGB, a PNG gAMA other than sRGB's applied. Colour metadata that cannot be converted
-must then be the same as the reference's (the `colour` check)."""
+must then be the same as the reference's (the `colour` check): an ICC profile that cannot be applied,
+and a PNG cHRM whose primaries or white point are not sRGB's (a colour-managed viewer maps the
+pixels through them; absent an sRGB or iCCP chunk, which take precedence, cHRM changes what is
+shown). A re-encoding that keeps the same chunks (other compression or filtering) still passes."""
 from __future__ import annotations
 
 import hashlib
@@ -37,6 +40,9 @@ _WIDE = {"I;16", "I;16L", "I;16B", "I;16N"}
 _FORMATS = ("PNG", "JPEG", "BMP", "TIFF", "PPM")  # JPEG includes multi-picture (MPO) files
 _SRGB_GAMMA = 1 / 2.2  # the file gamma of an sRGB-encoded image, as PNG's gAMA spells it
 _ICC_MODES = {"RGB": "RGB", "RGBA": "RGB", "L": "L", "LA": "L", "CMYK": "CMYK"}
+# cHRM of sRGB (white x, y, red x, y, green x, y, blue x, y); PNG stores each to 1e-5
+_SRGB_CHRM = (0.3127, 0.329, 0.64, 0.33, 0.3, 0.6, 0.15, 0.06)
+_CHRM_TOL = 5e-4  # encoders round sRGB's chromaticities differently (0.3127 vs 0.31270); all within this
 
 
 def _profile_to_srgb(im: Any, icc: bytes) -> Any:
@@ -76,9 +82,24 @@ def _as_viewed(im: Any) -> tuple[Any, float | None, str | None]:
             return _profile_to_srgb(im, icc), None, None
         except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
             return im, None, "icc:" + hashlib.sha256(icc).hexdigest()[:16]
+    chrm = _chromaticity(im.info.get("chromaticity"))
     if isinstance(gamma, (int, float)) and gamma > 0 and abs(gamma / _SRGB_GAMMA - 1) > 0.01:
-        return im, _SRGB_GAMMA / gamma, None
-    return im, None, None
+        return im, _SRGB_GAMMA / gamma, chrm
+    return im, None, chrm
+
+
+def _chromaticity(chrm: Any) -> str | None:
+    """A signature of a PNG cHRM that is not sRGB's (None for sRGB's, or none): its primaries change the
+    colours a colour-managed viewer shows, and are compared rather than converted."""
+    if not isinstance(chrm, (tuple, list)) or len(chrm) != 8:
+        return None
+    try:
+        vals = tuple(float(v) for v in chrm)
+    except (TypeError, ValueError):
+        return "chrm:unreadable"
+    if all(abs(v - s) <= _CHRM_TOL for v, s in zip(vals, _SRGB_CHRM)):
+        return None
+    return "chrm:" + ",".join(f"{v:.4f}" for v in vals)
 
 
 def load_image(path: Path, budget: Budget) -> tuple[np.ndarray, str | None]:
