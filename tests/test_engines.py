@@ -220,6 +220,14 @@ def test_hidden_cases_change_with_the_seed_and_repeat_for_the_same_seed(engine: 
     assert [dump_json(c) for c in first] == [dump_json(c) for c in again]
 
 
+def test_cfd_expected_fields_come_from_the_reference_solver_itself() -> None:
+    """verifier/expect.py solves the drawn cases with a copy of the reference's solver (the verifier's sandbox
+    sees only verifier/): the copy must be the reference's file byte for byte, or the expected fields would
+    come from another solver than the one the reference passes with."""
+    cfd = ENGINES / "cfd-2d"
+    assert (cfd / "verifier" / "ns2d.py").read_bytes() == (cfd / "reference" / "ns2d.py").read_bytes()
+
+
 def test_an_engine_with_fixed_hidden_cases_says_so(engines_release: Path) -> None:
     """Engines without a generator keep their cases/hidden files, and the release says they are fixed."""
     engines = {e["name"]: e for e in json.loads((engines_release / "release.json").read_text())["engines"]}
