@@ -138,11 +138,13 @@ EOF
 
 
 @pytest.mark.parametrize("engine, binary, package", [("logic-synth", "yosys", "pyverilog"),
-                                                     ("place-route", "nextpnr-ice40", "networkx")])
+                                                     ("place-route", "nextpnr-ice40", "networkx"),
+                                                     ("cad-2d", "qcad", "manifold3d")])
 def test_workspace_has_no_forbidden_binary_or_package(engines_release: Path, tmp_path: Path, engine: str,
                                                       binary: str, package: str) -> None:
     """Forbidden tools are absent from the agent's sandbox: logic-synth's yosys (the host has it) is not
-    on its PATH, place-route's networkx (installed here) is not importable."""
+    on its PATH, place-route's networkx and cad-2d's manifold3d (Clipper2 inside; installed here) are not
+    importable."""
     cfg = JobConfig(engines_release, "command", job="probe", jobs_dir=tmp_path / "jobs", include=(engine,),
                     budget=Budget(time_limit_s=120), agent_options={
                         "command": PROBE.replace("__BINARY__", binary).replace("__PACKAGE__", package),
@@ -157,7 +159,7 @@ def test_the_host_has_what_the_probes_hide() -> None:
     """The probes above would pass vacuously if the tools were not installed here at all."""
     import importlib.util
 
-    assert shutil.which("yosys") and importlib.util.find_spec("networkx")
+    assert shutil.which("yosys") and importlib.util.find_spec("networkx") and importlib.util.find_spec("manifold3d")
 
 
 def test_a_proof_check_with_a_share_is_refused(tmp_path: Path) -> None:
@@ -200,6 +202,34 @@ def test_engine_hidden_cases_are_drawn_from_the_release_seed(tmp_path: Path) -> 
     assert record["hidden_cases"] == "drawn from the seed"
 
 
+SEEDED = ("cad-2d", "cfd-2d", "solid-3d", "spice")  # engines whose fixed hidden cases gave way to generate.py
+
+
+@pytest.mark.parametrize("engine", SEEDED)
+def test_hidden_cases_change_with_the_seed_and_repeat_for_the_same_seed(engine: str) -> None:
+    """The generator, run in the sandbox as the build runs it: release seeds 0 and 1 give the same case ids but
+    another input for every case (values, sizes, orders, not just ids), and seed 0 again gives the same bytes;
+    no fixed case is left under cases/hidden."""
+    from swr.engine import check
+    from swr.release import dump_json
+    from swr.sandbox import get_sandbox
+
+    spec, sb = load_engine(ENGINES / engine), get_sandbox("bwrap")
+    assert check.draws_from_seed(spec) and not list((ENGINES / engine / "cases" / "hidden").glob("*.json"))
+    first, second, again = (check.hidden_cases(spec, sb, seed) for seed in (0, 1, 0))
+    assert [c["id"] for c in first] == [c["id"] for c in second] and len(first) >= 5
+    assert all(a["input"] != b["input"] for a, b in zip(first, second)), engine
+    assert [dump_json(c) for c in first] == [dump_json(c) for c in again]
+
+
+def test_cfd_expected_fields_come_from_the_reference_solver_itself() -> None:
+    """verifier/expect.py solves the drawn cases with a copy of the reference's solver (the verifier's sandbox
+    sees only verifier/): the copy must be the reference's file byte for byte, or the expected fields would
+    come from another solver than the one the reference passes with."""
+    cfd = ENGINES / "cfd-2d"
+    assert (cfd / "verifier" / "ns2d.py").read_bytes() == (cfd / "reference" / "ns2d.py").read_bytes()
+
+
 def test_an_engine_with_fixed_hidden_cases_says_so(engines_release: Path) -> None:
     """Engines without a generator keep their cases/hidden files, and the release says they are fixed."""
     engines = {e["name"]: e for e in json.loads((engines_release / "release.json").read_text())["engines"]}
@@ -207,7 +237,7 @@ def test_an_engine_with_fixed_hidden_cases_says_so(engines_release: Path) -> Non
         seeded = (ENGINES / name / "verifier" / "generate.py").is_file()
         assert e["hidden_cases"] == ("drawn from the seed" if seeded else "hidden cases fixed, not drawn from the seed")
     assert engines["statistics"]["hidden_cases"] == "drawn from the seed"
-    assert engines["cad-2d"]["hidden_cases"].startswith("hidden cases fixed")
+    assert all(engines[name]["hidden_cases"] == "drawn from the seed" for name in SEEDED)
 
 
 def test_the_nist_table_would_pass_nist_sets_in_disguise(tmp_path: Path) -> None:
