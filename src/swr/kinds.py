@@ -16,7 +16,6 @@ from swr.engine.task import EngineTask, load_engine_task
 from swr.errors import SwrError
 from swr.layout import TaskPaths
 from swr.release import Task, load_task
-from swr.revival.grading import grade_revival
 from swr.revival.task import RevivalTask, load_revival_task
 from swr.revival.task import write_oracle as revival_oracle
 from swr.sandbox import Mount, Sandbox
@@ -122,7 +121,7 @@ def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["a
     """The verdict: the hidden cases decide. An engine's public split is feedback on its examples; a
     revival's runs the public tests."""
     if isinstance(task, RevivalTask):
-        return checked(grade_revival(task.verifier(split), task.id, candidate, sandbox, split))
+        return checked(task.grade(candidate, sandbox, split))
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.spec, task.id, candidate, task.public, sandbox)
