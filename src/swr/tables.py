@@ -206,7 +206,7 @@ def revival_verdict_table(v: dict[str, Any]) -> RenderableType:
         table.add_row(plain(r["case"]), r["check"], "pass" if r["pass"] else "fail",
                       plain(_one_line(r["detail"])[:80]))
     detail = (v.get("detail") or "")[-1500:]
-    return Group(table, plain_lines(detail.rstrip())) if detail.strip() else table
+    return Group(table, plain_lines(detail.strip("\r\n"))) if detail.strip() else table
 
 
 def engine_verdict_table(v: dict[str, Any]) -> Table:

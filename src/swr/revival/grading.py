@@ -108,7 +108,10 @@ def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) ->
     if res.limit or MARK not in text:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
         return None, f"pytest did not finish ({why}): {(text + res.stderr.decode(errors='replace'))[-TAIL:]}"
-    return read_results(text, nonce)
+    outcomes, detail = read_results(text, nonce)
+    if outcomes == {}:  # nothing ran: why is often on stderr only (a conftest that fails to import)
+        detail = f"{detail}\n{res.stderr.decode('utf-8', errors='replace')}"[-TAIL:]
+    return outcomes, detail
 
 
 def read_results(text: str, nonce: str) -> tuple[dict[str, str] | None, str]:
