@@ -267,6 +267,31 @@ def test_openai_agent_tells_a_revival_task_what_a_revival_is(revival_release: Pa
     assert rec.status == "done" and rec.passed, (rec.label, rec.error)
 
 
+@pytest.fixture(scope="module")
+def engine_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One engine (statistics) built alone with `swr build`."""
+    base = tmp_path_factory.mktemp("engine")
+    res = swr("build", str(ROOT / "engines" / "statistics"), "--out", str(base / "rel"), timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def test_openai_agent_tells_an_engine_task_about_its_specification(engine_release: Path, tmp_path: Path,
+                                                                  serve: Any) -> None:
+    """An engine task: the system message names the specification and its worked examples, feedback runs the
+    examples and finish hands solution/run to the hidden verifier (not "the public examples" of a workflow)."""
+    srv = serve([[("finish", {})]])
+    cfg = JobConfig(engine_release, "openai", "scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
+                    agent_options={"base_url": srv.url})
+    rec = only(run_job(cfg))
+    system = srv.requests[0]["messages"][0]["content"]
+    assert "public/spec.md specifies an engine" in system and "scenario" not in system, system
+    tools = {t["function"]["name"]: t["function"]["description"] for t in srv.requests[0]["tools"]}
+    assert tools["feedback"].startswith("Run solution/run on the three worked examples"), tools
+    assert "hidden verifier" in tools["finish"], tools
+    assert rec.status == "done" and not rec.passed and rec.label == "missing_candidate", (rec.label, rec.error)
+
+
 MINI_SCRIPT = [
     [("bash", {"command": "cat instruction.md | head -20"})],
     [("bash", {"command": f"mkdir -p solution && cat > solution/run <<'EOF'\n{WRONG}EOF\nchmod +x solution/run"})],
