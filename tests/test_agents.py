@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import swr
+from conftest import ROOT, swr
 
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_dir, run_job
@@ -118,6 +118,19 @@ OPENAI_SCRIPT = [
 ]
 
 
+WORKFLOW_SYSTEM = """You are a software engineer working in a shell, in the directory /sandbox/work.
+Read instruction.md and public/ there. Build an executable program solution/run that reads one JSON
+scenario on stdin and prints one JSON object on stdout, reproducing the reference behaviour.
+Tools: bash (run a command; no network), write_file (create a file, path relative to /sandbox/work),
+feedback (grade solution/ on the public examples), finish (stop when you are done).
+Do not edit instruction.md, task.toml, feedback or public/."""
+WORKFLOW_TOOLS = {
+    "bash": "Run a bash command in the workspace (no network). Returns exit code and output.",
+    "write_file": "Write a text file (path relative to the workspace). A file starting with #! is made executable.",
+    "feedback": "Grade solution/ on the public examples; returns the verdict as JSON.",
+    "finish": "Stop working; solution/run is graded on hidden scenarios."}
+
+
 def test_openai_agent_fixes_its_solution_and_passes(linear_release: Path, tmp_path: Path, serve: Any) -> None:
     srv = serve(OPENAI_SCRIPT)
     cfg = job(linear_release, tmp_path, "openai", srv.url)
@@ -128,6 +141,9 @@ def test_openai_agent_fixes_its_solution_and_passes(linear_release: Path, tmp_pa
     assert not any(n.get("kind") == "ignored_setting" for n in rec.cheats)
     ls, _wrote, first, _, second = srv.tool_results()
     assert "good-linear" in ls and "exit code: 0" in ls
+    system = srv.requests[0]["messages"][0]
+    assert system == {"role": "system", "content": WORKFLOW_SYSTEM}  # the kind's brief left a workflow's as it was
+    assert {t["function"]["name"]: t["function"]["description"] for t in srv.requests[0]["tools"]} == WORKFLOW_TOOLS
     assert json.loads(first.split("\n", 1)[1])["pass"] is False and "numeric_mismatch" in first
     assert json.loads(second.split("\n", 1)[1])["pass"] is True
     d = run_dir(cfg, rec.key)
@@ -210,6 +226,70 @@ def test_token_budget_stops_the_run(linear_release: Path, tmp_path: Path, serve:
     cfg = job(linear_release, tmp_path, "openai", srv.url, budget=Budget(token_limit=1000, max_output_tokens=500))
     rec = only(run_job(cfg))
     assert rec.label == "token_limit" and rec.input_tokens + rec.output_tokens >= 1000 and rec.turns < 5
+
+
+REVIVAL = "periodictable-numpy2"
+PORT = ("sed -i 's/np\\.NaN/np.nan/' solution/periodictable/nsf.py && "
+        "sed -i 's/numpy\\.NaN/numpy.nan/' solution/periodictable/xsf.py")
+
+
+@pytest.fixture(scope="module")
+def revival_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One dependency-rot revival (periodictable on NumPy 2) built alone with `swr build`."""
+    base = tmp_path_factory.mktemp("revival")
+    res = swr("build", str(ROOT / "revivals" / REVIVAL), "--out", str(base / "rel"), timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def test_openai_agent_tells_a_revival_task_what_a_revival_is(revival_release: Path, tmp_path: Path,
+                                                            serve: Any) -> None:
+    """A revival task has no solution/run and no JSON scenario: the system message and the tools say what
+    the revival kind asks (repair the project in solution/, its hidden tests and probes grade it, feedback
+    runs the public tests), asked of the task's kind. The model's port then passes."""
+    srv = serve([[], [("bash", {"command": PORT})], [("feedback", {})], [("finish", {})]])
+    cfg = JobConfig(revival_release, "openai", "scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
+                    agent_options={"base_url": srv.url})
+    rec = only(run_job(cfg))
+    system = srv.requests[0]["messages"][0]["content"]
+    assert "reads one JSON" not in system and "solution/run that" not in system, system
+    assert "solution/ holds a Python project" in system and "Repair it in place" in system, system
+    assert "Python 3.12" in system and "hidden verifier runs the\nproject's own tests" in system, system
+    assert "feedback (run the project's public tests on solution/ in the target environment)" in system, system
+    tools = {t["function"]["name"]: t["function"]["description"] for t in srv.requests[0]["tools"]}
+    assert tools["feedback"].startswith("Run the project's public tests") and "public examples" not in tools["feedback"]
+    assert "hidden tests and probes" in tools["finish"] and "solution/run" not in tools["finish"]
+    nudge = srv.requests[1]["messages"][-1]
+    assert nudge == {"role": "user", "content": "Use the tools: repair the project in solution/, check it with "
+                                                "feedback, then call finish."}
+    ported, fed = srv.tool_results()[:2]
+    assert "exit code: 0" in ported and json.loads(fed.split("\n", 1)[1])["pass"] is True, fed
+    assert rec.status == "done" and rec.passed, (rec.label, rec.error)
+
+
+@pytest.fixture(scope="module")
+def engine_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One engine (statistics) built alone with `swr build`."""
+    base = tmp_path_factory.mktemp("engine")
+    res = swr("build", str(ROOT / "engines" / "statistics"), "--out", str(base / "rel"), timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def test_openai_agent_tells_an_engine_task_about_its_specification(engine_release: Path, tmp_path: Path,
+                                                                  serve: Any) -> None:
+    """An engine task: the system message names the specification and its worked examples, feedback runs the
+    examples and finish hands solution/run to the hidden verifier (not "the public examples" of a workflow)."""
+    srv = serve([[("finish", {})]])
+    cfg = JobConfig(engine_release, "openai", "scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
+                    agent_options={"base_url": srv.url})
+    rec = only(run_job(cfg))
+    system = srv.requests[0]["messages"][0]["content"]
+    assert "public/spec.md specifies an engine" in system and "scenario" not in system, system
+    tools = {t["function"]["name"]: t["function"]["description"] for t in srv.requests[0]["tools"]}
+    assert tools["feedback"].startswith("Run solution/run on the three worked examples"), tools
+    assert "hidden verifier" in tools["finish"], tools
+    assert rec.status == "done" and not rec.passed and rec.label == "missing_candidate", (rec.label, rec.error)
 
 
 MINI_SCRIPT = [

@@ -318,6 +318,22 @@ def test_candidate_text_is_inert_in_the_verdict_table(linear_release: Path, tmp_
     assert "[/]" in res.stdout
 
 
+def test_pytests_account_keeps_its_lines_and_stays_inert() -> None:
+    """Revival feedback prints pytest's account below its table: line breaks (\\n, \\r\\n, a lone \\r) stay
+    line breaks and a tab a tab, where plain() made each a U+FFFD; escapes, other controls and markup stay
+    inert as in plain()."""
+    from rich.console import Console
+
+    from swr.tables import plain_lines
+
+    text = "F [100%]\r\n\x1b[2J\x1b]0;pwned\x07E   assert [bold]1[/bold] == 2\rdef\tt():\n\x00x\u202e"
+    console = Console(width=200, record=True, color_system=None)
+    console.print(plain_lines(text))
+    out = console.export_text()
+    assert out.splitlines() == ["F [100%]", "E   assert [bold]1[/bold] == 2", "def     t():", "\ufffdx\ufffd"], out
+    assert "\x1b" not in out and "\x07" not in out
+
+
 # --------------------------------------------------------------------- item 10: hidden_reaches and command agents
 
 def test_hidden_reaches_see_a_command_agents_shell(linear_release: Path, tmp_path: Path) -> None:

@@ -148,3 +148,53 @@ def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> N
         [(r.label, r.error) for r in oracle]
     nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs", include=(TASK,)))
     assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["label"] == "tests_failed"
+
+
+# ----------------------------------------------- issue 23 §2: ./feedback without public tests (helper J)
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This task alone (`swr revive make`): the feedback tests need neither the other revivals nor a release."""
+    from conftest import swr
+
+    out = tmp_path_factory.mktemp("h5") / TASK
+    res = swr("revive", "make", str(REVIVAL), "--out", str(out), timeout=1800)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return out
+
+
+def test_feedback_without_public_tests_says_so(made: Path, tmp_path: Path) -> None:
+    """The sdist's one test file is hidden, so ./feedback has nothing to run: on the task and in an agent's
+    workspace alike it says that (pass null, label no_public_tests, exit 0), not "FAIL (pass) 0/0" nor an
+    error; the hidden grading of the same candidate is unchanged."""
+    from conftest import swr
+
+    from swr.harness import workspace
+
+    task = kinds.load(made)
+    oracle = _oracle(task, tmp_path / "oracle")
+    ws = workspace.create(task, tmp_path / "ws").root
+    for where, cand in ((made, oracle), (made, task.project), (ws, ws / "solution")):
+        doc = swr("feedback", str(where), str(cand), "--json")
+        v = json.loads(doc.stdout)
+        assert doc.returncode == 0 and v["pass"] is None and v["label"] == "no_public_tests", (where, doc.stdout)
+        assert v["records"] == [] and v["labels"] == [] and "hidden suite" in v["detail"]
+        assert isinstance(parse_verdict(v), RevivalVerdict)
+        text = swr("feedback", str(where), str(cand))
+        assert text.returncode == 0 and "no public tests" in text.stdout, text.stdout
+        assert not any(w in text.stdout for w in ("FAIL", "PASS", "0/0", "(pass)")), text.stdout
+    assert _grade(task, oracle)["pass"] and not _grade(task, task.project)["pass"]
+
+
+def test_feedback_without_public_tests_still_names_a_pin_back(made: Path, tmp_path: Path) -> None:
+    """Nothing to run is not nothing to check: a declared SciPy pin-back fails ./feedback (dependency_downgrade)."""
+    from conftest import swr
+
+    from swr.harness import workspace
+
+    ws = workspace.create(kinds.load(made), tmp_path / "ws").root
+    (ws / "solution" / "requirements.txt").write_text("numpy\nscipy<1.9\n")
+    res = swr("feedback", str(ws), str(ws / "solution"), "--json")
+    v = json.loads(res.stdout)
+    assert res.returncode == 1 and v["pass"] is False and v["labels"] == ["dependency_downgrade"], res.stdout
+    assert "0/0" not in swr("feedback", str(ws), str(ws / "solution")).stdout

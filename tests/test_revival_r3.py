@@ -128,3 +128,87 @@ def test_a_malformed_pypi_source_is_one_line(tmp_path: Path, source: str) -> Non
     res = swr("revive", "make", source, "--revivals", str(tmp_path), "--out", str(tmp_path / "out"))
     assert "pypi:NAME==VERSION" in _one_line(res) and "field `source`" in res.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+# ----------------------------------------------- issue 23 §2: ./feedback tells the truth (helper J)
+
+def _feedback(task: Path, candidate: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return swr("feedback", str(task), str(candidate), *flags)
+
+
+def _workspace(task: Path, tmp_path: Path, candidate: Path | None = None) -> Path:
+    """An agent's workspace of the task (no private half: ./feedback reads task.toml), its solution/ the
+    candidate's when given."""
+    from swr.harness import workspace
+
+    ws = workspace.create(kinds.load(task), tmp_path / "ws")
+    if candidate is not None:
+        shutil.rmtree(ws.solution)
+        shutil.copytree(candidate, ws.solution, symlinks=True)
+    return ws.root
+
+
+def test_the_reference_passes_feedback_with_the_public_tests_alone(made: Path, tmp_path: Path) -> None:
+    """./feedback runs the public tests without the hidden ones. The original's test_private.py passes only
+    after test_covalent_radius.py and test_crystal_structure.py have loaded their tables into the public one,
+    so it is hidden; the correct reference passes ./feedback on the task and in an agent's workspace, and the
+    build recorded that it did. The hidden grading still runs every test (test_private.py among them)."""
+    task = kinds.load(made)
+    oracle = tmp_path / "oracle"
+    kinds.write_oracle(task, oracle)
+    for where in (made, _workspace(made, tmp_path, oracle)):
+        res = _feedback(where, where / "solution" if where != made else oracle, "--json")
+        v = json.loads(res.stdout)
+        assert res.returncode == 0 and v["pass"] and v["label"] == "pass", (where, v["labels"], v["detail"][-800:])
+        assert [r["case"] for r in v["records"]] == ["test/test_core.py::test"]
+    assert json.loads(task.paths.build_record.read_text())["feedback"] == {"pass": True, "score": "1/1", "labels": []}
+    assert "test/test_private.py::test" in json.loads(task.paths.recorded.read_text())["tests"]
+
+
+def test_a_public_test_that_passes_only_after_hidden_ones_is_refused(tmp_path: Path) -> None:
+    """The spec as it was (test_private.py public): the build refuses it in one line naming the field and the
+    test, instead of shipping a task whose correct reference fails ./feedback."""
+    folder = shutil.copytree(REVIVAL, tmp_path / NAME)
+    toml = folder / "revival.toml"
+    text = toml.read_text()
+    for old, new in ((', "test/test_private.py"]', "]"),
+                     ('public = ["test/test_core.py"]', 'public = ["test/test_core.py", "test/test_private.py"]')):
+        assert old in text
+        text = text.replace(old, new, 1)
+    toml.write_text(text)
+    res = swr("revive", "make", str(folder), "--out", str(tmp_path / "out"), timeout=1800)
+    err = _one_line(res)
+    assert str(toml) in err and "./feedback" in err and "`verify.public`" in err, err
+    assert "test/test_private.py::test" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_feedback_keeps_the_lines_of_pytests_account(made: Path, tmp_path: Path) -> None:
+    """A failing public test: ./feedback prints pytest's account below the table line by line, as pytest wrote
+    it, not folded into one centred caption with its newlines shown as U+FFFD."""
+    cand = tmp_path / "cand"
+    kinds.write_oracle(kinds.load(made), cand)
+    core = cand / "periodictable" / "core.py"
+    text = core.read_text()
+    assert "1: ['Hydrogen'," in text
+    core.write_text(text.replace("1: ['Hydrogen',", "1: ['Hydrogenx',", 1))
+    res = _feedback(made, cand)
+    assert res.returncode == 1, res.stdout[-2000:] + res.stderr[-2000:]
+    assert "\ufffd" not in res.stdout, res.stdout
+    lines = res.stdout.splitlines()
+    assert ">       assert H.name == \"hydrogen\"" in lines, res.stdout
+    assert "E       AssertionError: assert 'hydrogenx' == 'hydrogen'" in lines, res.stdout
+    assert any(ln.startswith("FAILED test/test_core.py::test - AssertionError") for ln in lines), res.stdout
+
+
+def test_feedback_where_no_test_ran_fails_with_the_reason(made: Path, tmp_path: Path) -> None:
+    """In a workspace, a conftest.py that fails to import stops pytest before it collects a test: ./feedback
+    fails the public tests as not run and shows why, instead of "FAIL (pass)" with a score of 0/0."""
+    ws = _workspace(made, tmp_path)
+    (ws / "solution" / "test" / "conftest.py").write_text('raise ImportError("a broken conftest")\n')
+    res = _feedback(ws, ws / "solution")
+    assert res.returncode == 1 and "(pass)" not in res.stdout and "0/0" not in res.stdout, res.stdout
+    assert "tests_failed" in res.stdout and "ImportError: a broken conftest" in res.stdout, res.stdout
+    v = json.loads(_feedback(ws, ws / "solution", "--json").stdout)
+    assert v["pass"] is False and v["label"] == "tests_failed", v
+    assert v["records"] == [{"case": "test/test_core.py", "check": "test", "pass": False, "detail": "not run"}]

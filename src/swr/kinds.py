@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import shutil
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,7 +17,6 @@ from swr.engine.task import EngineTask, load_engine_task
 from swr.errors import SwrError
 from swr.layout import TaskPaths
 from swr.release import Task, load_task
-from swr.revival.grading import grade_revival
 from swr.revival.task import RevivalTask, load_revival_task
 from swr.revival.task import write_oracle as revival_oracle
 from swr.sandbox import Mount, Sandbox
@@ -106,6 +106,62 @@ def build_gates(task: AnyTask) -> dict[str, Any]:
     return task.gates if isinstance(task, Task) else {}
 
 
+@dataclass(frozen=True)
+class AgentBrief:
+    """What an agent that builds its own prompt (the built-in openai agent) tells the model about the task's
+    kind, beside instruction.md: what to build and how it is checked (`goal`), what the feedback tool does,
+    what finishing hands over, what must stay untouched, and the nudge for a reply without a tool call.
+    Command agents and mini-swe-agent take instruction.md as their prompt; every kind writes its own."""
+
+    goal: str
+    feedback: str
+    finish: str
+    protected: str
+    nudge: str
+
+
+WORKFLOW_BRIEF = AgentBrief(
+    goal="Read instruction.md and public/ there. Build an executable program solution/run that reads one JSON\n"
+         "scenario on stdin and prints one JSON object on stdout, reproducing the reference behaviour.",
+    feedback="grade solution/ on the public examples", finish="solution/run is graded on hidden scenarios",
+    protected="instruction.md, task.toml, feedback or public/",
+    nudge="Use the tools: write solution/run, check it with feedback, then call finish.")
+ENGINE_BRIEF = AgentBrief(
+    goal="Read instruction.md and public/ there: public/spec.md specifies an engine, with three worked examples.\n"
+         "Build an executable program solution/run that reads one case's JSON input on stdin and prints one JSON\n"
+         "object on stdout, computing what the specification says. A hidden verifier runs it on cases you do not\n"
+         "see and checks what it recomputes from your output.",
+    feedback="run solution/run on the three worked examples and show its output beside the expected one",
+    finish="solution/run is graded by the hidden verifier on unseen cases",
+    protected="instruction.md, task.toml, feedback or public/",
+    nudge="Use the tools: write solution/run, check it with feedback, then call finish.")
+
+
+def _revival_brief(task: RevivalTask) -> AgentBrief:
+    """A revival repairs a project in place: no solution/run, no JSON scenario; what ./feedback can say depends
+    on whether the task has public tests."""
+    python = f"Python {task.meta.target.python}" if task.meta.target.python else "the target Python"
+    fb = ("run the project's public tests on solution/ in the target environment" if task.meta.feedback.public
+          else "this task has no public tests: it says so and runs nothing, so check your work yourself")
+    return AgentBrief(
+        goal=f"Read instruction.md there. solution/ holds a Python project (a git repository) that no longer\n"
+             f"works as it did. Repair it in place, keeping its layout, so that it works with {python} and\n"
+             f"exactly the packages instruction.md lists (a read-only environment: you cannot add to it or pin\n"
+             f"anything back). There is no solution/run to write and no JSON scenario: a hidden verifier runs the\n"
+             f"project's own tests (those removed from this workspace too) and probe scripts whose outputs must\n"
+             f"match the original project's.",
+        feedback=fb, finish="solution/ is graded by the project's hidden tests and probes in the target environment",
+        protected="instruction.md, task.toml, feedback or the project's test files",
+        nudge="Use the tools: repair the project in solution/, check it with feedback, then call finish.")
+
+
+def agent_brief(task: AnyTask) -> AgentBrief:
+    """The task's kind as an agent's own prompt states it (the openai agent's system message and tools)."""
+    if isinstance(task, RevivalTask):
+        return _revival_brief(task)
+    return ENGINE_BRIEF if isinstance(task, EngineTask) else WORKFLOW_BRIEF
+
+
 def load(root: str | Path) -> AnyTask:
     """A task directory of any kind (full, or a public-only workspace copy)."""
     root = Path(root)
@@ -122,7 +178,7 @@ def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["a
     """The verdict: the hidden cases decide. An engine's public split is feedback on its examples; a
     revival's runs the public tests."""
     if isinstance(task, RevivalTask):
-        return checked(grade_revival(task.verifier(split), task.id, candidate, sandbox, split))
+        return checked(task.grade(candidate, sandbox, split))
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.spec, task.id, candidate, task.public, sandbox)

@@ -7,8 +7,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from swr import kinds
 from swr.release import list_tasks
@@ -16,12 +18,26 @@ from swr.release import list_tasks
 # ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_LINE_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # but tab and newline
 
 
 def plain(text: str) -> str:
     """Untrusted text (a candidate's stderr, keys, values) made inert for a rich console: no terminal
     escapes, no control characters, no markup."""
     return escape(_CONTROLS.sub("\ufffd", _ESCAPES.sub("", text)))
+
+
+def plain_lines(text: str) -> Text:
+    """Untrusted multi-line text (pytest's account of a run) made inert as plain(), but keeping its lines: a
+    newline, \\r\\n or a lone \\r is a line break and a tab a tab, not a replacement character. A Text is never
+    read as markup, so nothing is escaped."""
+    lines = _ESCAPES.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    return Text(_LINE_CONTROLS.sub("\ufffd", lines))
+
+
+def _one_line(text: str) -> str:
+    """A multi-line detail in a table cell: its whitespace runs, line breaks included, as single spaces."""
+    return " ".join(text.split())
 
 
 def task_rows(release: Path) -> list[dict[str, Any]]:
@@ -72,7 +88,7 @@ def _first_mismatch(s: dict[str, Any]) -> str:
     return tail[-1][:80] if tail else ""
 
 
-def verdict_table(v: dict[str, Any]) -> Table:
+def verdict_table(v: dict[str, Any]) -> RenderableType:
     """A verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
     if v.get("kind") == "engine":
         return engine_feedback_table(v) if v.get("split") == "public" else engine_verdict_table(v)
@@ -175,16 +191,22 @@ def compare_tables(res: dict[str, Any]) -> list[Table]:
     return [models, effort, matrix, dist, fam, nd]
 
 
-def revival_verdict_table(v: dict[str, Any]) -> Table:
-    """The failed records (or all when none failed); pytest's account, when ./feedback has one, below."""
+def revival_verdict_table(v: dict[str, Any]) -> RenderableType:
+    """The failed records (or all when none failed), then pytest's account when ./feedback has one, its lines
+    kept. ./feedback with no public test to run says that, and neither PASS nor FAIL nor a score of 0/0."""
     split = " (public tests)" if v.get("split") == "public" else ""
+    if v["pass"] is None:  # grading.no_public_tests
+        return plain_lines(f"{_one_line(v['task'])}{split}: no public tests: {v['detail']}")
+    score = f"  score {v['score']}" if v["records"] else ""
     title = (f"{plain(v['task'])}{split}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v['labels']) or 'pass')})  score {v['score']}")
-    table = Table("case", "check", "result", "detail", title=title, caption=plain(v.get("detail") or "")[-1500:])
+             f"({plain(', '.join(v['labels']) or 'pass')}){score}")
+    table = Table("case", "check", "result", "detail", title=title)
     failed = [r for r in v["records"] if not r["pass"]]
     for r in failed or v["records"]:
-        table.add_row(plain(r["case"]), r["check"], "pass" if r["pass"] else "fail", plain(r["detail"])[:80])
-    return table
+        table.add_row(plain(r["case"]), r["check"], "pass" if r["pass"] else "fail",
+                      plain(_one_line(r["detail"])[:80]))
+    detail = (v.get("detail") or "")[-1500:]
+    return Group(table, plain_lines(detail.strip("\r\n"))) if detail.strip() else table
 
 
 def engine_verdict_table(v: dict[str, Any]) -> Table:

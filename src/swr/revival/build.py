@@ -103,17 +103,23 @@ def break_project(spec: RevivalSpec, orig: Path, broken: Path) -> tuple[dict[str
 
 
 def check_task(root: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
-    """The starting workspace must fail in the target environment, the reference must pass there."""
+    """The starting workspace must fail in the target environment, the reference must pass there, and pass
+    ./feedback as an agent's workspace runs it: the public tests alone, without the hidden ones."""
     task = load_revival_task(root, read_task_file(root))  # type: ignore[arg-type]
     v = task.verifier()
     nop = grade_revival(v, task.id, task.project, sandbox)
     with tempfile.TemporaryDirectory(prefix="swr-revival-oracle-") as d:
         write_oracle(task, Path(d) / "o")
         ref = grade_revival(v, task.id, Path(d) / "o", sandbox)
+        fb = grade_revival(task.feedback_verifier(), task.id, Path(d) / "o", sandbox, "public") \
+            if task.meta.feedback.public else None
     problems = (["the starting workspace passes its verifier"] if nop["pass"] else []) + \
         ([f"the reference fails in the target environment: {ref['labels']} {_first_failure(ref)}"]
-         if not ref["pass"] else [])
-    return {"nop": _brief(nop), "reference": _brief(ref)}, problems
+         if not ref["pass"] else []) + \
+        ([f"the reference fails ./feedback, which runs the public tests without the hidden ones (field "
+          f"`verify.public`: a test that passes only after hidden ones have run belongs in `verify.hidden`): "
+          f"{fb['labels']} {_first_failure(fb)}"] if fb is not None and not fb["pass"] else [])
+    return {"nop": _brief(nop), "reference": _brief(ref), **({"feedback": _brief(fb)} if fb else {})}, problems
 
 
 def _brief(v: dict[str, Any]) -> dict[str, Any]:

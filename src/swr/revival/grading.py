@@ -36,7 +36,11 @@ BUILD_LIMITS = Limits()
 STAGED = tree.Bounds(bytes=BUILD_LIMITS.disk_bytes)
 FORGED = "forged results"  # an execution_failure's detail when the results line is not the runner's alone
 LABEL_ORDER = ("missing_candidate", "tests_modified", "dependency_downgrade", "build_failure", "execution_failure",
-               "tests_failed", "probe_mismatch")
+               "tests_failed", "probe_mismatch", "nothing_checked")
+# ./feedback of a task whose every test file is hidden: nothing runs, and the verdict says so instead of failing
+NO_PUBLIC_TESTS = "no_public_tests"
+NO_PUBLIC_NOTE = ("every test file of this project is hidden, so there is no test to run here; the hidden suite "
+                  "(its tests and probes) decides")
 
 
 @dataclass
@@ -104,7 +108,10 @@ def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) ->
     if res.limit or MARK not in text:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
         return None, f"pytest did not finish ({why}): {(text + res.stderr.decode(errors='replace'))[-TAIL:]}"
-    return read_results(text, nonce)
+    outcomes, detail = read_results(text, nonce)
+    if outcomes == {}:  # nothing ran: why is often on stderr only (a conftest that fails to import)
+        detail = f"{detail}\n{res.stderr.decode('utf-8', errors='replace')}"[-TAIL:]
+    return outcomes, detail
 
 
 def read_results(text: str, nonce: str) -> tuple[dict[str, str] | None, str]:
@@ -203,7 +210,7 @@ def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
         return verdict(task_id, [], ["missing_candidate"], findings, f"the candidate cannot be staged: {e}", split)
     want = [t for t in v.recorded.get("tests", []) if not public or _selected(t, v.spec.verify.public)]
     if public and not v.recorded:  # a workspace copy (./feedback): every public test that ran must pass
-        want = [t for t, o in (seen["tests"] or {}).items() if o != "skipped"]
+        want = _feedback_cases(seen["tests"], v.spec.verify.public)
     records = test_records(want, seen["tests"], seen["tests_detail"])
     tol = Tolerances(atol=v.spec.verify.atol, rtol=v.spec.verify.rtol)
     for probe, ref in (() if public else v.recorded.get("probes", {}).items()):
@@ -217,6 +224,26 @@ def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
     if seen["tests"] is None and (why := seen["tests_detail"].rpartition("\n")[2]).startswith(FORGED):
         shown = why  # said in every split: it is the verifier's finding, not the hidden tests' output
     return verdict(task_id, records, labels, findings, seen["build"] or shown, split)
+
+
+def _feedback_cases(outcomes: dict[str, str] | None, public: tuple[str, ...]) -> list[str]:
+    """What ./feedback checks in a workspace copy (no recorded outcomes): every public test that ran; when none
+    ran (all skipped, pytest stopped before collecting, a public file gone) the skipped ones or else the public
+    entries themselves, so that an empty run is a failure with a reason, never a pass of 0/0."""
+    ran = [t for t, o in (outcomes or {}).items() if o != "skipped"]
+    return ran or list(outcomes or ()) or list(public)
+
+
+def no_public_tests(task_id: str, candidate: Path, pins: dict[str, str]) -> dict[str, Any]:
+    """./feedback of a task with no public test: nothing to run, so no pass and no failure (`pass` null, label
+    no_public_tests) -- but a missing candidate or anti-cheat's findings (a pinned-back dependency) still fail."""
+    if not candidate.is_dir() or not any(candidate.iterdir()):
+        return verdict(task_id, [], ["missing_candidate"], [], f"{candidate} is missing or empty", "public")
+    findings = anticheat.inspect(candidate, {}, pins)
+    if findings:
+        return verdict(task_id, [], [f["kind"] for f in findings], findings, NO_PUBLIC_NOTE, "public")
+    return {"kind": "revival", "task": task_id, "pass": None, "label": NO_PUBLIC_TESTS, "labels": [],
+            "score": "0/0", "records": [], "anticheat": [], "detail": NO_PUBLIC_NOTE, "split": "public"}
 
 
 def _selected(test_id: str, public: tuple[str, ...]) -> bool:
@@ -244,7 +271,9 @@ def probe_record(probe: str, ref: Any, out: Any, why: str, tol: Tolerances) -> d
 
 def verdict(task_id: str, records: list[dict[str, Any]], labels: list[str], findings: list[dict[str, Any]],
             detail: str, split: str = "all") -> dict[str, Any]:
-    labels = [lab for lab in LABEL_ORDER if lab in labels]
+    """The verdict of these records; with no record and no label it is `nothing_checked`: a verdict that
+    checked nothing neither passes nor calls itself "pass"."""
+    labels = [lab for lab in LABEL_ORDER if lab in labels] or ([] if records else ["nothing_checked"])
     ok = sum(r["pass"] for r in records)
     doc = {"kind": "revival", "task": task_id, "pass": bool(records) and not labels, "label": labels[0] if labels
            else "pass", "labels": labels, "score": f"{ok}/{len(records)}", "records": records,

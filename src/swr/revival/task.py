@@ -8,16 +8,16 @@ import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from swr.errors import SwrError
 from swr.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.release import Forbidden, dump_json
 from swr.revival import envs
-from swr.revival.grading import BUILD, Verifier
+from swr.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
 from swr.revival.source import apply_patch
 from swr.revival.spec import Env, RevivalSpec, Verify, load_revival
-from swr.sandbox import Mount
+from swr.sandbox import Mount, Sandbox
 from swr.taskfile import Anticheat, Environment, RevivalFeedback, RevivalTaskFile, dump_task_file
 
 MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
@@ -70,11 +70,19 @@ class RevivalTask(Forbidden):
         """Graded on the host's system, in the target venv (mounted read-only)."""
         return {}
 
+    def grade(self, candidate: Path, sandbox: Sandbox,
+              split: Literal["all", "hidden", "public"] = "all") -> dict[str, Any]:
+        """The verdict (swr.revival.grading). ./feedback of a task with no public test runs nothing and says
+        so (label no_public_tests, pass null), in a workspace copy and a full task alike."""
+        if split == "public" and not self.meta.feedback.public:
+            return no_public_tests(self.id, candidate, self.target().pins())
+        return grade_revival(self.verifier(split), self.id, candidate, sandbox, split)
+
     def verifier(self, split: str = "all") -> Verifier:
         """The private parts grading reads; the target venv is made if this machine lacks it. A workspace
         copy (no private/) has only what ./feedback needs: the public tests, from task.toml."""
         if split == "public" and not self.paths.revival_toml.is_file():
-            return self._public_verifier()
+            return self.feedback_verifier()
         spec = self.spec
         return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target),
                         _json(self.paths.recorded), _json(self.paths.test_hashes))
@@ -88,7 +96,9 @@ class RevivalTask(Forbidden):
         what ./feedback needs inside an agent's sandbox."""
         return envs.ensure(self.target()).mounts(), envs.locator()
 
-    def _public_verifier(self) -> Verifier:
+    def feedback_verifier(self) -> Verifier:
+        """What ./feedback runs in an agent's workspace, from task.toml alone: the public tests, no recorded
+        outcome (every public test that runs must pass). The build holds the reference to it too."""
         fb = self.meta.feedback
         if not fb.public:
             raise SwrError("no public tests for ./feedback (field `feedback.public`)", file=self.paths.toml)

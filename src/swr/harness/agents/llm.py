@@ -9,7 +9,9 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from swr import kinds
 from swr.errors import SwrError
+from swr.kinds import AgentBrief
 from swr.layout import INSTRUCTION
 from swr.sandbox import WORKDIR, Limits, MiB, run, tree
 from swr.sandbox.base import hand_over
@@ -17,29 +19,42 @@ from swr.sandbox.base import hand_over
 from ..trajectory import TrajectoryBuilder, agent_json
 from .base import Context, InfraError, Outcome, agent_job
 
+# The kind's part (goal, feedback, protected) comes from kinds.agent_brief: a revival has no solution/run.
 SYSTEM = """You are a software engineer working in a shell, in the directory {workdir}.
-Read instruction.md and public/ there. Build an executable program solution/run that reads one JSON
-scenario on stdin and prints one JSON object on stdout, reproducing the reference behaviour.
+{goal}
 Tools: bash (run a command; no network), write_file (create a file, path relative to {workdir}),
-feedback (grade solution/ on the public examples), finish (stop when you are done).
-Do not edit instruction.md, task.toml, feedback or public/."""
+feedback ({feedback}), finish (stop when you are done).
+Do not edit {protected}."""
 
-TOOLS: list[dict[str, Any]] = [
-    {"type": "function", "function": {
-        "name": "bash", "description": "Run a bash command in the workspace (no network). Returns exit code and output.",
-        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}},
-    {"type": "function", "function": {
-        "name": "write_file", "description": "Write a text file (path relative to the workspace). "
-                                             "A file starting with #! is made executable.",
-        "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
-                       "required": ["path", "content"]}}},
-    {"type": "function", "function": {
-        "name": "feedback", "description": "Grade solution/ on the public examples; returns the verdict as JSON.",
-        "parameters": {"type": "object", "properties": {}}}},
-    {"type": "function", "function": {
-        "name": "finish", "description": "Stop working; solution/run is graded on hidden scenarios.",
-        "parameters": {"type": "object", "properties": {}}}},
-]
+
+def system_prompt(brief: AgentBrief) -> str:
+    return SYSTEM.format(workdir=WORKDIR, goal=brief.goal, feedback=brief.feedback, protected=brief.protected)
+
+
+def tools(brief: AgentBrief) -> list[dict[str, Any]]:
+    """The four tools; what feedback and finish do is the task's kind's to say."""
+    return [
+        {"type": "function", "function": {
+            "name": "bash", "description": "Run a bash command in the workspace (no network). "
+                                           "Returns exit code and output.",
+            "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}},
+        {"type": "function", "function": {
+            "name": "write_file", "description": "Write a text file (path relative to the workspace). "
+                                                 "A file starting with #! is made executable.",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"},
+                                                            "content": {"type": "string"}},
+                           "required": ["path", "content"]}}},
+        {"type": "function", "function": {
+            "name": "feedback", "description": f"{brief.feedback[:1].upper()}{brief.feedback[1:]}; returns the "
+                                               "verdict as JSON.",
+            "parameters": {"type": "object", "properties": {}}}},
+        {"type": "function", "function": {
+            "name": "finish", "description": f"Stop working; {brief.finish}.",
+            "parameters": {"type": "object", "properties": {}}}},
+    ]
+
+
+TOOLS = tools(kinds.WORKFLOW_BRIEF)  # a workflow task's (what swr.export.chat shows for the built-in agent)
 
 
 def swr_version() -> str:
@@ -92,7 +107,8 @@ class OpenAIAgent:
                                timeout=self.request_timeout, max_retries=self.max_retries)
         b, out = ctx.budget, Outcome()
         traj = TrajectoryBuilder(self.name, swr_version(), ctx.model)
-        system = SYSTEM.format(workdir=WORKDIR)
+        brief = kinds.agent_brief(ctx.task)
+        system = system_prompt(brief)
         task = ctx.workspace.start[INSTRUCTION].decode()
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}, {"role": "user", "content": task}]
         traj.system(system)
@@ -121,7 +137,7 @@ class OpenAIAgent:
         """One model call; endpoint trouble is an InfraError, except a late 4xx (e.g. context overflow)."""
         import openai
 
-        kw: dict[str, Any] = {"model": ctx.model, "messages": messages, "tools": TOOLS,
+        kw: dict[str, Any] = {"model": ctx.model, "messages": messages, "tools": tools(kinds.agent_brief(ctx.task)),
                               "timeout": self.request_timeout if left is None else min(self.request_timeout, left)}
         if ctx.budget.max_output_tokens is not None:
             kw["max_tokens"] = ctx.budget.max_output_tokens
@@ -163,7 +179,7 @@ class OpenAIAgent:
         messages.append({"role": "assistant", "content": msg.content or "",
                          **({"tool_calls": [c.model_dump(exclude_none=True) for c in calls]} if calls else {})})
         if not calls:
-            nudge = "Use the tools: write solution/run, check it with feedback, then call finish."
+            nudge = kinds.agent_brief(ctx.task).nudge
             messages.append({"role": "user", "content": nudge})
             traj.user(nudge)
             return False
