@@ -280,10 +280,13 @@ def test_openai_agent_tells_an_engine_task_about_its_specification(engine_releas
                                                                   serve: Any) -> None:
     """An engine task: the system message names the specification and its worked examples, feedback runs the
     examples and finish hands solution/run to the hidden verifier (not "the public examples" of a workflow)."""
-    srv = serve([[("finish", {})]])
+    srv = serve([[("feedback", {})], [("finish", {})]])
     cfg = JobConfig(engine_release, "openai", "scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
                     agent_options={"base_url": srv.url})
     rec = only(run_job(cfg))
+    # ./feedback in the workspace, which holds task.toml but no private engine.toml, runs the examples
+    (shown,) = srv.tool_results()
+    assert '"kind": "engine"' in shown and shown.count("missing_candidate") == 3 and "not found" not in shown, shown
     system = srv.requests[0]["messages"][0]["content"]
     assert "public/spec.md specifies an engine" in system and "scenario" not in system, system
     tools = {t["function"]["name"]: t["function"]["description"] for t in srv.requests[0]["tools"]}

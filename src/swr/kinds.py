@@ -181,7 +181,7 @@ def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["a
         return checked(task.grade(candidate, sandbox, split))
     if isinstance(task, EngineTask):
         if split == "public":
-            return engine_feedback(task.spec, task.id, candidate, task.public, sandbox)
+            return engine_feedback(task.candidate_terms, task.id, candidate, task.public, sandbox)
         return checked(grade_engine(task.spec, task.verifier_dir, candidate, task.hidden, sandbox, jobs, task.id))
     from swr.grade import grade as grade_workflow
 

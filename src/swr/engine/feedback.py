@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from swr.engine.grading import run_candidate
-from swr.engine.spec import EngineSpec
+from swr.engine.grading import CandidateTerms, run_candidate
 from swr.sandbox import Sandbox
 
 MAX_NAMED = 10
@@ -32,11 +31,11 @@ def differences(expected: Any, got: Any, path: str = "") -> list[tuple[str, floa
     return [] if got == expected else [(path, None)]
 
 
-def engine_feedback(spec: EngineSpec, task_id: str, candidate: Any, public: list[dict[str, Any]],
+def engine_feedback(terms: CandidateTerms, task_id: str, candidate: Any, public: list[dict[str, Any]],
                     sandbox: Sandbox) -> dict[str, Any]:
     rows = []
     for case in public:
-        ran = run_candidate(spec, candidate, case, sandbox)
+        ran = run_candidate(terms, candidate, case, sandbox)
         diffs = differences(case.get("expected"), ran.output) if ran.output is not None else []
         worst = max((d for _, d in diffs if d is not None), default=0.0)
         rows.append({"case": case["id"], "failure": ran.failure, "detail": ran.detail[-500:],

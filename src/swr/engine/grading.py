@@ -29,22 +29,40 @@ class Ran:
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class CandidateTerms:
+    """What running a candidate needs of its engine: the interface's limits and the forbidden tools. All of it
+    is public (task.toml holds it), so `./feedback` runs the examples in a workspace without the private
+    engine.toml."""
+
+    timeout_s: float
+    memory_mb: int
+    packages: tuple[str, ...]
+    binaries: tuple[str, ...]
+
+    @classmethod
+    def of(cls, spec: EngineSpec) -> CandidateTerms:
+        return cls(spec.interface.timeout_s, spec.interface.memory_mb, tuple(spec.forbidden.packages),
+                   tuple(spec.forbidden.binaries))
+
+
 def limits(spec: EngineSpec, verifier: bool = False) -> Limits:
     t = spec.verify_timeout_s if verifier else spec.interface.timeout_s
     return Limits(time_s=t, memory_bytes=(4 * GiB if verifier else spec.interface.memory_mb << 20))
 
 
-def run_candidate(spec: EngineSpec, candidate: Path, case: Case, sandbox: Sandbox,
+def run_candidate(spec: EngineSpec | CandidateTerms, candidate: Path, case: Case, sandbox: Sandbox,
                   beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> Ran:
     """One case through `./run`; `beneath`: directories layered under the candidate's own (a cheat is
     graded over the reference, so it may be one changed file); `env`: variables over the sandbox's own
     (the build runs the reference on another BLAS kernel to measure platform variation)."""
+    terms = spec if isinstance(spec, CandidateTerms) else CandidateTerms.of(spec)
     run_file = next((d / CANDIDATE_RUN for d in (candidate, *beneath) if (d / CANDIDATE_RUN).is_file()), None)
     if run_file is None:
         return Ran(case["id"], None, "missing_candidate", f"{candidate / 'run'} does not exist")
     job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", tuple(d.resolve() for d in beneath)),
-              limits(spec), env=dict(env or {}),
-              hidden=tuple(spec.forbidden.packages), hidden_bins=tuple(spec.forbidden.binaries))
+              Limits(time_s=terms.timeout_s, memory_bytes=terms.memory_mb << 20), env=dict(env or {}),
+              hidden=terms.packages, hidden_bins=terms.binaries)
     res = run(sandbox, job, (json.dumps(case["input"]) + "\n").encode())
     if not res.ok:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"

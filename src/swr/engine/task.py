@@ -13,6 +13,7 @@ from typing import Any
 
 from swr.audit.adequacy import adequacy_line
 from swr.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
+from swr.engine.grading import CandidateTerms
 from swr.engine.spec import EngineSpec, load_engine
 from swr.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.release import Forbidden, dump_json
@@ -41,6 +42,12 @@ class EngineTask(Forbidden):
     def spec(self) -> EngineSpec:
         """The engine's own engine.toml, with its checks and thresholds (private)."""
         return load_engine_private(self.root)
+
+    @property
+    def candidate_terms(self) -> CandidateTerms:
+        """How its candidate runs, from task.toml alone (a workspace's ./feedback has no private engine.toml)."""
+        return CandidateTerms(self.meta.interface.timeout_s, self.meta.interface.memory_mb,
+                              self.meta.anticheat.forbidden_packages, self.meta.anticheat.forbidden_binaries)
 
     @property
     def verifier_dir(self) -> Path:
