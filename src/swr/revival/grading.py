@@ -83,7 +83,8 @@ def _left_out(build: bool, overlay: bool) -> Callable[[str], bool]:
     return ignore
 
 
-def _job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
+def sandbox_job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
+    """One run of grading in the target venv (the tests, a probe): what its sandbox mounts and covers."""
     lim = Limits(time_s=v.spec.verify.timeout_s, memory_bytes=4 * GiB, pids=256)
     return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts())
 
@@ -98,7 +99,7 @@ def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) ->
     or its results line is not the runner's alone. A fresh nonce per run (see swr.revival.runner for what it
     does and does not guarantee)."""
     nonce = secrets.token_hex(16)
-    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
+    res = run(sandbox, sandbox_job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
               _request(v, "tests", tests=tests, nonce=nonce))
     text = res.stdout.decode("utf-8", errors="replace")
     if res.limit or MARK not in text:
@@ -129,7 +130,7 @@ def read_results(text: str, nonce: str) -> tuple[dict[str, str] | None, str]:
 
 def run_probe(v: Verifier, scratch: Path, probe: str, sandbox: Sandbox) -> tuple[Any, str]:
     """(the probe's JSON object, "") or (None, why)."""
-    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "probe", probe=probe))
+    res = run(sandbox, sandbox_job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "probe", probe=probe))
     if not res.ok:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
         return None, f"{why}: {res.stderr.decode(errors='replace')[-TAIL:]}"
