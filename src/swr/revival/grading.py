@@ -50,6 +50,10 @@ class Verifier:
     venv: Venv
     recorded: dict[str, Any] = field(default_factory=dict)
     hashes: dict[str, str] = field(default_factory=dict)
+    # absent from every run's sandbox: the forbidden distributions (hide.py: by their RECORDs, other Pythons,
+    # zipped and vendored copies) and the copies of the original found by content (swr.revival.originals)
+    forbidden: tuple[str, ...] = ()
+    copies: tuple[Path, ...] = ()
 
 
 def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> Path:
@@ -86,7 +90,8 @@ def _left_out(build: bool, overlay: bool) -> Callable[[str], bool]:
 def sandbox_job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
     """One run of grading in the target venv (the tests, a probe): what its sandbox mounts and covers."""
     lim = Limits(time_s=v.spec.verify.timeout_s, memory_bytes=4 * GiB, pids=256)
-    return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts())
+    return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts(),
+               hidden=v.forbidden, hidden_paths=v.copies)
 
 
 def _request(v: Verifier, mode: str, **kw: Any) -> bytes:
@@ -145,7 +150,8 @@ def build_step(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
     """A `build` task's project built in place in the scratch copy; why not, or None. The reason comes last
     (a verdict's detail is its tail): a build that filled its capped directory says so."""
     res = run(sandbox, Job([str(v.venv.python), *BUILD], Mount(scratch.resolve(), WORKDIR, "rw"),
-                           replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s), extra_mounts=v.venv.mounts()), b"")
+                           replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s), extra_mounts=v.venv.mounts(),
+                           hidden=v.forbidden, hidden_paths=v.copies), b"")
     if res.ok:
         return None
     why = f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
