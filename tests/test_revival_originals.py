@@ -177,15 +177,13 @@ _load()
 
 
 def loader_candidate(task: RevivalTask, dest: Path) -> Path:
-    """The broken project with the deleted module replaced by LOADER."""
+    """The broken project with the deleted module (the reference's one .py file) replaced by LOADER."""
     revival_oracle(task, dest)
-    module = task.spec.module
-    assert module, task.id
-    names = {task.spec.anticheat.forbidden_packages[0].replace("-", "_"), module.split(".")[0]}
-    rel = Path(*module.split(".")).with_suffix(".py")
-    (dest / rel).write_text(LOADER.format(names=sorted(names), module=module.split(".")[-1]))
-    for stub in dest.rglob(rel.name.replace(".py", ".pyi")):
-        stub.unlink()
+    ref = task.reference_dir / MODULE_REF
+    [rel] = [f.relative_to(ref) for f in ref.rglob("*.py")]
+    names = {rel.parts[0], *(p.replace("-", "_") for p in task.forbidden_packages)}
+    (dest / rel).write_text(LOADER.format(names=sorted(names), module=rel.stem))
+    (dest / rel.with_suffix(".pyi")).unlink(missing_ok=True)
     return dest
 
 
@@ -259,3 +257,55 @@ def test_a_revival_image_holds_no_copy_of_the_original_and_its_judge_grades_with
     res = subprocess.run([sys.executable, "-c", BLOCKED_JUDGE, blocked, str(hp.task_copy), str(solution), str(logs)],
                          capture_output=True, text=True, timeout=1800)
     assert res.returncode == 0 and json.loads(res.stdout)["reward"] == 1.0, (res.stdout[-2000:], res.stderr[-3000:])
+
+
+SYNTHETIC = "\n".join(f"def recipe_{i}(iterable):\n    \"\"\"Recipe number {i}: a distinctive docstring line of the "
+                      f"original.\"\"\"\n    return list(iterable)[{i}::{i + 1}]  # step {i} of the original module"
+                      for i in range(1, 40)) + "\n"
+
+
+def test_copies_are_found_by_content_and_covered_in_the_sandbox(backend: Sandbox, tmp_path: Path) -> None:
+    """A renamed vendored copy, a top-level copy with its bytecode, bytecode whose source is gone and a wheel
+    holding a copy are found by the original's lines alone and are unreadable in a job that covers them; an
+    unrelated module beside them stays readable."""
+    import py_compile
+    import zipfile
+
+    from swr.sandbox import WORKDIR, Job, Mount
+
+    root = tmp_path / "env"
+    renamed = root / "site" / "otherpkg" / "_impl" / "renamed"
+    renamed.mkdir(parents=True)
+    (renamed / "__init__.py").write_text("")
+    (renamed / "core.py").write_text(SYNTHETIC)
+    top = root / "site" / "top_copy.py"
+    top.write_text(SYNTHETIC)
+    py_compile.compile(str(top))
+    orphan = root / "site" / "orphan"
+    orphan.mkdir()
+    (orphan / "__init__.py").write_text("")
+    (orphan / "gone.py").write_text(SYNTHETIC)
+    py_compile.compile(str(orphan / "gone.py"))
+    (orphan / "gone.py").unlink()
+    (root / "site" / "unrelated.py").write_text("x = 1\n")
+    (root / "wheels").mkdir()
+    with zipfile.ZipFile(root / "wheels" / "thing-1.0-py3-none-any.whl", "w") as z:
+        z.writestr("thing/_vendored/x/mod.py", SYNTHETIC)
+    for d in [root, *root.rglob("*")]:
+        d.chmod(0o755 if d.is_dir() else 0o644)
+    lines = originals.signature([SYNTHETIC.encode()])
+    got = originals.copies((root,), tuple(lines))
+    assert set(got) == {renamed, top, *top.parent.glob("__pycache__/top_copy.*.pyc"), orphan,
+                        root / "wheels" / "thing-1.0-py3-none-any.whl"}, got
+    (tmp_path / "work").mkdir(mode=0o755)
+    job = Job([sys.executable, "-I", originals.__file__], Mount(tmp_path / "work", WORKDIR, "ro"),
+              Limits(time_s=120), extra_mounts=(Mount(root, str(root), "ro"),), hidden_paths=got)
+    res = run(backend, job, json.dumps({"roots": [str(root)], "lines": lines, "hits": 2}).encode())
+    assert res.ok, res.stderr[-2000:]
+    out = json.loads(res.stdout)
+    assert out["hits"] == [] and out["files"] >= 3, out
+    probe = Job([sys.executable, "-I", "-c", f"print(open({str(root / 'site' / 'unrelated.py')!r}).read())"],
+                Mount(tmp_path / "work", WORKDIR, "ro"), Limits(time_s=60), extra_mounts=(Mount(root, str(root), "ro"),),
+                hidden_paths=got)
+    res = run(backend, probe, b"")
+    assert res.ok and res.stdout == b"x = 1\n\n", res.stderr[-1000:]

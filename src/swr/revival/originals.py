@@ -30,7 +30,7 @@ SKIP = ("/proc", "/sys", "/dev")
 # reads every file (suffixes=None); the host-side scan would take minutes over /usr and swr's environment else
 PYTHON_FILES = (".py", ".pyi", ".pyw", ".pyx", ".pxd", ".pyc", ".pyo", ".whl", ".zip", ".egg", ".pyz", ".tar.gz",
                 ".tgz", ".tar.bz2", ".tar")
-RULES = [MIN_LEN, HITS, PYTHON_FILES, 3]  # what a cached scan depends on besides the roots and the signature
+RULES = [MIN_LEN, HITS, PYTHON_FILES, 5]  # what a cached scan depends on besides the roots and the signature
 SIGNATURE = "original-lines.json"  # under a task's private/: written by the build, read by grading
 
 
@@ -46,20 +46,33 @@ def signature(sources: list[bytes], limit: int = 0) -> list[str]:
     order: list[str] = []
     for src in sources:
         for raw in src.decode("utf-8", errors="replace").splitlines():
-            line = raw.strip()
-            if len(line) >= MIN_LEN and not line.startswith("#"):
-                if line not in counts:
-                    order.append(line)
-                counts[line] = counts.get(line, 0) + 1
+            for line in _variants(raw.strip()):
+                if len(line) >= MIN_LEN and not line.startswith("#"):
+                    if line not in counts:
+                        order.append(line)
+                    counts[line] = counts.get(line, 0) + 1
     lines = [ln for ln in order if counts[ln] == 1]
     if limit and len(lines) > limit:
         lines = [lines[i * len(lines) // limit] for i in range(limit)]
     return lines
 
 
+def _variants(line: str) -> list[str]:
+    """A line, and a docstring's line without its quotes as well: bytecode keeps the text, not the quotes."""
+    inner = line
+    for q in ('"""', "'''"):
+        inner = inner[len(q):] if inner.startswith(q) else inner
+        inner = inner[:-len(q)] if inner.endswith(q) else inner
+    return [line, inner.strip()] if inner.strip() != line else [line]
+
+
 def holds(data: bytes, sig: set[bytes], hits: int = HITS) -> bool:
-    """Whether data (a file's bytes) carries at least `hits` lines of the signature."""
-    return len(sig & normal_lines(data)) >= min(hits, len(sig))
+    """Whether data (a file's bytes) carries at least `hits` lines of the signature. In bytecode a one-line
+    docstring or string constant sits between marshal's bytes, not on a line of its own: it is searched for."""
+    want = min(hits, len(sig))
+    if data[2:4] == b"\r\n":
+        return sum(line in data for line in sig) >= want
+    return len(sig & normal_lines(data)) >= want
 
 
 def _members(data: bytes) -> list[tuple[str, bytes]]:

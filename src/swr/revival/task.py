@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from swr.cache import default_cache_dir
 from swr.errors import SwrError
 from swr.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.release import Forbidden, dump_json
-from swr.cache import default_cache_dir
 from swr.revival import envs, originals
 from swr.revival.grading import BUILD, Verifier
 from swr.revival.source import apply_patch
