@@ -16,6 +16,7 @@ import stat
 import sys
 import tarfile
 import zipfile
+from functools import lru_cache
 from pathlib import Path
 
 MIN_LEN = 30  # a normalised line shorter than this is too common to tell a copy (`return result`)
@@ -213,8 +214,10 @@ def _root_copies(root: str, lines: tuple[str, ...], cache: Path | None) -> list[
     return out
 
 
-def _fingerprint(root: str) -> list[list[object]]:
-    """(path, mtime) of every directory under root: what a new, removed or renamed file changes."""
+@lru_cache(maxsize=None)
+def _fingerprint(root: str) -> str:
+    """A hash of (path, mtime) of every directory under root: what a new, removed or renamed file changes. Once
+    per process (a walk of /usr takes seconds), as hide.py computes its covers."""
     out: list[list[object]] = []
     for d, dirs, _ in os.walk(root):
         dirs.sort()
@@ -222,7 +225,7 @@ def _fingerprint(root: str) -> list[list[object]]:
             out.append([d, os.stat(d).st_mtime_ns])
         except OSError:
             continue
-    return out
+    return hashlib.sha256(json.dumps(out).encode()).hexdigest()
 
 
 def write_signature(private: Path, sources: list[bytes]) -> None:
