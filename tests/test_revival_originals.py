@@ -16,6 +16,7 @@ import sys
 import tarfile
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +99,7 @@ def scan_grading(sandbox: Sandbox, task: RevivalTask, lines: list[str], tmp: Pat
     (tmp / "scratch").mkdir(parents=True)
     scratch = grading.stage(task.project, tmp / "scratch", v)
     job = grading.sandbox_job(v, scratch, [str(v.venv.python), "-I", originals.__file__])
+    job = replace(job, limits=replace(job.limits, time_s=SCAN_LIMITS.time_s))  # a walk of the system, not a test run
     return [h for h in _scan(sandbox, job, lines)["hits"] if not h[0].startswith(WORK + "/")]
 
 
