@@ -307,7 +307,7 @@ def test_copies_are_found_by_content_and_covered_in_the_sandbox(backend: Sandbox
     out = json.loads(res.stdout)
     assert out["hits"] == [] and out["files"] >= 3, out
     probe = Job([sys.executable, "-I", "-c", f"print(open({str(root / 'site' / 'unrelated.py')!r}).read())"],
-                Mount(tmp_path / "work", WORKDIR, "ro"), Limits(time_s=60), extra_mounts=(Mount(root, str(root), "ro"),),
-                hidden_paths=got)
+                Mount(tmp_path / "work", WORKDIR, "ro"), Limits(time_s=60),
+                extra_mounts=(Mount(root, str(root), "ro"),), hidden_paths=got)
     res = run(backend, probe, b"")
     assert res.ok and res.stdout == b"x = 1\n\n", res.stderr[-1000:]
