@@ -86,6 +86,12 @@ def agent_sandbox(task: AnyTask) -> tuple[tuple[Mount, ...], dict[str, str]]:
     return task.agent_sandbox() if isinstance(task, RevivalTask) else ((), {})
 
 
+def agent_copies(task: AnyTask) -> tuple[Path, ...]:
+    """Host paths an agent's sandbox covers beyond the forbidden packages: a revival task's copies of its
+    original found by content (vendored, zipped, other interpreters'); nothing for the other kinds."""
+    return task.agent_copies() if isinstance(task, RevivalTask) else ()
+
+
 def nop_candidate(task: AnyTask, empty: Path) -> Path:
     """What an agent that does nothing hands in: a revival task's broken project (its solution/ starts as
     that), else `empty` (a `run` that prints nothing useful)."""

@@ -23,6 +23,7 @@ from swr.export import harbor_files as hf
 from swr.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspacePaths
 from swr.outputs import HARBOR, claim
 from swr.release import hash_files, list_tasks, load_release
+from swr.sandbox.hide import HOST_ONLY
 from swr.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
 
 WHEEL_EPOCH = "315532800"  # 1980-01-01, zip's earliest time: the wheel's bytes do not depend on when it was built
@@ -62,10 +63,10 @@ def export_task(root: Path, dest: Path, wheel: Path, release_hash: str, agent_ti
     pins = agent_requirements(meta)
     if pins:
         hp.requirements.write_text("\n".join(pins) + "\n")
-    hp.swr_requirements.write_text("\n".join(runtime_pins(_extras(meta))) + "\n")
+    hp.swr_requirements.write_text("\n".join(judge_pins(meta, task)) + "\n")
     image = base_image or f"python:{_python(meta)}-slim"
     hp.dockerfile.write_text(hf.dockerfile(image, apt_packages(meta, task), wheel.name, bool(pins),
-                                           meta.anticheat.forbidden_binaries))
+                                           meta.anticheat.forbidden_binaries, exact=isinstance(meta, RevivalTaskFile)))
     shutil.copytree(root, hp.task_copy, ignore=shutil.ignore_patterns("__pycache__"))
     _script(hp.test_sh, hf.test_sh())
     kinds.write_oracle(task, hp.oracle)
@@ -130,12 +131,31 @@ def _extras(meta: AnyTaskFile) -> tuple[str, ...]:
     return ("engines",) if isinstance(meta, EngineTaskFile) else ()
 
 
-def runtime_pins(extras: tuple[str, ...] = ()) -> list[str]:
-    """name==version for every distribution swr needs at run time (transitively), as installed here."""
+def judge_pins(meta: AnyTaskFile, task: kinds.AnyTask) -> list[str]:
+    """What swr's venv in the image holds. A revival image's leaves out what only the host side imports (Dask and
+    what it brings: toolz …) and the forbidden distributions: the candidate can read that venv, and the original
+    must be absent from the image (revived toolz is Dask's dependency). A judge that needs a forbidden one cannot
+    be exported."""
+    if not isinstance(meta, RevivalTaskFile):
+        return runtime_pins(_extras(meta))
+    forbidden = {canonicalize_name(p) for p in task.forbidden_packages}
+    pins = runtime_pins(_extras(meta), leave_out=frozenset(forbidden | {canonicalize_name(p) for p in HOST_ONLY}))
+    needed = sorted(forbidden & {canonicalize_name(p.split("==")[0]) for p in pins})
+    if needed:
+        raise SwrError(f"swr's judge needs {needed[0]}, which the task forbids: no image can hold one and not the "
+                       "other", file=meta.id, field="anticheat.forbidden_packages")
+    return pins
+
+
+def runtime_pins(extras: tuple[str, ...] = (), leave_out: frozenset[str] = frozenset()) -> list[str]:
+    """name==version for every distribution swr needs at run time (transitively), as installed here; what is in
+    `leave_out` (normalised names) and what only it requires are not followed."""
     seen: dict[str, tuple[str, frozenset[str]]] = {}
     todo: list[tuple[str, frozenset[str]]] = [("swr", frozenset(extras))]
     while todo:
         name, want = todo.pop()
+        if canonicalize_name(name) in leave_out:
+            continue
         try:
             dist = distribution(name)
         except PackageNotFoundError:

@@ -64,10 +64,11 @@ class HarborTaskToml(_Model):
 
 
 def dockerfile(image: str, apt: tuple[str, ...], wheel: str, has_requirements: bool,
-               forbidden_bins: tuple[str, ...] = ()) -> str:
+               forbidden_bins: tuple[str, ...] = (), exact: bool = False) -> str:
     """The agent's image (and, in Harbor's separate mode, the verifier's): apt packages (forbidden programs
     among them root-only), the task's pins in the image's Python (the agent's), swr and its pinned runtime
-    in its own venv SWR_VENV (the judge, ./feedback), the public workspace in the workdir."""
+    in its own venv SWR_VENV (the judge, ./feedback), the public workspace in the workdir. `exact`: swr's venv
+    holds its requirements file and nothing pip would add (a revival image's leaves Dask and the original out)."""
     p = HarborTaskPaths(Path("."))
     lines = [f"FROM {image}", "ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1"]
     if apt:
@@ -82,7 +83,7 @@ def dockerfile(image: str, apt: tuple[str, ...], wheel: str, has_requirements: b
     swr_req = _rel(p.swr_requirements)
     lines += [f"COPY {swr_req} /tmp/{swr_req}",
               f"RUN python3 -m venv {SWR_VENV} && {SWR_VENV}/bin/python -m pip install --no-cache-dir "
-              f"-r /tmp/{swr_req}",
+              f"{'--no-deps ' if exact else ''}-r /tmp/{swr_req}",
               f"COPY {wheel} {WHEEL_DIR}/{wheel}",
               f"RUN {SWR_VENV}/bin/python -m pip install --no-cache-dir --no-index --no-deps {WHEEL_DIR}/{wheel}",
               # revival tasks make their target venv with "a pyenv interpreter": this image's is the one

@@ -54,6 +54,10 @@ class Verifier:
     venv: Venv
     recorded: dict[str, Any] = field(default_factory=dict)
     hashes: dict[str, str] = field(default_factory=dict)
+    # absent from every run's sandbox: the forbidden distributions (hide.py: by their RECORDs, other Pythons,
+    # zipped and vendored copies) and the copies of the original found by content (swr.revival.originals)
+    forbidden: tuple[str, ...] = ()
+    copies: tuple[Path, ...] = ()
 
 
 def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> Path:
@@ -87,9 +91,11 @@ def _left_out(build: bool, overlay: bool) -> Callable[[str], bool]:
     return ignore
 
 
-def _job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
+def sandbox_job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
+    """One run of grading in the target venv (the tests, a probe): what its sandbox mounts and covers."""
     lim = Limits(time_s=v.spec.verify.timeout_s, memory_bytes=4 * GiB, pids=256)
-    return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts())
+    return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts(),
+               hidden=v.forbidden, hidden_paths=v.copies)
 
 
 def _request(v: Verifier, mode: str, **kw: Any) -> bytes:
@@ -102,7 +108,7 @@ def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) ->
     or its results line is not the runner's alone. A fresh nonce per run (see swr.revival.runner for what it
     does and does not guarantee)."""
     nonce = secrets.token_hex(16)
-    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
+    res = run(sandbox, sandbox_job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
               _request(v, "tests", tests=tests, nonce=nonce))
     text = res.stdout.decode("utf-8", errors="replace")
     if res.limit or MARK not in text:
@@ -136,7 +142,7 @@ def read_results(text: str, nonce: str) -> tuple[dict[str, str] | None, str]:
 
 def run_probe(v: Verifier, scratch: Path, probe: str, sandbox: Sandbox) -> tuple[Any, str]:
     """(the probe's JSON object, "") or (None, why)."""
-    res = run(sandbox, _job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "probe", probe=probe))
+    res = run(sandbox, sandbox_job(v, scratch, [str(v.venv.python), "-I", RUNNER]), _request(v, "probe", probe=probe))
     if not res.ok:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
         return None, f"{why}: {res.stderr.decode(errors='replace')[-TAIL:]}"
@@ -151,7 +157,8 @@ def build_step(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
     """A `build` task's project built in place in the scratch copy; why not, or None. The reason comes last
     (a verdict's detail is its tail): a build that filled its capped directory says so."""
     res = run(sandbox, Job([str(v.venv.python), *BUILD], Mount(scratch.resolve(), WORKDIR, "rw"),
-                           replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s), extra_mounts=v.venv.mounts()), b"")
+                           replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s), extra_mounts=v.venv.mounts(),
+                           hidden=v.forbidden, hidden_paths=v.copies), b"")
     if res.ok:
         return None
     why = f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"

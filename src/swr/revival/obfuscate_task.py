@@ -32,7 +32,8 @@ from swr.revival.build import RevivalResult, build_revival, check_task, original
 from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.revival.source import module_file, most_imported
 from swr.revival.spec import ObfuscateVariant, RevivalSpec, load_revival
-from swr.revival.task import MODULE_REF, RevivalTask, load_revival_task, write_revival_task
+from swr.revival.task import (MODULE_REF, RevivalTask, load_revival_task, original_sources,
+                              write_revival_task)
 from swr.sandbox import Sandbox
 from swr.taskfile import RevivalTaskFile, read_task_file
 
@@ -201,7 +202,8 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         broken, reference, what = _break(spec, new, m, task, obf, work / "broken")
         hashes = {f: h for f in new.verify.public_files() if (h := file_hash(broken, f))}
         python = envs.ensure(new.target).version
-        write_revival_task(new, root, broken, tests, reference, now, hashes, what, python, obfuscated=True)
+        write_revival_task(new, root, broken, tests, reference, now, hashes, what, python, obfuscated=True,
+                           original=original_sources(task))
         if map_file is not None:
             map_file.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(work / "map.json", map_file)

@@ -7,17 +7,20 @@ from __future__ import annotations
 import json
 import shutil
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from swr.cache import default_cache_dir
 from swr.errors import SwrError
 from swr.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.release import Forbidden, dump_json
-from swr.revival import envs
+from swr.revival import envs, originals
 from swr.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
 from swr.revival.source import apply_patch
 from swr.revival.spec import Env, RevivalSpec, Verify, load_revival
 from swr.sandbox import Mount, Sandbox
+from swr.sandbox.bwrap import TOP_LEVEL
 from swr.taskfile import Anticheat, Environment, RevivalFeedback, RevivalTaskFile, dump_task_file
 
 MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
@@ -84,8 +87,16 @@ class RevivalTask(Forbidden):
         if split == "public" and not self.paths.revival_toml.is_file():
             return self.feedback_verifier()
         spec = self.spec
-        return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target),
-                        _json(self.paths.recorded), _json(self.paths.test_hashes))
+        venv = envs.ensure(spec.target)
+        return Verifier(spec, self.paths.original_tests, self.paths.probes, venv, _json(self.paths.recorded),
+                        _json(self.paths.test_hashes), self.forbidden_packages, self.copies(venv))
+
+    def copies(self, venv: envs.Venv) -> tuple[Path, ...]:
+        """Copies of the original deleted module readable in a sandbox that mounts `venv` (vendored, zipped,
+        other interpreters', renamed: found by the original's lines, private/original-lines.json): what grading
+        and the agent's sandbox cover. None without the private part (a workspace copy knows no original)."""
+        lines = originals.read_signature(self.paths.private)
+        return _copies(sandbox_roots(venv), lines) if lines else ()
 
     def target(self) -> Env:
         """The target environment as task.toml records it (the same venv key as the spec's)."""
@@ -95,6 +106,10 @@ class RevivalTask(Forbidden):
         """The target venv and its interpreter, read-only at their host paths, and where swr finds them:
         what ./feedback needs inside an agent's sandbox."""
         return envs.ensure(self.target()).mounts(), envs.locator()
+
+    def agent_copies(self) -> tuple[Path, ...]:
+        """What the agent's sandbox covers beyond the forbidden packages: the original's copies (see copies)."""
+        return self.copies(envs.ensure(self.target())) if self.paths.private.is_dir() else ()
 
     def feedback_verifier(self) -> Verifier:
         """What ./feedback runs in an agent's workspace, from task.toml alone: the public tests, no recorded
@@ -108,6 +123,21 @@ class RevivalTask(Forbidden):
                            verify=Verify(hidden=files, public=fb.public, pythonpath=fb.pythonpath,
                                          timeout_s=fb.timeout_s), directory=self.root)
         return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target))
+
+
+@lru_cache(maxsize=16)
+def _copies(roots: tuple[Path, ...], lines: tuple[str, ...]) -> tuple[Path, ...]:
+    """Once per process (like hide.py's covers); across processes, the scan's result is kept in swr's cache."""
+    return originals.copies(roots, lines, default_cache_dir() / "originals")
+
+
+def sandbox_roots(venv: envs.Venv) -> tuple[Path, ...]:
+    """Every host directory a revival sandbox (the agent's, grading's) mounts but its workspace: the system's
+    /usr and top-level directories, swr's Python roots (./feedback) and the target venv with its interpreter."""
+    from swr.sandbox.base import python_roots
+
+    tops = [Path("/") / n for n in TOP_LEVEL if (Path("/") / n).is_dir() and not (Path("/") / n).is_symlink()]
+    return tuple(dict.fromkeys([Path("/usr"), *tops, *python_roots(), venv.root, venv.prefix]))
 
 
 def _json(path: Path) -> dict[str, Any]:
@@ -147,8 +177,11 @@ def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = Fa
 
 def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path, reference: dict[str, Path],
                        recorded: dict[str, Any], hashes: dict[str, str], what: str, python: str,
-                       obfuscated: bool = False) -> None:
-    """One revival task directory from its parts (`reference`: {project path: file} of a deleted module)."""
+                       obfuscated: bool = False, original: list[bytes] | None = None) -> None:
+    """One revival task directory from its parts (`reference`: {project path: file} of a deleted module). A
+    deleted-module task keeps the signature of its original (`original`: the original module's files, by
+    default the reference's; an obfuscated variant's reference is renamed, so it passes its plain task's):
+    grading and the agent's sandbox cover whatever holds it."""
     at = TaskPaths(root)
     root.mkdir(parents=True)
     at.toml.write_text(dump_task_file(public_meta(spec, obfuscated)))
@@ -169,10 +202,19 @@ def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path,
         shutil.copyfile(spec.directory / PORT_PATCH, at.private / PORT_PATCH)
     at.recorded.write_text(dump_json(recorded))
     at.test_hashes.write_text(dump_json(hashes))
+    if spec.kind == "deleted-module":
+        originals.write_signature(at.private, original if original is not None
+                                  else [src.read_bytes() for src in reference.values()])
 
 
 def load_revival_task(root: Path, meta: RevivalTaskFile) -> RevivalTask:
     return RevivalTask(meta.id, root, meta)
+
+
+def original_sources(task: RevivalTask) -> list[bytes]:
+    """The original deleted module's files of a plain task (its reference); for an obfuscated variant made from it."""
+    ref = task.reference_dir / MODULE_REF
+    return [f.read_bytes() for f in sorted(ref.rglob("*")) if f.is_file()] if ref.is_dir() else []
 
 
 def write_oracle(task: RevivalTask, dest: Path) -> None:

@@ -75,6 +75,8 @@ class Job:
     env: dict[str, str] = field(default_factory=dict)
     hidden: tuple[str, ...] = ()  # forbidden packages (distribution names) made unimportable (hide.py)
     hidden_bins: tuple[str, ...] = ()  # forbidden programs: not on the sandbox's PATH
+    # host paths covered like a forbidden package's: copies of a revived project's original found by their content
+    hidden_paths: tuple[Path, ...] = ()
     egress: Path | None = None  # host path of an egress proxy's socket (egress.py), mounted at EGRESS
     # no address-space randomisation (bwrap starts under `setarch -R`, which the whole tree inherits; the other
     # backends ignore it): the reference's executions, as some programs' output follows heap addresses (CGAL's)

@@ -168,7 +168,7 @@ class BwrapSandbox:
                 args += _bind(m)
         if job.artifacts is not None:
             args += ["--bind", str(Path(job.artifacts).absolute()), ARTIFACTS]
-        args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins) for a in ("--ro-bind", str(stub), str(loc))]
+        args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins, job.hidden_paths) for a in ("--ro-bind", str(stub), str(loc))]
         return args, overlays
 
     def _fresh(self, job: Job) -> list[str]:

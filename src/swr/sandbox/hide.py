@@ -170,22 +170,28 @@ def stubs() -> tuple[Path, Path]:
     return STUBS / "pkg", STUBS / "module.py"
 
 
-def covers(packages: tuple[str, ...], programs: tuple[str, ...] = ()) -> list[tuple[Path, Path]]:
+def covers(packages: tuple[str, ...], programs: tuple[str, ...] = (),
+           paths: tuple[Path, ...] = ()) -> list[tuple[Path, Path]]:
     """(stub, location) pairs for a backend to bind read-only, outermost first: every location of every
-    package, every file of every program's package, and, when a package is forbidden, every other Python."""
-    if not packages and not programs:
+    package, every file of every program's package, and, when a package is forbidden, every other Python;
+    `paths` are covered as they are (copies of a revived original the caller found by content, wherever the
+    job mounts them: a target venv is none of swr's Python roots)."""
+    if not packages and not programs and not paths:
         return []
-    return list(_covers(tuple(sorted(set(packages))), tuple(sorted(set(programs)))))
+    return list(_covers(tuple(sorted(set(packages))), tuple(sorted(set(programs))), tuple(sorted(set(paths)))))
 
 
 @lru_cache(maxsize=64)
-def _covers(packages: tuple[str, ...], programs: tuple[str, ...]) -> tuple[tuple[Path, Path], ...]:
+def _covers(packages: tuple[str, ...], programs: tuple[str, ...],
+            paths: tuple[Path, ...] = ()) -> tuple[tuple[Path, Path], ...]:
     pkg_stub, module_stub = stubs()
     found = [loc for p in packages for loc in locations(p)] + [loc for n in programs for loc in program_files(n)]
     found += debian_files(tuple(dict.fromkeys(p for n in programs for p in program_locations(n))))
     if packages:
         found += other_pythons() + zipped(packages) + vendored(packages)
-    visible = [p for p in dict.fromkeys(found) if _mounted(p) and p not in _keep()]
+    given = [p.resolve() for p in paths if os.path.lexists(p)]
+    visible = [p for p in dict.fromkeys(found) if _mounted(p) and p not in _keep()] + given
+    visible = list(dict.fromkeys(p for p in visible if p not in _keep()))
     seen = set(visible)
     outer = [p for p in visible if not any(a in seen for a in p.parents)]
     return tuple((_stub_for(p, pkg_stub, module_stub), p) for p in sorted(outer, key=lambda p: len(p.parts)))

@@ -361,7 +361,7 @@ class PodmanSandbox:
         for m in job.extra_mounts:
             args += self._mount(m, scratch)
         if image is None:  # an image has its own site-packages: there the scan of anticheat.py stays the signal
-            args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins)
+            args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins, job.hidden_paths)
                      for a in ("-v", f"{_vol(stub)}:{loc}:ro,nodev")]  # nodev: /dev/null covers files
         if job.egress is not None:  # the only way out: the run's egress proxy (egress.py)
             args += ["-v", f"{_vol(job.egress)}:{EGRESS}:ro"]

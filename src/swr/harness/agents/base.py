@@ -62,7 +62,8 @@ def agent_job(ctx: Context, argv: list[str], limits: Limits, **kw: Any) -> Job:
     mounts, env = kinds.agent_sandbox(ctx.task)
     return Job(argv, Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"), limits,
                extra_mounts=(*mounts, *kw.pop("extra_mounts", ())), env={**env, **kw.pop("env", {})},
-               hidden=hide.for_agents(ctx.task.forbidden_packages), hidden_bins=ctx.task.forbidden_binaries, **kw)
+               hidden=hide.for_agents(ctx.task.forbidden_packages), hidden_bins=ctx.task.forbidden_binaries,
+               hidden_paths=kinds.agent_copies(ctx.task), **kw)
 
 
 class Agent(Protocol):
