@@ -14,12 +14,12 @@ from typing import Any
 from swr.errors import SwrError
 from swr.layout import REVIVAL_TOML, TaskPaths
 from swr.release import dump_json
-from swr.revival import envs
+from swr.revival import copied, envs
 from swr.revival.anticheat import file_hash
 from swr.revival.grading import Verifier, grade_revival, hidden_and_public, observe
 from swr.revival.source import SKIP, apply_patch, module_file, most_imported, original, port_patch
 from swr.revival.spec import RevivalSpec, load_revival, norm
-from swr.revival.task import load_revival_task, write_oracle, write_revival_task
+from swr.revival.task import MODULE_REF, load_revival_task, write_oracle, write_revival_task
 from swr.sandbox import Sandbox, tree
 from swr.taskfile import read_task_file
 
@@ -109,7 +109,7 @@ def check_task(root: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]
     nop = grade_revival(v, task.id, task.project, sandbox)
     with tempfile.TemporaryDirectory(prefix="swr-revival-oracle-") as d:
         write_oracle(task, Path(d) / "o")
-        ref = grade_revival(v, task.id, Path(d) / "o", sandbox)
+        ref = grade_revival(v, task.id, Path(d) / "o", sandbox, reference=True)
     problems = (["the starting workspace passes its verifier"] if nop["pass"] else []) + \
         ([f"the reference fails in the target environment: {ref['labels']} {_first_failure(ref)}"]
          if not ref["pass"] else [])
@@ -167,6 +167,19 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
         hashes = {f: h for f in spec.verify.public_files() if (h := file_hash(work / "broken", f))}
         write_revival_task(spec, root, work / "broken", tests, reference, recorded, hashes, what, target.version)
     report, problems = check_task(root, sandbox)
-    report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report}
+    report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report,
+              **similarity_record(spec, root)}
     TaskPaths(root).build_record.write_text(dump_json(report))
     return problems, report
+
+
+def similarity_record(spec: RevivalSpec, root: Path, honest: dict[str, Path] | None = None) -> dict[str, Any]:
+    """A deleted-module task's copied_original calibration for build.json (swr.revival.copied.calibrate):
+    `honest` rebuilds given, else the revival folder's `reference/` rebuild where there is one."""
+    at = TaskPaths(root)
+    if spec.kind != "deleted-module" or not (at.reference / MODULE_REF).is_dir():
+        return {}
+    if honest is None:
+        rebuild = spec.directory / "reference"
+        honest = {"reference rebuild": rebuild} if rebuild.is_dir() and any(rebuild.rglob("*.py")) else {}
+    return {"similarity": copied.calibrate(at.reference / MODULE_REF, at.project, honest)}

@@ -16,11 +16,14 @@ so a renamed module is compared by content).
 """
 from __future__ import annotations
 
+import ast
+import bisect
 import builtins
 import difflib
 import io
 import keyword
 import tokenize
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -51,8 +54,8 @@ class SimilarityReport:
         return asdict(self)
 
 
-def _python_lines(text: str, canonical: bool) -> list[str] | None:
-    """Token-joined physical lines, or None when the text is not tokenizable Python."""
+def _python_rows(text: str, canonical: bool) -> dict[int, str] | None:
+    """{physical line number: its tokens joined}, or None when the text is not tokenizable Python."""
     rows: dict[int, list[str]] = {}
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
@@ -64,7 +67,12 @@ def _python_lines(text: str, canonical: bool) -> list[str] | None:
             rows.setdefault(tok.start[0], []).append(value)
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return None
-    return [" ".join(rows[r]) for r in sorted(rows)]
+    return {r: " ".join(rows[r]) for r in sorted(rows)}
+
+
+def _python_lines(text: str, canonical: bool) -> list[str] | None:
+    rows = _python_rows(text, canonical)
+    return None if rows is None else list(rows.values())
 
 
 def normalise(text: str, *, canonical_identifiers: bool = False) -> list[str]:
@@ -104,3 +112,56 @@ def similarity(original: Path, rebuilt: Path, *, canonical_identifiers: bool = F
     return SimilarityReport(original=str(original), rebuilt=str(rebuilt), ratio=round(ratio, 6),
                             original_lines=len(a), rebuilt_lines=len(b), matching_lines=matching,
                             canonical_identifiers=canonical_identifiers)
+
+
+def blocks(text: str, *, canonical_identifiers: bool = False) -> list[tuple[str, ...]]:
+    """A file's normalised lines grouped by top-level statement (a function or class with its decorators and
+    body, an import, an assignment), in file order. Not Python: one block per line."""
+    rows = _python_rows(text, canonical_identifiers)
+    try:
+        body = ast.parse(text).body if rows is not None else None
+    except (SyntaxError, ValueError):
+        body = None
+    if rows is None or body is None:
+        return [(ln,) for ln in normalise(text, canonical_identifiers=canonical_identifiers)]
+    starts = sorted(min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", []))]) for s in body)
+    out: list[list[str]] = [[] for _ in starts]
+    for row, line in rows.items():
+        at = bisect.bisect_right(starts, row) - 1
+        out[max(at, 0)].append(line)
+    return [tuple(b) for b in out if b]
+
+
+def block_coverage(original: list[tuple[str, ...]], rebuilt: list[tuple[str, ...]]) -> tuple[float, int]:
+    """(share of the original's lines found again, that count): each original block takes the rebuilt block
+    that shares most lines with it (SequenceMatcher, in order within the block), wherever that block is. Moving
+    definitions around or padding a copy with other code does not lower it."""
+    total = sum(len(b) for b in original)
+    index: dict[str, list[tuple[int, int]]] = {}
+    for i, rb in enumerate(rebuilt):
+        for ln, k in Counter(rb).items():
+            index.setdefault(ln, []).append((i, k))
+    found = 0
+    for ob in original:
+        shared: Counter[int] = Counter()
+        for ln, k in Counter(ob).items():
+            for i, n in index.get(ln, ()):
+                shared[i] += min(k, n)
+        best = 0
+        for i, n in shared.most_common():  # n lines in common bound what a block can match
+            if n <= best:
+                break
+            matcher = difflib.SequenceMatcher(None, ob, rebuilt[i], autojunk=False)
+            best = max(best, sum(block.size for block in matcher.get_matching_blocks()))
+        found += best
+    return (found / total if total else 0.0), found
+
+
+def overlap(original: list[str], rebuilt: list[str]) -> tuple[float, float, int]:
+    """(ratio 2M/(a+b), coverage M/a, M): M lines in SequenceMatcher's matching blocks (autojunk off).
+    Coverage is the share of the original found again; padding a copy with other code does not lower it."""
+    matcher = difflib.SequenceMatcher(None, original, rebuilt, autojunk=False)
+    m = sum(block.size for block in matcher.get_matching_blocks())
+    if not original and not rebuilt:
+        return 1.0, 1.0, 0
+    return 2.0 * m / (len(original) + len(rebuilt)), (m / len(original) if original else 0.0), m

@@ -13,7 +13,7 @@ from typing import Any
 from swr.errors import SwrError
 from swr.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.release import Forbidden, dump_json
-from swr.revival import envs
+from swr.revival import copied, envs
 from swr.revival.grading import BUILD, Verifier
 from swr.revival.source import apply_patch
 from swr.revival.spec import Env, RevivalSpec, Verify, load_revival
@@ -76,8 +76,12 @@ class RevivalTask(Forbidden):
         if split == "public" and not self.paths.revival_toml.is_file():
             return self._public_verifier()
         spec = self.spec
+        original = self.reference_dir / MODULE_REF
+        calibrated = _json(self.paths.build_record).get("similarity", {}).get("threshold")
         return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target),
-                        _json(self.paths.recorded), _json(self.paths.test_hashes))
+                        _json(self.paths.recorded), _json(self.paths.test_hashes),
+                        original if spec.kind == "deleted-module" and original.is_dir() else None, self.project,
+                        float(calibrated) if isinstance(calibrated, (int, float)) else copied.DEFAULT_THRESHOLD)
 
     def target(self) -> Env:
         """The target environment as task.toml records it (the same venv key as the spec's)."""
