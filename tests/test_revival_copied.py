@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import swr
+from conftest import ROOT, swr
 from test_agents import Scripted
 
 from swr import kinds
@@ -21,6 +21,7 @@ from swr.export.sft import export_sft
 from swr.harness.run import JobConfig, run_job
 from swr.revival.copied import FLOOR, measure
 from swr.revival.task import RevivalTask
+from swr.sandbox import get_sandbox
 
 PLAIN = "toolz-itertoolz"
 MODULE = "toolz/itertoolz.py"
@@ -90,6 +91,20 @@ def test_a_renamed_reformatted_copy_is_caught_with_canonical_identifiers(task: R
     assert sim["ratio"] < sim["threshold"] <= sim["ratio_canonical"], sim  # plain lines no longer match
 
 
+def test_the_obfuscated_variants_module_submitted_to_the_plain_task_is_caught(task: RevivalTask,
+                                                                          revival_release: Path,
+                                                                          tmp_path: Path) -> None:
+    """The original under the obfuscation's names, shuffled and unparsed: nothing of its plain lines is left,
+    its shape is."""
+    var = next(kinds.load(d) for d in (revival_release / "tasks").iterdir()
+               if (d / "task.toml").is_file() and kinds.load(d).meta.obfuscated)
+    module = var.reference_dir / "module" / (var.spec.module.replace(".", "/") + ".py")
+    v = kinds.grade(task, _candidate(task, tmp_path / "c", {MODULE: module.read_text()}),
+                    get_sandbox("bwrap"))
+    sim = v["similarity"]
+    assert v["labels"][0] == "copied_original" and sim["ratio"] < 0.2 and sim["coverage_canonical"] >= sim["threshold"]
+
+
 def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tmp_path: Path) -> None:
     """The module re-exports a file holding the original's definitions in another order, after as much
     unrelated code again: the paper's ratio falls, the definition-wise coverage does not."""
@@ -105,7 +120,7 @@ def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tm
     body = body.replace("__all__ = (", "__all__ = ('pad0', ", 1)
     cand = _candidate(task, tmp_path / "c", {"toolz/_impl.py": body,
                                               MODULE: "from toolz._impl import *\nfrom toolz._impl import __all__\n"})
-    v = kinds.grade(task, cand, __import__("swr.sandbox", fromlist=["get_sandbox"]).get_sandbox("bwrap"))
+    v = kinds.grade(task, cand, get_sandbox("bwrap"))
     sim = v["similarity"]
     assert "copied_original" in v["labels"] and sim["ratio"] < 0.6 <= sim["threshold"] <= sim["coverage"], sim
 
@@ -120,12 +135,26 @@ def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(reviva
 
 
 def test_the_calibration_is_recorded_and_honest_code_scores_below_it(task: RevivalTask) -> None:
-    """build.json holds the threshold and the honest values it was chosen from (the project's own other
-    modules: its authors' code that copies nothing of the module), each below it by the margin."""
-    cal = json.loads(task.paths.build_record.read_text())["similarity"]
+    """build.json holds the threshold and the honest values it was chosen from (the revival folder's honest
+    rebuild, and the project's own other modules: its authors' code that copies nothing of the module), each
+    below it by the margin; the build graded the honest rebuild as an agent's and it passed with no finding."""
+    record = json.loads(task.paths.build_record.read_text())
+    cal = record["similarity"]
     assert cal["threshold"] >= FLOOR and cal["original"]["score"] == 1.0
     honest = cal["honest"]
-    assert honest and all(v["score"] + cal["margin"] <= cal["threshold"] for v in honest.values()), honest
+    assert set(honest) == {"reference rebuild", "project's other modules"}, honest
+    assert all(v["score"] + cal["margin"] <= cal["threshold"] for v in honest.values()), honest
+    assert record["rebuild"]["pass"] and record["rebuild"]["labels"] == []
+
+
+def test_the_honest_rebuild_passes_with_no_finding(task: RevivalTask, tmp_path: Path) -> None:
+    """The module rebuilt without the original's text (revivals/toolz-itertoolz/reference), graded through
+    `swr grade` as any candidate: every test and probe pass, no finding, its similarity well below the
+    threshold."""
+    rebuild = ROOT / "revivals" / PLAIN / "reference" / MODULE
+    code, v = _grade_cli(task, _candidate(task, tmp_path / "c", {MODULE: rebuild.read_text()}))
+    assert code == 0 and v["pass"] and v["labels"] == [] and v["anticheat"] == [], v["labels"]
+    assert v["similarity"]["score"] + 0.1 <= v["similarity"]["threshold"], v["similarity"]
 
 
 def test_reordering_and_padding_do_not_lower_coverage() -> None:

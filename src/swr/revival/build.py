@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -169,8 +169,33 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
     report, problems = check_task(root, sandbox)
     report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report,
               **similarity_record(spec, root)}
+    if "similarity" in report and (rebuild := honest_rebuild(spec)) is not None:
+        report["rebuild"], bad = check_rebuild(root, rebuild, report["similarity"]["threshold"], sandbox)
+        problems += bad
     TaskPaths(root).build_record.write_text(dump_json(report))
     return problems, report
+
+
+def honest_rebuild(spec: RevivalSpec) -> Path | None:
+    """A deleted-module revival folder's `reference/`: the module rebuilt without the original's text, at its
+    project path (what calibrates copied_original and must pass without it)."""
+    d = spec.directory / "reference"
+    return d if spec.kind == "deleted-module" and d.is_dir() and any(d.rglob("*.py")) else None
+
+
+def check_rebuild(root: Path, rebuild: Path, threshold: float, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
+    """The honest rebuild, graded as an agent's candidate would be (not as the task's reference), must pass
+    with no finding at the calibrated threshold."""
+    task = load_revival_task(root, read_task_file(root))  # type: ignore[arg-type]
+    v = replace(task.verifier(), copy_threshold=threshold)
+    with tempfile.TemporaryDirectory(prefix="swr-revival-rebuild-") as d:
+        cand = Path(d) / "r"
+        shutil.copytree(task.project, cand, symlinks=True)
+        shutil.copytree(rebuild, cand, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        got = grade_revival(v, task.id, cand, sandbox)
+    brief = {**_brief(got), "similarity": got.get("similarity")}
+    return brief, ([] if got["pass"] else [f"the honest rebuild in {rebuild} fails: {got['labels']} "
+                                           f"{_first_failure(got)}"])
 
 
 def similarity_record(spec: RevivalSpec, root: Path, honest: dict[str, Path] | None = None) -> dict[str, Any]:
@@ -180,6 +205,5 @@ def similarity_record(spec: RevivalSpec, root: Path, honest: dict[str, Path] | N
     if spec.kind != "deleted-module" or not (at.reference / MODULE_REF).is_dir():
         return {}
     if honest is None:
-        rebuild = spec.directory / "reference"
-        honest = {"reference rebuild": rebuild} if rebuild.is_dir() and any(rebuild.rglob("*.py")) else {}
+        honest = {"reference rebuild": rebuild} if (rebuild := honest_rebuild(spec)) is not None else {}
     return {"similarity": copied.calibrate(at.reference / MODULE_REF, at.project, honest)}
