@@ -17,6 +17,7 @@ from conftest import ROOT, swr
 from test_agents import Scripted
 
 from swr import kinds
+from swr.export.harbor_judge import reward_of
 from swr.export.sft import export_sft
 from swr.harness.run import JobConfig, run_job
 from swr.revival.copied import FLOOR, measure
@@ -79,6 +80,8 @@ def test_a_verbatim_copy_passes_every_test_and_fails_as_copied_original(task: Re
     (f,) = v["anticheat"]
     assert f["kind"] == "copied_original" and f["ratio"] == f["ratio_canonical"] == 1.0 and f["score"] == 1.0
     assert f["threshold"] == v["similarity"]["threshold"] >= FLOOR
+    reward = reward_of(v)  # what an exported Harbor task's judge writes for it
+    assert reward.reward == 0.0 and reward.anti_shortcut == 0.0 and reward.semantic == 1.0
 
 
 def test_a_renamed_reformatted_copy_is_caught_with_canonical_identifiers(task: RevivalTask, tmp_path: Path) -> None:
@@ -127,11 +130,16 @@ def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tm
 
 def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(revival_release: Path,
                                                                           tmp_path: Path) -> None:
-    """The task's own reference is its original: swr wrote it, so the run is measured and not flagged."""
+    """The oracle writes the task's honest rebuild (private/reference/rebuild): measured, far below the
+    threshold. nop changes nothing: nothing of the original is found."""
+    task = kinds.load(revival_release / "tasks" / PLAIN)
+    assert (task.reference_dir / "rebuild" / MODULE).is_file()
     for agent in ("oracle", "nop"):
         (r,) = run_job(JobConfig(revival_release, agent, jobs_dir=tmp_path / "jobs", include=(PLAIN,)))
         assert not any(f.get("kind") == "copied_original" for f in r.verdict["anticheat"]), r.verdict["anticheat"]
-        assert r.passed is (agent == "oracle") and r.verdict["similarity"]["score"] == (1.0 if r.passed else 0.0)
+        sim = r.verdict["similarity"]
+        assert r.passed is (agent == "oracle") and 0 <= sim["score"] < sim["threshold"] - 0.3, sim
+        assert (sim["score"] > 0) is (agent == "oracle")
 
 
 def test_the_calibration_is_recorded_and_honest_code_scores_below_it(task: RevivalTask) -> None:

@@ -21,6 +21,7 @@ from swr.sandbox import Mount
 from swr.taskfile import Anticheat, Environment, RevivalFeedback, RevivalTaskFile, dump_task_file
 
 MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
+REBUILD_REF = "rebuild"  # under private/reference/: an honest rebuild of them (the revival folder's reference/)
 GOALS = {
     "deleted-module": "A core part of this project was deleted: {what}. Rebuild it so that the project works as "
                       "it did — its other code, README and documentation say what it must provide.",
@@ -161,6 +162,8 @@ def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path,
         shutil.copyfile(src, dst)
     if spec.kind != "deleted-module":
         shutil.copyfile(spec.directory / PORT_PATCH, at.private / PORT_PATCH)
+    elif (rebuild := spec.directory / "reference").is_dir() and any(rebuild.rglob("*.py")):
+        shutil.copytree(rebuild, at.reference / REBUILD_REF, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     at.recorded.write_text(dump_json(recorded))
     at.test_hashes.write_text(dump_json(hashes))
 
@@ -170,10 +173,14 @@ def load_revival_task(root: Path, meta: RevivalTaskFile) -> RevivalTask:
 
 
 def write_oracle(task: RevivalTask, dest: Path) -> None:
-    """The broken project with the reference applied: the deleted module restored, or the port patched in."""
+    """The broken project with the reference applied: the deleted module's honest rebuild where the task has
+    one (it passes as any agent's candidate, Harbor's oracle too), else the module restored; or the port
+    patched in."""
     shutil.copytree(task.project, dest, symlinks=True)
     ref = task.reference_dir
-    if (ref / MODULE_REF).is_dir():
+    if (ref / REBUILD_REF).is_dir():
+        shutil.copytree(ref / REBUILD_REF, dest, dirs_exist_ok=True)
+    elif (ref / MODULE_REF).is_dir():
         shutil.copytree(ref / MODULE_REF, dest, dirs_exist_ok=True)
     patch = task.paths.private / PORT_PATCH
     if patch.is_file():
