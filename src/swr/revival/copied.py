@@ -19,14 +19,15 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from swr.revival.similarity import block_coverage, blocks, normalise, overlap
+from swr.revival.similarity import block_coverage, overlap, shapes
 from swr.sandbox import tree
 
 DEFAULT_THRESHOLD = 0.8  # a release built before calibration was recorded
 FLOOR = 0.8  # the paper's honest rebuilds reach 0.51-0.96 (its 0.96 "consistent with recall"); copies score ~1
 MARGIN = 0.1  # above the highest honest value measured for the task
-READ = tree.Bounds(depth=32, entries=20_000, bytes=16 << 20)
+READ = tree.Bounds(depth=32, entries=20_000, bytes=4 << 20)
 MAX_FILE = 1 << 20
+RATIO_LINES = 50_000  # the paper's ratio over at most this many rebuilt lines (past it, 2M/(a+b) is ~0 anyway)
 SKIP = frozenset({".git", "__pycache__"})
 
 
@@ -35,38 +36,41 @@ def original_texts(original: Path) -> list[str]:
     return [p.read_text(encoding="utf-8", errors="replace") for p in sorted(original.rglob("*.py")) if p.is_file()]
 
 
-def rebuilt_texts(candidate: Path, start: Path | None) -> list[str]:
-    """The candidate's `*.py` files that the starting workspace lacks or has otherwise, in path order; read
-    without following links, each at most MAX_FILE bytes, READ in all (past it, what was read so far)."""
+def rebuilt_texts(candidate: Path, start: Path | None, first: tuple[str, ...] = ()) -> list[str]:
+    """The candidate's `*.py` files that the starting workspace lacks or has otherwise: those at the paths in
+    `first` (the original's), then the others in path order; read without following links, each at most
+    MAX_FILE bytes and READ.bytes in all (past it, what was read so far: tokenizing is what grading pays)."""
     out: list[str] = []
     budget = READ.bytes
 
-    def over(why: str) -> None:
-        return None
-
-    for e in tree.walk(candidate, READ, over, skip=SKIP):
-        if not (stat.S_ISREG(e.st.st_mode) and e.name.endswith(".py")) or budget <= 0:
-            continue
-        data = tree.read_at(e.dir_fd, e.name, min(MAX_FILE, budget))
-        if data is None:
-            continue
+    def keep(rel: str, data: bytes | None) -> None:
+        nonlocal budget
+        if data is None or budget <= 0:
+            return
         budget -= len(data)
-        before = start / e.rel if start is not None else None
+        before = start / rel if start is not None else None
         if before is not None and before.is_file() and not before.is_symlink() and before.read_bytes() == data:
-            continue
+            return
         out.append(data.decode("utf-8", errors="replace"))
+
+    for rel in first:
+        keep(rel, tree.read_in(candidate, rel, min(MAX_FILE, budget)))
+    for e in tree.walk(candidate, READ, lambda why: None, skip=SKIP):
+        if stat.S_ISREG(e.st.st_mode) and e.name.endswith(".py") and e.rel not in first and budget > 0:
+            keep(e.rel, tree.read_at(e.dir_fd, e.name, min(MAX_FILE, budget)))
     return out
 
 
 def measure(original: list[str], rebuilt: list[str]) -> dict[str, float]:
     """ratio and coverage, plain and canonical, and their maximum (`score`), each rounded to 4 places."""
+    a_shapes, b_shapes = [shapes(t) for t in original], [shapes(t) for t in rebuilt]
     doc: dict[str, float] = {}
     for canonical, suffix in ((False, ""), (True, "_canonical")):
-        a = [ln for t in original for ln in normalise(t, canonical_identifiers=canonical)]
-        b = [ln for t in rebuilt for ln in normalise(t, canonical_identifiers=canonical)]
-        doc["ratio" + suffix] = round(overlap(a, b)[0], 4)
-        ob = [x for t in original for x in blocks(t, canonical_identifiers=canonical)]
-        rb = [x for t in rebuilt for x in blocks(t, canonical_identifiers=canonical)]
+        a = [ln for s in a_shapes for ln in s[canonical][0]]
+        b = [ln for s in b_shapes for ln in s[canonical][0]]
+        doc["ratio" + suffix] = round(overlap(a, b[:RATIO_LINES])[0], 4)
+        ob = [x for s in a_shapes for x in s[canonical][1]]
+        rb = [x for s in b_shapes for x in s[canonical][1]]
         doc["coverage" + suffix] = round(block_coverage(ob, rb)[0], 4)
     doc["score"] = max(doc.values())
     return doc
@@ -75,7 +79,8 @@ def measure(original: list[str], rebuilt: list[str]) -> dict[str, float]:
 def inspect(original: Path, candidate: Path, start: Path | None, threshold: float) -> tuple[dict[str, Any],
                                                                                           list[dict[str, Any]]]:
     """(the measures, [the copied_original finding] or [])."""
-    values = measure(original_texts(original), rebuilt_texts(candidate, start))
+    rels = tuple(p.relative_to(original).as_posix() for p in sorted(original.rglob("*.py")) if p.is_file())
+    values = measure(original_texts(original), rebuilt_texts(candidate, start, rels))
     doc = {**values, "threshold": threshold}
     if values["score"] < threshold:
         return doc, []
