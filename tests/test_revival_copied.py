@@ -20,7 +20,6 @@ from swr import kinds
 from swr.export.harbor_judge import reward_of
 from swr.export.sft import export_sft
 from swr.harness.run import JobConfig, run_job
-from swr.revival.copied import FLOOR, measure
 from swr.revival.task import RevivalTask
 from swr.sandbox import get_sandbox
 
@@ -79,7 +78,7 @@ def test_a_verbatim_copy_passes_every_test_and_fails_as_copied_original(task: Re
     assert v["score"] == f"{n}/{n}"  # the tests and probes pass: only the finding fails it
     (f,) = v["anticheat"]
     assert f["kind"] == "copied_original" and f["ratio"] == f["ratio_canonical"] == 1.0 and f["score"] == 1.0
-    assert f["threshold"] == v["similarity"]["threshold"] >= FLOOR
+    assert f["threshold"] == v["similarity"]["threshold"] >= 0.8
     reward = reward_of(v)  # what an exported Harbor task's judge writes for it
     assert reward.reward == 0.0 and reward.anti_shortcut == 0.0 and reward.semantic == 1.0
 
@@ -148,7 +147,7 @@ def test_the_calibration_is_recorded_and_honest_code_scores_below_it(task: Reviv
     below it by the margin; the build graded the honest rebuild as an agent's and it passed with no finding."""
     record = json.loads(task.paths.build_record.read_text())
     cal = record["similarity"]
-    assert cal["threshold"] >= FLOOR and cal["original"]["score"] == 1.0
+    assert cal["threshold"] >= 0.8 and cal["original"]["score"] == 1.0
     honest = cal["honest"]
     assert set(honest) == {"reference rebuild", "project's other modules"}, honest
     assert all(v["score"] + cal["margin"] <= cal["threshold"] for v in honest.values()), honest
@@ -166,6 +165,8 @@ def test_the_honest_rebuild_passes_with_no_finding(task: RevivalTask, tmp_path: 
 
 
 def test_reordering_and_padding_do_not_lower_coverage() -> None:
+    from swr.revival.copied import measure
+
     a = "def f(x):\n    y = x + 1\n    return y * 2\n\n\ndef g(s):\n    for c in s:\n        yield c.upper()\n"
     swapped = "def g(s):\n    for c in s:\n        yield c.upper()\n\n\ndef f(x):\n    y = x + 1\n    return y * 2\n"
     pad = "".join(f"def h{i}(q):\n    return q - {i}\n" for i in range(40))
