@@ -35,8 +35,8 @@ COMPILED = (".so", ".pyd", ".dylib", ".o", ".a")  # shipped binaries: deleted, w
 BUILD_LIMITS = Limits()
 STAGED = tree.Bounds(bytes=BUILD_LIMITS.disk_bytes)
 FORGED = "forged results"  # an execution_failure's detail when the results line is not the runner's alone
-LABEL_ORDER = ("missing_candidate", "copied_original", "tests_modified", "dependency_downgrade", "build_failure", "execution_failure",
-               "tests_failed", "probe_mismatch")
+LABEL_ORDER = ("missing_candidate", "copied_original", "tests_modified", "dependency_downgrade", "build_failure",
+               "execution_failure", "tests_failed", "probe_mismatch")
 
 
 @dataclass

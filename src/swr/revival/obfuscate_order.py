@@ -104,7 +104,8 @@ def name_lists(tree: ast.Module) -> dict[tuple[str, ...], list[str]]:
             out[("from", key, str(seen[key]))] = [a.asname or a.name for a in node.names]
         if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
                 and isinstance(node.value, (ast.List, ast.Tuple))):
-            out[("all",)] = [e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            out[("all",)] = [e.value for e in node.value.elts
+                             if isinstance(e, ast.Constant) and isinstance(e.value, str)]
     return out
 
 
