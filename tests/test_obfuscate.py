@@ -277,11 +277,18 @@ def test_the_variant_metadata_names_no_one_but_the_license(tmp_path: Path) -> No
                                 "description='Old summary', packages=['pkg', 'gone'])\n")
     (p / "setup.cfg").write_text("[metadata]\nname = pkg\nauthor = Jane Roe\nproject_urls =\n    a = https://x\n"
                                  "license = BSD\n[options]\nzip_safe = False\n")
+    (p / "pyproject.toml").write_text('[project]\nname = "pkg"\nauthors = [\n    {name = "Jane Roe"},\n]\n'
+                                      'version = "1.0"\n\n[project.urls]\nHome = "https://x/oldname"\n\n'
+                                      '[tool.x]\ny = 1\n')
     needles = ["oldname", *identity((p / "PKG-INFO").read_text()), *license_holders(p)]
     assert {"oldname", "Jane Roe", "jane@example.org", "Max Poe"} <= set(needles)
     assert mentions(p, needles)
     touched = scrub(p, "pkg", "New summary.")
-    assert touched == ["AUTHORS.md", "CHANGELOG.rst", "PKG-INFO", "README.rst", "setup.cfg", "setup.py"]
+    assert touched == ["AUTHORS.md", "CHANGELOG.rst", "PKG-INFO", "README.rst", "pyproject.toml", "setup.cfg",
+                       "setup.py"]
+    import tomllib
+    assert tomllib.loads((p / "pyproject.toml").read_text()) == {"project": {"name": "pkg", "version": "1.0"},
+                                                                  "tool": {"x": {"y": 1}}}
     assert mentions(p, needles) == {}, mentions(p, needles)
     assert "Jane Roe" in (p / "LICENSE.txt").read_text()
     assert (p / "PKG-INFO").read_text() == ("Metadata-Version: 1.2\nName: pkg\nVersion: 1.0\nSummary: New summary.\n"

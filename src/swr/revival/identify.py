@@ -22,6 +22,8 @@ README = re.compile(r"^README([.-].*)?$", re.IGNORECASE)
 META_KEYS = {"author", "author_email", "maintainer", "maintainer_email", "url", "download_url", "project_urls",
              "keywords", "home_page", "home-page", "author-email", "maintainer-email", "project-urls",
              "download-url", "description"}
+META_TABLES = ("metadata", "project", "tool.poetry")
+URL_TABLES = ("project.urls", "tool.poetry.urls")
 PKG_FIELDS = ("Name", "Author", "Maintainer", "Author-email", "Maintainer-email")
 MAX_SCAN = 4 << 20
 HOLDER = re.compile(r"^\s*copyright\s+(?:\(c\)\s*|©\s*)?\d{4}(?:\s*[-,]\s*\d{4})*,?\s+(?:by\s+)?(.+)$",
@@ -105,20 +107,19 @@ def _setup_py(text: str, project: Path, summary: str) -> str:
 
 def _drop_keys(text: str) -> str:
     """setup.cfg's or pyproject.toml's metadata lines that name people, URLs or keywords (and their continuation
-    lines, and the [project.urls] table) left out; the rest as it was."""
+    lines, and the whole [project.urls] table) left out; the rest as it was."""
     out, skipping, table = [], False, ""
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
         if stripped.startswith("["):
             table, skipping = stripped.strip("[]").strip(), False
-            if table in ("project.urls", "tool.poetry.urls"):
-                skipping = True
-                continue
-        key = re.split(r"\s*[=:]", stripped, maxsplit=1)[0].strip().lower()
-        if not line[:1].isspace() and stripped and not stripped.startswith("["):
-            skipping = table in ("metadata", "project", "tool.poetry") and key in META_KEYS | {"authors", "maintainers"}
-        elif table in ("project.urls", "tool.poetry.urls") and not stripped.startswith("["):
-            skipping = True
+        if table in URL_TABLES:
+            continue
+        if skipping and (line[:1].isspace() or stripped[:1] in ("]", "}", ")")):
+            continue  # a multi-line value of a key left out, its closing bracket too
+        if stripped and not line[:1].isspace() and not stripped.startswith("["):
+            key = re.split(r"\s*[=:]", stripped, maxsplit=1)[0].strip().lower()
+            skipping = table in META_TABLES and key in META_KEYS | {"authors", "maintainers"}
         if not skipping:
             out.append(line)
     return "".join(out)
