@@ -100,11 +100,14 @@ def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "rel"
 
 
-def grade_revival(task: Any, candidate: Path, split: str = "all") -> dict[str, Any]:
-    """A revival task's verdict on a candidate directory, graded in the bwrap sandbox."""
+def grade_revival(task: Any, candidate: Path, split: str = "all", reference: bool = False) -> dict[str, Any]:
+    """A revival task's verdict on a candidate directory, graded in the bwrap sandbox. `reference`: the
+    candidate is the task's reference (or made from it to test another check): a deleted module's original
+    is then measured but not a copied_original (tests/test_revival_copied.py covers that finding)."""
     from swr import kinds
 
-    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split)  # type: ignore[arg-type]
+    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split,  # type: ignore[arg-type]
+                       reference=reference)
 
 
 def revival_oracle(task: Any, dest: Path) -> Path:

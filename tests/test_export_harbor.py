@@ -35,6 +35,9 @@ REVIVALS = ("more-itertools-recipes", "bitarray-c-api", "periodictable-numpy2") 
 KINDS = {"good-linear-v1": "workflow", "statistics": "engine", "spice": "engine", **dict.fromkeys(REVIVALS, "revival")}
 # periodictable's broken project still passes the tests that never load its neutron and X-ray tables
 START_PARTIAL = {"periodictable-numpy2"}
+# a deleted-module task whose only reference is its original module (no honest rebuild yet): the oracle's solution
+# is that original, so the judge finds a copied_original in it (every test passes; anti-cheat fails it)
+ORACLE_IS_THE_ORIGINAL = {"more-itertools-recipes"}
 NOBODY = "65534"
 DIGEST = "python:3.12-slim@sha256:" + "ab" * 32
 # /root (0700 here) made traversable in a private mount namespace, its .pyenv and .cache bound back: the image's
@@ -233,6 +236,10 @@ def test_test_sh_rewards_the_oracle_and_not_the_starting_workspace(task_id: str,
     for oracle in (True, False):
         (scene / str(oracle)).mkdir()
         reward, verdict = _test_sh(hp, scene / str(oracle), judge_python, task_python, "oracle" if oracle else "start")
+        if oracle and task_id in ORACLE_IS_THE_ORIGINAL:
+            assert verdict["labels"] == ["copied_original"] and reward == {
+                **dict.fromkeys(("execution", "schema", "semantic"), 1.0), "anti_shortcut": 0.0, "reward": 0.0}, reward
+            continue
         assert verdict["task"] == task_id and verdict["pass"] is oracle
         if oracle:
             assert reward == dict.fromkeys(("execution", "schema", "semantic", "anti_shortcut", "reward"), 1.0)

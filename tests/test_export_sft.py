@@ -8,7 +8,6 @@ import hashlib
 import json
 import shutil
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 

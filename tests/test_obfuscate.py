@@ -199,3 +199,100 @@ def test_similarity_of_original_vs_obfuscated_is_below_half(quill: tuple[Path, P
     q_src, q_out, q_map = quill
     assert similarity(q_src / "quillmesh", q_out / q_map["names"]["quillmesh"]).ratio < 0.5
     assert similarity(q_src / "quillmesh", q_src / "quillmesh").ratio == 1.0
+
+
+SHUFFLED = """import os
+from os.path import join, basename, dirname, exists
+__all__ = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta']
+BASE = 10
+def alpha(x=BASE):
+    return x + helper()
+def helper():
+    return gamma(1)
+def gamma(y):
+    return y * 2
+class Beta:
+    size = BASE + 1
+beta = Beta()
+def delta():
+    return beta.size
+TOTAL = alpha()
+def epsilon():
+    return TOTAL
+zeta = eta = theta = None
+BASE = 20
+print(TOTAL, BASE)
+def late():
+    return BASE
+"""
+
+
+def test_definitions_and_name_lists_are_shuffled_and_the_module_computes_the_same() -> None:
+    """A run of definitions moves in a seeded random order that keeps every import-time dependency (a default,
+    a class body, an assigned value, a function a value calls and what it calls in turn, a rebinding), the
+    import and the print stay put; `order_kept` falls from 1.0 towards chance."""
+    import ast
+    import contextlib
+    import random
+
+    from swr.revival.obfuscate_order import concordant, name_lists, shuffle_module
+
+    def run(src: str) -> tuple[str, dict]:
+        out, ns = io.StringIO(), {}
+        with contextlib.redirect_stdout(out):
+            exec(compile(src, "m", "exec"), ns)
+        return out.getvalue(), {k: ns[k]() for k in ("alpha", "delta", "epsilon", "late")}
+
+    orders, first = [], name_lists(ast.parse(SHUFFLED))
+    for seed in range(20):
+        text = ast.unparse(shuffle_module(ast.parse(SHUFFLED), random.Random(seed)))
+        assert run(text) == run(SHUFFLED), text
+        body = ast.parse(text).body
+        assert [type(s).__name__ for s in body[:2]] == ["Import", "ImportFrom"] and ast.unparse(body[-2]) == \
+            "print(TOTAL, BASE)" and getattr(body[-1], "name", None) == "late", text
+        now = name_lists(ast.parse(text))
+        orders.append([concordant(first[k], now[k]) for k in first])
+    kept = sum(s for o in orders for s, _ in o) / sum(t for o in orders for _, t in o)
+    assert 0.3 < kept < 0.75, kept
+
+
+def test_the_variant_metadata_names_no_one_but_the_license(tmp_path: Path) -> None:
+    """identify.scrub on a project's top level: author and change lists gone, PKG-INFO and README written
+    anew, setup.py and setup.cfg without people, URLs, keywords or a package that is not there; the license
+    untouched; `mentions` finds the PKG-INFO people and the license's holder nowhere else."""
+    from swr.revival.identify import identity, license_holders, mentions, scrub
+
+    p = tmp_path / "proj"
+    (p / "pkg").mkdir(parents=True)
+    (p / "pkg" / "__init__.py").write_text("x = 1\n")
+    (p / "AUTHORS.md").write_text("Jane Roe\n")
+    (p / "CHANGELOG.rst").write_text("1.0 by Jane Roe\n")
+    (p / "LICENSE.txt").write_text("Copyright (c) 2013 Jane Roe\nAll rights reserved.\n")
+    (p / "PKG-INFO").write_text("Metadata-Version: 1.2\nName: oldname\nVersion: 1.0\nSummary: Old summary\n"
+                                "Author: Jane Roe\nAuthor-email: jane@example.org\nMaintainer: Max Poe\n"
+                                "License: BSD\nDescription: oldname does things\n")
+    (p / "README.rst").write_text("oldname by Jane Roe\n")
+    (p / "setup.py").write_text("from setuptools import setup\nsetup(name='pkg', author='Jane Roe', "
+                                "maintainer_email='max@example.org', url='https://x/oldname', keywords='a b', "
+                                "description='Old summary', packages=['pkg', 'gone'])\n")
+    (p / "setup.cfg").write_text("[metadata]\nname = pkg\nauthor = Jane Roe\nproject_urls =\n    a = https://x\n"
+                                 "license = BSD\n[options]\nzip_safe = False\n")
+    (p / "pyproject.toml").write_text('[project]\nname = "pkg"\nauthors = [\n    {name = "Jane Roe"},\n]\n'
+                                      'version = "1.0"\n\n[project.urls]\nHome = "https://x/oldname"\n\n'
+                                      '[tool.x]\ny = 1\n')
+    needles = ["oldname", *identity((p / "PKG-INFO").read_text()), *license_holders(p)]
+    assert {"oldname", "Jane Roe", "jane@example.org", "Max Poe"} <= set(needles)
+    assert mentions(p, needles)
+    touched = scrub(p, "pkg", "New summary.")
+    assert touched == ["AUTHORS.md", "CHANGELOG.rst", "PKG-INFO", "README.rst", "pyproject.toml", "setup.cfg",
+                       "setup.py"]
+    import tomllib
+    assert tomllib.loads((p / "pyproject.toml").read_text()) == {"project": {"name": "pkg", "version": "1.0"},
+                                                                  "tool": {"x": {"y": 1}}}
+    assert mentions(p, needles) == {}, mentions(p, needles)
+    assert "Jane Roe" in (p / "LICENSE.txt").read_text()
+    assert (p / "PKG-INFO").read_text() == ("Metadata-Version: 1.2\nName: pkg\nVersion: 1.0\nSummary: New summary.\n"
+                                            "License: BSD\n")
+    setup = (p / "setup.py").read_text()
+    assert "packages=['pkg']" in setup and "New summary." in setup and "keywords" not in setup
+    assert (p / "setup.cfg").read_text() == "[metadata]\nname = pkg\nlicense = BSD\n[options]\nzip_safe = False\n"

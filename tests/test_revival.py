@@ -102,7 +102,7 @@ def test_the_workspace_is_the_broken_project_in_one_root_commit(task: RevivalTas
 
 
 def test_verdict_shape_and_score(task: RevivalTask, tmp_path: Path) -> None:
-    good = _grade(task, _oracle(task, tmp_path / "good"))
+    good = _grade(task, _oracle(task, tmp_path / "good"), reference=True)
     assert isinstance(parse_verdict(good), RevivalVerdict)
     n = len(good["records"])
     assert good["pass"] and good["score"] == f"{n}/{n}" and good["label"] == "pass" and good["labels"] == []
@@ -114,7 +114,7 @@ def test_verdict_shape_and_score(task: RevivalTask, tmp_path: Path) -> None:
     rec = bad / "more_itertools" / "recipes.py"
     rec.write_text(rec.read_text() + "\n_sw = sliding_window\n"
                    "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n")
-    v = _grade(task, bad)
+    v = _grade(task, bad, reference=True)  # the original with one recipe wrong: its copy is not the point here
     k = int(v["score"].split("/")[0])
     assert not v["pass"] and 0 < k < n and v["score"].endswith(f"/{n}"), v["score"]
     assert v["labels"] == ["tests_failed", "probe_mismatch"]
@@ -131,7 +131,7 @@ def test_an_empty_candidate_is_missing(task: RevivalTask, tmp_path: Path) -> Non
 def test_an_edited_public_test_is_labelled_and_fails(task: RevivalTask, tmp_path: Path) -> None:
     cand = _oracle(task, tmp_path / "c")
     (cand / "tests" / "test_more.py").write_text((cand / "tests" / "test_more.py").read_text() + "\n# tidied\n")
-    v = _grade(task, cand)
+    v = _grade(task, cand, reference=True)
     assert not v["pass"] and v["label"] == "tests_modified", v["labels"]
     assert v["score"].split("/")[0] == v["score"].split("/")[1]  # the tests themselves pass: anti-cheat fails it
     assert v["anticheat"] == [{"kind": "tests_modified", "file": "tests/test_more.py", "detail": "changed"}]
@@ -151,7 +151,7 @@ def test_a_pinned_back_dependency_is_labelled(task: RevivalTask, tmp_path: Path,
         assert "[project]" in doc
         text = doc.replace("[project]", '[project]\ndependencies = ["pytest~=7.0"]', 1)
     (cand / where).write_text(text)
-    v = _grade(task, cand)
+    v = _grade(task, cand, reference=True)
     assert v["pass"] is not flagged, v["labels"]
     assert ("dependency_downgrade" in v["labels"]) is flagged
     if flagged:

@@ -75,6 +75,33 @@ def test_the_variant_names_nothing_of_the_original_in_its_project(built: Path) -
     assert [p for p in public if "toolz" in p.read_text(errors="replace").lower()] == []
 
 
+def test_the_variant_names_the_project_and_its_people_only_in_its_license(built: Path) -> None:
+    """Issue 23 §2: the project's name and the people the original's PKG-INFO and license name appear in no file
+    or path of the variant's workspace but the license file (which keeps its notice); no author list, no `tlz`
+    in setup.py. build.json reports it beside similarity: no mention, 9 of the module's 36 public names kept
+    (external API names), and the names' relative order at about chance, in the workspace and in the module."""
+    from swr.revival.identify import identity, license_holders, mentions
+
+    plain, var = _load(built / PLAIN), _load(_variant(built))
+    needles = ["toolz", *identity((plain.project / "PKG-INFO").read_text()), *license_holders(plain.project)]
+    assert {"Erik Welch", "Matthew Rocklin"} <= set(needles), needles
+    hits = {}
+    for f in sorted(p for p in var.project.rglob("*") if p.is_file()):
+        text = (f.read_text(errors="replace") + f.relative_to(var.project).as_posix()).lower()
+        if found := [n for n in needles if n.lower() in text]:
+            hits[f.name] = found
+    assert hits == {"LICENSE.txt": ["Matthew Rocklin"]}, hits
+    assert not (var.project / "AUTHORS.md").exists() and "tlz" not in (var.project / "setup.py").read_text()
+    found = json.loads(var.paths.build_record.read_text())["identifiability"]
+    assert found["mentions"] == {} and found["needles"] >= 4
+    assert found["public_names"] == 36 and len(found["names_kept"]) == 9, found["names_kept"]
+    for where in ("order_kept_workspace", "order_kept_module"):
+        assert found[where]["pairs"] > 500 and 0.4 < found[where]["order_kept"] < 0.65, (where, found[where])
+    sim = found["similarity_to_original"]
+    assert sim["ratio"] < 0.2 and sim["coverage_canonical"] > 0.8, sim  # renamed: plain lines gone, shape kept
+    assert mentions(var.project, needles) == {}
+
+
 def test_the_variant_still_keeps_its_forbidden_packages_out_of_the_agents_sandbox(built: Path) -> None:
     """The list moved from task.toml to private/revival.toml: the agent's sandbox still hides the packages
     (from private/), and the target venv it grades in has none of them."""
@@ -130,7 +157,7 @@ def test_the_variant_grades_oracle_pass_nop_fail_and_a_wrong_rebuild_partly(buil
     var = _load(_variant(built))
     good = tmp_path / "good"
     kinds.write_oracle(var, good)
-    v = _grade(var, good)
+    v = _grade(var, good, reference=True)  # the task's reference: its original module, not an agent's copy
     n = len(v["records"])
     assert v["pass"] and v["score"] == f"{n}/{n}", v["labels"]
     assert _grade(var, var.project)["score"] == f"0/{n}"
@@ -138,7 +165,7 @@ def test_the_variant_grades_oracle_pass_nop_fail_and_a_wrong_rebuild_partly(buil
     ref = good / (var.spec.module.replace(".", "/") + ".py")
     name = _sliding_window_name(built)
     ref.write_text(ref.read_text() + f"\n_sw = {name}\ndef {name}(n, seq):\n    return iter(list(_sw(n, seq))[:-1])\n")
-    bad = _grade(var, good)
+    bad = _grade(var, good, reference=True)
     k = int(bad["score"].split("/")[0])
     assert not bad["pass"] and 0 < k < n and bad["labels"] == ["tests_failed", "probe_mismatch"], bad["score"]
 

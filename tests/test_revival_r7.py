@@ -77,13 +77,18 @@ def test_feedback_in_the_agents_sandbox_runs_the_public_tests_in_the_target_venv
     assert k == n == str(len(after["records"]))
 
 
-def test_the_run_that_restored_the_module_passes_with_its_score(command_run: tuple[JobConfig, Path]) -> None:
+def test_the_run_that_restored_the_module_by_copying_it_fails_with_its_score(
+        command_run: tuple[JobConfig, Path]) -> None:
+    """The command writes the original recipes.py back: every hidden test and probe passes (its score says so)
+    and the run fails as a copied_original (issue 23 §2: it passed 627/627 before)."""
     cfg = command_run[0]
     res = swr("results", cfg.name, "--jobs-dir", str(cfg.jobs_dir), "--json")
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     k, n = doc["scores"][TASK].split("/")
-    assert doc["passed"] == 1 and k == n and int(n) > 500, doc["scores"]
+    assert doc["passed"] == 0 and k == n and int(n) > 500, doc["scores"]
+    (r,) = run_job(cfg)  # the recorded run, read back (the job resumes)
+    assert r.label == "copied_original" and r.verdict["similarity"]["ratio"] == 1.0, r.label
 
 
 def test_agent_sandbox_mounts_only_for_revival_tasks(task: RevivalTask, linear_release: Path) -> None:
@@ -192,7 +197,8 @@ def test_the_report_shows_a_revival_run_like_any_other(command_run: tuple[JobCon
     assert res.returncode == 0, res.stderr
     doc = dom(ReportPaths(out).index)
     (row,) = cells(doc, "matrix-table")
-    assert row[0] == TASK and any(c.startswith("pass") and "/" in c for c in row[3:]), row
+    assert row[0] == TASK and any("/" in c for c in row[3:]), row  # its score; the run is a copied_original
+    assert not any(c.startswith("pass") for c in row[3:]), row
     assert "by kind: revival 1" in " ".join(doc.xpath("string(//p[starts-with(., 'by kind')])").split())
     pages = list(ReportPaths(out).runs.glob("*.html"))
     assert len(pages) == 1 and TASK in pages[0].read_text() and "feedback" in pages[0].read_text()

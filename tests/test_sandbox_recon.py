@@ -21,7 +21,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import write_candidate
 from hostile_scripts import RECON
 
@@ -139,7 +138,6 @@ def test_mountinfo_names_no_private_host_path(backend: Sandbox, tmp_path: Path) 
     for f in (line.split() for line in lines):
         if f[3].startswith(home + "/"):
             assert f[3] == f[4], f  # a Python root under the home, at its own path
-    import tempfile
 
     temp = tempfile.gettempdir() + "/"  # the /etc view, podman's root skeleton and layer copies: tmpfs of their own
     assert [f[3] for f in map(str.split, lines) if f[3].startswith(temp)] == [], r["mountinfo"]

@@ -29,7 +29,8 @@ def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
             empty.mkdir()
             controls = kinds.build_gates(task).get("replay_controls_fail", {}).get("controls", {})
             rows.append({"task": task.id,
-                         "oracle": kinds.grade(task, oracle, sandbox, split="hidden", jobs=jobs)["pass"],
+                         "oracle": kinds.grade(task, oracle, sandbox, split="hidden", jobs=jobs,
+                                                    reference=True)["pass"],
                          "nop": kinds.grade(task, kinds.nop_candidate(task, empty), sandbox, jobs=jobs)["pass"],
                          **{k: bool(controls.get(k, {}).get("pass")) for k in CONTROLS}})
             done(rows[-1], len(rows), len(roots))

@@ -180,11 +180,12 @@ def load(root: str | Path) -> AnyTask:
 
 
 def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["all", "hidden", "public"] = "all",
-          jobs: int = 2) -> dict[str, Any]:
+          jobs: int = 2, reference: bool = False) -> dict[str, Any]:
     """The verdict: the hidden cases decide. An engine's public split is feedback on its examples; a
-    revival's runs the public tests."""
+    revival's runs the public tests. `reference`: the candidate is the task's reference as swr wrote it
+    (write_oracle), never an agent's: a deleted module's original is then not a copied_original."""
     if isinstance(task, RevivalTask):
-        return checked(task.grade(candidate, sandbox, split))
+        return checked(task.grade(candidate, sandbox, split, reference))
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.candidate_terms, task.id, candidate, task.public, sandbox)

@@ -108,6 +108,7 @@ class RevivalVerdict(_Model):
     anticheat: list[dict[str, Any]]
     detail: str
     split: Literal["public"] | None = None  # ./feedback's run of the public tests
+    similarity: dict[str, float] | None = None  # a deleted module's rebuild against the original (copied_original)
 
 
 AnyVerdict = WorkflowVerdict | EngineVerdict | RevivalVerdict

@@ -34,7 +34,7 @@ def achievability_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap")
 def _row(task: kinds.AnyTask, nop: Path, sb: Sandbox, jobs: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="swr-oracle-") as d:
         kinds.write_oracle(task, Path(d) / "candidate")
-        oracle = kinds.grade(task, Path(d) / "candidate", sb, split="hidden", jobs=jobs)
+        oracle = kinds.grade(task, Path(d) / "candidate", sb, split="hidden", jobs=jobs, reference=True)
     nop_pass = kinds.grade(task, kinds.nop_candidate(task, nop), sb, split="hidden", jobs=jobs)["pass"]
     if isinstance(task, RevivalTask):  # its probes' tolerances are attained when the oracle passes them
         return {"task": task.id, "kind": "revival", "oracle_pass": oracle["pass"], "nop_pass": nop_pass,

@@ -26,6 +26,8 @@ from swr.verdicts import ANTI_CHEAT
 from .chat import Message, to_messages, tool_schemas
 from .tokens import DEFAULT_TOKENIZER, token_counter
 
+COPIED = "copied_original"  # swr.revival.copied's finding
+
 
 @dataclass(frozen=True)
 class Row:
@@ -46,13 +48,28 @@ class ReleaseInfo:
     audit: str
     kinds: dict[str, str]
     groups: dict[str, str]
+    deleted_module: frozenset[str] = frozenset()  # revival tasks whose rebuild is measured against the original
 
 
 def verified(r: RunRecord) -> bool:
     """A run the corpus may hold: recorded, its verdict passed, and no anti-cheat finding (under either
-    cheat policy: `record` keeps a cheating run's pass but names `anti_cheat` among its labels)."""
-    return (r.status == "done" and bool(r.passed) and ANTI_CHEAT not in r.labels
+    cheat policy: `record` keeps a cheating run's pass but names `anti_cheat` among its labels), the
+    verdict's own included (a copied_original fails its verdict; a record saying otherwise is not trusted)."""
+    return (r.status == "done" and bool(r.passed) and ANTI_CHEAT not in r.labels and not copied(r)
             and (r.verdict or {}).get("pass") is True)
+
+
+def copied(r: RunRecord) -> bool:
+    """The run's verdict names a copied_original (its label or an anti-cheat finding)."""
+    v = r.verdict or {}
+    found = v.get("anticheat") if isinstance(v.get("anticheat"), list) else []
+    return COPIED in r.labels or any(isinstance(f, dict) and f.get("kind") == COPIED for f in found)
+
+
+def unmeasured(r: RunRecord, info: ReleaseInfo) -> bool:
+    """A deleted-module run graded before rebuilds were measured against the original: it may be a copy
+    (`swr regrade` measures it)."""
+    return r.task in info.deleted_module and "similarity" not in (r.verdict or {})
 
 
 def audit_summary(release: Path) -> str:
@@ -77,8 +94,10 @@ def release_info(release: Path) -> ReleaseInfo:
     """A job's release as the export needs it (a release that has moved is a one-line error)."""
     summary = load_release(release)
     roots = list_tasks(release)
-    return ReleaseInfo(summary.get("content_hash"), audit_summary(release),
-                       {r.name: read_task_file(r).kind for r in roots}, {r.name: sibling_group(r) for r in roots})
+    metas = {r.name: read_task_file(r) for r in roots}
+    return ReleaseInfo(summary.get("content_hash"), audit_summary(release), {t: m.kind for t, m in metas.items()},
+                       {r.name: sibling_group(r) for r in roots},
+                       frozenset(t for t, m in metas.items() if getattr(m, "revival", None) == "deleted-module"))
 
 
 def compact_verdict(r: RunRecord) -> dict[str, Any]:
@@ -180,7 +199,9 @@ def select(jobs_dir: Path, jobs: list[str], exclude: list[str]) -> tuple[list[Ro
     for r, rel in runs:
         info = infos[rel]
         if not verified(r):
-            skipped["anti_cheat" if ANTI_CHEAT in r.labels else "not_passed"] += 1
+            skipped[COPIED if copied(r) else "anti_cheat" if ANTI_CHEAT in r.labels else "not_passed"] += 1
+        elif unmeasured(r, info):
+            skipped["similarity_not_measured"] += 1
         elif r.task in held or info.groups.get(r.task) in groups:
             skipped["held_out"] += 1
         elif isinstance(row := make_row(jobs_dir, r, info), str):

@@ -23,7 +23,7 @@ from swr.scenario import content_hash
 from swr.verdicts import run_outcome
 
 from . import anticheat, workspace
-from .agents import Budget, Context, InfraError, make_agent, supervise
+from .agents import ORACLE, Budget, Context, InfraError, make_agent, supervise
 from .executor import executor_for
 from .store import RunRecord, Store, private
 
@@ -142,7 +142,7 @@ def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float
     end = workspace.snapshot(ws.root, notes, always=ws.start)
     cheats = anticheat.inspect(ws, task, out.trajectory, end, out.observed)
     d.diff.write_text(workspace.diff(ws, end))
-    v = _grade_solution(task, ws, d, sandbox, notes)
+    v = _grade_solution(task, ws, d, sandbox, notes, reference=cfg.agent == ORACLE)
     notes += _keep_logs(d)
     if out.trajectory is not None:
         d.trajectory.write_text(json.dumps(out.trajectory, indent=1))
@@ -153,15 +153,16 @@ def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float
 
 
 def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: RunPaths, sandbox: Sandbox,
-                    notes: list[dict[str, Any]]) -> dict[str, Any]:
+                    notes: list[dict[str, Any]], reference: bool = False) -> dict[str, Any]:
     """Grade the copy of solution/ kept next to the records, which holds exactly what anti-cheat and the
-    diff read (no link followed, no special file); a solution/ that cannot be copied out is missing."""
+    diff read (no link followed, no special file); a solution/ that cannot be copied out is missing.
+    `reference`: the built-in oracle agent wrote it, host-side, from the task's own reference."""
     try:
         notes += workspace.export_solution(ws, d.solution)
     except tree.Rejected as e:
         tree.remove_tree(d.solution)
         return missing_candidate(task.id, str(e))
-    return kinds.grade(task, d.solution, sandbox, split="all")
+    return kinds.grade(task, d.solution, sandbox, split="all", reference=reference)
 
 
 def _keep_logs(d: RunPaths) -> list[dict[str, Any]]:

@@ -7,19 +7,19 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from swr.errors import SwrError
 from swr.layout import REVIVAL_TOML, TaskPaths
 from swr.release import dump_json
-from swr.revival import envs
+from swr.revival import copied, envs
 from swr.revival.anticheat import file_hash
 from swr.revival.grading import Verifier, grade_revival, hidden_and_public, observe
 from swr.revival.source import SKIP, apply_patch, module_file, most_imported, original, port_patch
 from swr.revival.spec import RevivalSpec, load_revival, norm
-from swr.revival.task import load_revival_task, write_oracle, write_revival_task
+from swr.revival.task import MODULE_REF, load_revival_task, write_oracle, write_revival_task
 from swr.sandbox import Sandbox, tree
 from swr.taskfile import read_task_file
 
@@ -110,7 +110,7 @@ def check_task(root: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]
     nop = grade_revival(v, task.id, task.project, sandbox)
     with tempfile.TemporaryDirectory(prefix="swr-revival-oracle-") as d:
         write_oracle(task, Path(d) / "o")
-        ref = grade_revival(v, task.id, Path(d) / "o", sandbox)
+        ref = grade_revival(v, task.id, Path(d) / "o", sandbox, reference=True)
         fb = grade_revival(task.feedback_verifier(), task.id, Path(d) / "o", sandbox, "public") \
             if task.meta.feedback.public else None
     problems = (["the starting workspace passes its verifier"] if nop["pass"] else []) + \
@@ -173,6 +173,43 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
         hashes = {f: h for f in spec.verify.public_files() if (h := file_hash(work / "broken", f))}
         write_revival_task(spec, root, work / "broken", tests, reference, recorded, hashes, what, target.version)
     report, problems = check_task(root, sandbox)
-    report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report}
+    report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report,
+              **similarity_record(spec, root)}
+    if "similarity" in report and (rebuild := honest_rebuild(spec)) is not None:
+        report["rebuild"], bad = check_rebuild(root, rebuild, report["similarity"]["threshold"], sandbox)
+        problems += bad
     TaskPaths(root).build_record.write_text(dump_json(report))
     return problems, report
+
+
+def honest_rebuild(spec: RevivalSpec) -> Path | None:
+    """A deleted-module revival folder's `reference/`: the module rebuilt without the original's text, at its
+    project path (what calibrates copied_original and must pass without it)."""
+    d = spec.directory / "reference"
+    return d if spec.kind == "deleted-module" and d.is_dir() and any(d.rglob("*.py")) else None
+
+
+def check_rebuild(root: Path, rebuild: Path, threshold: float, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
+    """The honest rebuild, graded as an agent's candidate would be (not as the task's reference), must pass
+    with no finding at the calibrated threshold."""
+    task = load_revival_task(root, read_task_file(root))  # type: ignore[arg-type]
+    v = replace(task.verifier(), copy_threshold=threshold)
+    with tempfile.TemporaryDirectory(prefix="swr-revival-rebuild-") as d:
+        cand = Path(d) / "r"
+        shutil.copytree(task.project, cand, symlinks=True)
+        shutil.copytree(rebuild, cand, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        got = grade_revival(v, task.id, cand, sandbox)
+    brief = {**_brief(got), "similarity": got.get("similarity")}
+    return brief, ([] if got["pass"] else [f"the honest rebuild in {rebuild} fails: {got['labels']} "
+                                           f"{_first_failure(got)}"])
+
+
+def similarity_record(spec: RevivalSpec, root: Path, honest: dict[str, Path] | None = None) -> dict[str, Any]:
+    """A deleted-module task's copied_original calibration for build.json (swr.revival.copied.calibrate):
+    `honest` rebuilds given, else the revival folder's `reference/` rebuild where there is one."""
+    at = TaskPaths(root)
+    if spec.kind != "deleted-module" or not (at.reference / MODULE_REF).is_dir():
+        return {}
+    if honest is None:
+        honest = {"reference rebuild": rebuild} if (rebuild := honest_rebuild(spec)) is not None else {}
+    return {"similarity": copied.calibrate(at.reference / MODULE_REF, at.project, honest)}

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from swr.judge import Tolerances
 from swr.judge.compare import compare
-from swr.revival import anticheat
+from swr.revival import anticheat, copied
 from swr.revival.envs import Venv
 from swr.revival.runner import MARK
 from swr.revival.spec import RevivalSpec
@@ -35,8 +35,8 @@ COMPILED = (".so", ".pyd", ".dylib", ".o", ".a")  # shipped binaries: deleted, w
 BUILD_LIMITS = Limits()
 STAGED = tree.Bounds(bytes=BUILD_LIMITS.disk_bytes)
 FORGED = "forged results"  # an execution_failure's detail when the results line is not the runner's alone
-LABEL_ORDER = ("missing_candidate", "tests_modified", "dependency_downgrade", "build_failure", "execution_failure",
-               "tests_failed", "probe_mismatch", "nothing_checked")
+LABEL_ORDER = ("missing_candidate", "copied_original", "tests_modified", "dependency_downgrade", "build_failure",
+               "execution_failure", "tests_failed", "probe_mismatch", "nothing_checked")
 # ./feedback of a task whose every test file is hidden: nothing runs, and the verdict says so instead of failing
 NO_PUBLIC_TESTS = "no_public_tests"
 NO_PUBLIC_NOTE = ("every test file of this project is hidden, so there is no test to run here; the hidden suite "
@@ -58,6 +58,9 @@ class Verifier:
     # zipped and vendored copies) and the copies of the original found by content (swr.revival.originals)
     forbidden: tuple[str, ...] = ()
     copies: tuple[Path, ...] = ()
+    original: Path | None = None  # a deleted module's original files (private): a rebuild must not be them again
+    start: Path | None = None  # the starting workspace: its files are not the rebuild
+    copy_threshold: float = copied.DEFAULT_THRESHOLD
 
 
 def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> Path:
@@ -204,12 +207,18 @@ def hidden_and_public(spec: RevivalSpec) -> list[str]:
 
 
 def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
-                  split: Literal["all", "hidden", "public"] = "all") -> dict[str, Any]:
-    """The revival verdict: a record per natively passing test and per probe, anti-cheat, `score` "k/N"."""
+                  split: Literal["all", "hidden", "public"] = "all", reference: bool = False) -> dict[str, Any]:
+    """The revival verdict: a record per natively passing test and per probe, anti-cheat, `score` "k/N".
+    `reference`: the candidate is the task's own reference, written by swr (the build's gate, the oracle
+    agent): a deleted module's reference is its original, so it is measured but not a copied_original."""
     if not candidate.is_dir() or not any(candidate.iterdir()):
         return verdict(task_id, [], ["missing_candidate"], [], f"{candidate} is missing or empty", split)
     findings = anticheat.inspect(candidate, v.hashes, v.spec.target.pins())
     public = split == "public"
+    similarity = None
+    if v.original is not None and not public:
+        similarity, copies = copied.inspect(v.original, candidate, v.start, v.copy_threshold)
+        findings = ([] if reference else copies) + findings
     tests = list(v.spec.verify.public) if public else hidden_and_public(v.spec)
     try:
         seen = observe(v, candidate, sandbox, tests, overlay=not public, probes=not public)
@@ -230,7 +239,7 @@ def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
     shown = seen["tests_detail"] if public and labels else ""  # ./feedback shows pytest's own account
     if seen["tests"] is None and (why := seen["tests_detail"].rpartition("\n")[2]).startswith(FORGED):
         shown = why  # said in every split: it is the verifier's finding, not the hidden tests' output
-    return verdict(task_id, records, labels, findings, seen["build"] or shown, split)
+    return verdict(task_id, records, labels, findings, seen["build"] or shown, split, similarity)
 
 
 def _feedback_cases(outcomes: dict[str, str] | None, public: tuple[str, ...]) -> list[str]:
@@ -277,12 +286,16 @@ def probe_record(probe: str, ref: Any, out: Any, why: str, tol: Tolerances) -> d
 
 
 def verdict(task_id: str, records: list[dict[str, Any]], labels: list[str], findings: list[dict[str, Any]],
-            detail: str, split: str = "all") -> dict[str, Any]:
+            detail: str, split: str = "all", similarity: dict[str, Any] | None = None) -> dict[str, Any]:
     """The verdict of these records; with no record and no label it is `nothing_checked`: a verdict that
-    checked nothing neither passes nor calls itself "pass"."""
+    checked nothing neither passes nor calls itself "pass". `similarity`: a deleted-module rebuild's measures
+    against the original (swr.revival.copied), kept on every verdict that measured them (the contamination
+    control reports them per run)."""
     labels = [lab for lab in LABEL_ORDER if lab in labels] or ([] if records else ["nothing_checked"])
     ok = sum(r["pass"] for r in records)
     doc = {"kind": "revival", "task": task_id, "pass": bool(records) and not labels, "label": labels[0] if labels
            else "pass", "labels": labels, "score": f"{ok}/{len(records)}", "records": records,
            "anticheat": findings, "detail": detail[-TAIL:]}
+    if similarity is not None:
+        doc["similarity"] = similarity
     return {**doc, "split": "public"} if split == "public" else doc

@@ -2,6 +2,8 @@
 project defines (package, modules and their files, classes, functions, methods, arguments and the keywords
 that pass them, attributes, module-level and local names), drops docstrings and comments (ast.unparse keeps
 none), and replaces the package's name and any given extra text (title, authors) in strings and other files.
+Definitions, `__all__` and imported names are shuffled where the code allows (swr.revival.obfuscate_order): the
+original's order would otherwise line the renamed names up with the originals.
 It is a contamination control: a model that memorised the original should not recognise it.
 
 Which names are renamed is decided in swr.revival.obfuscate_names (one global map; external names never).
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import json
+import random
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -25,6 +28,7 @@ from pathlib import Path
 from swr.errors import SwrError
 from swr.revival.obfuscate_names import (Collector, Names, external_api_names, is_dunder, new_names,
                                          parametrize_names, renameable)
+from swr.revival.obfuscate_order import shuffle_module
 
 _SKIP_DIRS = {"__pycache__", ".git", ".hg", ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".venv", "build",
               "dist", ".eggs"}
@@ -335,6 +339,7 @@ def obfuscate_project(project: Path, out: Path, map_file: Path, opts: ObfuscateO
         if s.path in trees:
             tree = _Rewriter(mapping, attrs, params, names, text).visit(trees[s.path])
             _ensure_bodies(tree)
+            shuffle_module(tree, random.Random(f"{opts.seed}:{s.rel.as_posix()}"))
             dest.write_text(ast.unparse(ast.fix_missing_locations(tree)) + "\n", encoding="utf-8")
         else:
             _copy_text_or_binary(s.path, dest, text)

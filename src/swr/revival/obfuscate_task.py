@@ -26,9 +26,10 @@ from swr.judge import Tolerances
 from swr.judge.compare import compare
 from swr.layout import PROBES, REVIVAL_TOML, TaskPaths
 from swr.release import dump_json
-from swr.revival import envs
+from swr.revival import copied, envs, identify
 from swr.revival.anticheat import file_hash
-from swr.revival.build import RevivalResult, build_revival, check_task, original_tests, record_native
+from swr.revival.build import (RevivalResult, build_revival, check_task, original_tests, record_native,
+                                 similarity_record)
 from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.revival.source import module_file, most_imported
 from swr.revival.spec import ObfuscateVariant, RevivalSpec, load_revival
@@ -200,10 +201,12 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         tests = original_tests(obf, new, work / "tests")
         now = _record(new, obf, tests, sandbox, recorded, probes, keys)
         broken, reference, what = _break(spec, new, m, task, obf, work / "broken")
+        identify.scrub(broken, m.name(package), new.summary)
         hashes = {f: h for f in new.verify.public_files() if (h := file_hash(broken, f))}
         python = envs.ensure(new.target).version
         write_revival_task(new, root, broken, tests, reference, now, hashes, what, python, obfuscated=True,
                            original=original_sources(task))
+        found = _identifiability(task, intact, obf, root, m, package, variant)
         if map_file is not None:
             map_file.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(work / "map.json", map_file)
@@ -212,9 +215,36 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         shutil.rmtree(root, ignore_errors=True)
         raise SwrError("the obfuscated task fails its gates: " + "; ".join(problems), file=task_dir)
     record = {"obfuscated_from": task.id, "seed": variant.seed, "renamed": res.renamed,
-              "native_tests": len(now["tests"]), "probes": sorted(now["probes"]), **report}
+              "native_tests": len(now["tests"]), "probes": sorted(now["probes"]), **report,
+              **similarity_record(new, root, {}), "identifiability": found}
     TaskPaths(root).build_record.write_text(dump_json(record))
     return Variant(new.name, root, res.renamed, record)
+
+
+def _identifiability(task: RevivalTask, intact: Path, obf: Path, root: Path, m: _Map, package: str,
+                     variant: ObfuscateVariant) -> dict[str, Any]:
+    """What of the original the variant's workspace still gives away (swr.revival.identify), beside the
+    similarity of its module to the original's: the project's name, its PKG-INFO people and its license's
+    copyright holders outside the license files; the deleted module's public names left unrenamed; the share
+    of name pairs, over the workspace's name lists and over the module's, in the original's order."""
+    pkg_info = intact / "PKG-INFO"
+    needles = list(dict.fromkeys([package, *(identify.identity(pkg_info.read_text(errors="replace"))
+                                             if pkg_info.is_file() else []),
+                                  *identify.license_holders(intact), *variant.strip]))
+    project = TaskPaths(root).project
+    pairs = [(intact / old, obf / new) for old, new in sorted(m.paths.items())
+             if old.endswith(".py") and (project / new).is_file()]
+    module_files = sorted((task.reference_dir / MODULE_REF).rglob("*.py"))
+    rels = [f.relative_to(task.reference_dir / MODULE_REF).as_posix() for f in module_files]
+    module_pairs = [(intact / r, obf / m.path(r)) for r in rels if r in m.paths]
+    public = [n for f in module_files for n in identify.public_names(f)]
+    var_texts = [b.read_text() for _, b in module_pairs]
+    return {"needles": len(needles), "mentions": identify.mentions(project, needles),
+            "public_names": len(public), "names_kept": sorted(n for n in public if m.name(n) == n),
+            "order_kept_workspace": identify.order_kept(pairs, m.names),
+            "order_kept_module": identify.order_kept(module_pairs, m.names),
+            "similarity_to_original": copied.measure(copied.original_texts(task.reference_dir / MODULE_REF),
+                                                     var_texts)}
 
 
 def _probes(spec: RevivalSpec, paths: dict[str, str], src: Path, out: Path, m: _Map

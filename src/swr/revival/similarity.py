@@ -16,11 +16,14 @@ so a renamed module is compared by content).
 """
 from __future__ import annotations
 
+import ast
+import bisect
 import builtins
 import difflib
 import io
 import keyword
 import tokenize
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -51,20 +54,28 @@ class SimilarityReport:
         return asdict(self)
 
 
-def _python_lines(text: str, canonical: bool) -> list[str] | None:
-    """Token-joined physical lines, or None when the text is not tokenizable Python."""
-    rows: dict[int, list[str]] = {}
+def _python_rows(text: str) -> tuple[dict[int, str], dict[int, str]] | None:
+    """{physical line number: its tokens joined}, plain and with canonical identifiers (one pass), or None when
+    the text is not tokenizable Python."""
+    plain: dict[int, list[str]] = {}
+    canon: dict[int, list[str]] = {}
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type in _SKIP:
                 continue
             value = tok.string
-            if canonical and tok.type == tokenize.NAME and value not in _KEEP_NAMES:
+            plain.setdefault(tok.start[0], []).append(value)
+            if tok.type == tokenize.NAME and value not in _KEEP_NAMES:
                 value = "ID"
-            rows.setdefault(tok.start[0], []).append(value)
+            canon.setdefault(tok.start[0], []).append(value)
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return None
-    return [" ".join(rows[r]) for r in sorted(rows)]
+    return {r: " ".join(plain[r]) for r in sorted(plain)}, {r: " ".join(canon[r]) for r in sorted(canon)}
+
+
+def _python_lines(text: str, canonical: bool) -> list[str] | None:
+    rows = _python_rows(text)
+    return None if rows is None else list(rows[canonical].values())
 
 
 def normalise(text: str, *, canonical_identifiers: bool = False) -> list[str]:
@@ -104,3 +115,71 @@ def similarity(original: Path, rebuilt: Path, *, canonical_identifiers: bool = F
     return SimilarityReport(original=str(original), rebuilt=str(rebuilt), ratio=round(ratio, 6),
                             original_lines=len(a), rebuilt_lines=len(b), matching_lines=matching,
                             canonical_identifiers=canonical_identifiers)
+
+
+def blocks(text: str, *, canonical_identifiers: bool = False) -> list[tuple[str, ...]]:
+    """A file's normalised lines grouped by top-level statement (a function or class with its decorators and
+    body, an import, an assignment), in file order. Not Python: one block per line."""
+    return shapes(text)[canonical_identifiers][1]
+
+
+def shapes(text: str) -> dict[bool, tuple[list[str], list[tuple[str, ...]]]]:
+    """{canonical_identifiers: (normalised lines, blocks)} for both settings, from one tokenizing pass."""
+    rows = _python_rows(text)
+    try:
+        body = ast.parse(text).body if rows is not None else None
+    except (SyntaxError, ValueError, RecursionError):
+        body = None
+    if rows is None or body is None:
+        out = {}
+        for canonical in (False, True):
+            lines = normalise(text, canonical_identifiers=canonical)
+            out[canonical] = (lines, [(ln,) for ln in lines])
+        return out
+    starts = sorted(min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", []))]) for s in body)
+    found = {}
+    for canonical in (False, True):
+        grouped: list[list[str]] = [[] for _ in starts]
+        for row, line in rows[canonical].items():
+            grouped[max(bisect.bisect_right(starts, row) - 1, 0)].append(line)
+        found[canonical] = (list(rows[canonical].values()), [tuple(b) for b in grouped if b])
+    return found
+
+
+def block_coverage(original: list[tuple[str, ...]], rebuilt: list[tuple[str, ...]],
+                   tries: int = 200) -> tuple[float, int]:
+    """(share of the original's lines found again, that count): each original block takes the rebuilt block
+    that shares most lines with it (SequenceMatcher, in order within the block), wherever that block is. Moving
+    definitions around or padding a copy with other code does not lower it. Identical rebuilt blocks count
+    once, and each original block is matched against at most `tries` of them (those sharing most lines): the
+    rebuild is untrusted input, and its size must not decide how long grading takes."""
+    total = sum(len(b) for b in original)
+    rebuilt = list(dict.fromkeys(rebuilt))
+    index: dict[str, list[tuple[int, int]]] = {}
+    for i, rb in enumerate(rebuilt):
+        for ln, k in Counter(rb).items():
+            index.setdefault(ln, []).append((i, k))
+    found = 0
+    for ob in original:
+        shared: Counter[int] = Counter()
+        for ln, k in Counter(ob).items():
+            for i, n in index.get(ln, ()):
+                shared[i] += min(k, n)
+        best = 0
+        for i, n in shared.most_common(tries):  # n lines in common bound what a block can match
+            if n <= best:
+                break
+            matcher = difflib.SequenceMatcher(None, ob, rebuilt[i], autojunk=False)
+            best = max(best, sum(block.size for block in matcher.get_matching_blocks()))
+        found += best
+    return (found / total if total else 0.0), found
+
+
+def overlap(original: list[str], rebuilt: list[str]) -> tuple[float, float, int]:
+    """(ratio 2M/(a+b), coverage M/a, M): M lines in SequenceMatcher's matching blocks (autojunk off).
+    Coverage is the share of the original found again; padding a copy with other code does not lower it."""
+    matcher = difflib.SequenceMatcher(None, original, rebuilt, autojunk=False)
+    m = sum(block.size for block in matcher.get_matching_blocks())
+    if not original and not rebuilt:
+        return 1.0, 1.0, 0
+    return 2.0 * m / (len(original) + len(rebuilt)), (m / len(original) if original else 0.0), m

@@ -15,7 +15,7 @@ from swr.cache import default_cache_dir
 from swr.errors import SwrError
 from swr.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.release import Forbidden, dump_json
-from swr.revival import envs, originals
+from swr.revival import copied, envs, originals
 from swr.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
 from swr.revival.source import apply_patch
 from swr.revival.spec import Env, RevivalSpec, Verify, load_revival
@@ -24,6 +24,7 @@ from swr.sandbox.bwrap import TOP_LEVEL
 from swr.taskfile import Anticheat, Environment, RevivalFeedback, RevivalTaskFile, dump_task_file
 
 MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
+REBUILD_REF = "rebuild"  # under private/reference/: an honest rebuild of them (the revival folder's reference/)
 GOALS = {
     "deleted-module": "A core part of this project was deleted: {what}. Rebuild it so that the project works as "
                       "it did — its other code, README and documentation say what it must provide.",
@@ -73,13 +74,14 @@ class RevivalTask(Forbidden):
         """Graded on the host's system, in the target venv (mounted read-only)."""
         return {}
 
-    def grade(self, candidate: Path, sandbox: Sandbox,
-              split: Literal["all", "hidden", "public"] = "all") -> dict[str, Any]:
+    def grade(self, candidate: Path, sandbox: Sandbox, split: Literal["all", "hidden", "public"] = "all",
+              reference: bool = False) -> dict[str, Any]:
         """The verdict (swr.revival.grading). ./feedback of a task with no public test runs nothing and says
-        so (label no_public_tests, pass null), in a workspace copy and a full task alike."""
+        so (label no_public_tests, pass null), in a workspace copy and a full task alike. `reference`: the
+        candidate is the task's reference as swr wrote it (never an agent's), so not a copied_original."""
         if split == "public" and not self.meta.feedback.public:
             return no_public_tests(self.id, candidate, self.target().pins())
-        return grade_revival(self.verifier(split), self.id, candidate, sandbox, split)
+        return grade_revival(self.verifier(split), self.id, candidate, sandbox, split, reference)
 
     def verifier(self, split: str = "all") -> Verifier:
         """The private parts grading reads; the target venv is made if this machine lacks it. A workspace
@@ -88,8 +90,14 @@ class RevivalTask(Forbidden):
             return self.feedback_verifier()
         spec = self.spec
         venv = envs.ensure(spec.target)
+        original = self.reference_dir / MODULE_REF
+        calibrated = _json(self.paths.build_record).get("similarity", {}).get("threshold")
         return Verifier(spec, self.paths.original_tests, self.paths.probes, venv, _json(self.paths.recorded),
-                        _json(self.paths.test_hashes), self.forbidden_packages, self.copies(venv))
+                        _json(self.paths.test_hashes), forbidden=self.forbidden_packages, copies=self.copies(venv),
+                        original=original if spec.kind == "deleted-module" and original.is_dir() else None,
+                        start=self.project,
+                        copy_threshold=float(calibrated) if isinstance(calibrated, (int, float))
+                        else copied.DEFAULT_THRESHOLD)
 
     def copies(self, venv: envs.Venv) -> tuple[Path, ...]:
         """Copies of the original deleted module readable in a sandbox that mounts `venv` (vendored, zipped,
@@ -200,6 +208,8 @@ def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path,
         shutil.copyfile(src, dst)
     if spec.kind != "deleted-module":
         shutil.copyfile(spec.directory / PORT_PATCH, at.private / PORT_PATCH)
+    elif (rebuild := spec.directory / "reference").is_dir() and any(rebuild.rglob("*.py")):
+        shutil.copytree(rebuild, at.reference / REBUILD_REF, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     at.recorded.write_text(dump_json(recorded))
     at.test_hashes.write_text(dump_json(hashes))
     if spec.kind == "deleted-module":
@@ -218,10 +228,14 @@ def original_sources(task: RevivalTask) -> list[bytes]:
 
 
 def write_oracle(task: RevivalTask, dest: Path) -> None:
-    """The broken project with the reference applied: the deleted module restored, or the port patched in."""
+    """The broken project with the reference applied: the deleted module's honest rebuild where the task has
+    one (it passes as any agent's candidate, Harbor's oracle too), else the module restored; or the port
+    patched in."""
     shutil.copytree(task.project, dest, symlinks=True)
     ref = task.reference_dir
-    if (ref / MODULE_REF).is_dir():
+    if (ref / REBUILD_REF).is_dir():
+        shutil.copytree(ref / REBUILD_REF, dest, dirs_exist_ok=True)
+    elif (ref / MODULE_REF).is_dir():
         shutil.copytree(ref / MODULE_REF, dest, dirs_exist_ok=True)
     patch = task.paths.private / PORT_PATCH
     if patch.is_file():

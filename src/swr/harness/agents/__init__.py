@@ -24,10 +24,13 @@ class NopAgent:
         return Outcome()
 
 
+ORACLE = "oracle"  # its runs are graded as the task's reference (a deleted module's original is no copy there)
+
+
 class OracleAgent:
     """Copies the wrapped reference into solution/ (must score 1): proves the harness, not a model."""
 
-    name = "oracle"
+    name = ORACLE
 
     def solve(self, ctx: Context) -> Outcome:
         shutil.rmtree(ctx.workspace.solution)
@@ -37,7 +40,7 @@ class OracleAgent:
 
 AGENTS: dict[str, Callable[[dict[str, Any]], Agent]] = {
     "nop": lambda opts: NopAgent(),
-    "oracle": lambda opts: OracleAgent(),
+    ORACLE: lambda opts: OracleAgent(),
 }
 
 

@@ -3,7 +3,6 @@ one loop, four tools, every shell command run in swr's sandbox (no network). Onl
 process talks to the model; the model's commands never see the network, the host or the private task."""
 from __future__ import annotations
 
-import json
 import os
 import time
 from importlib.metadata import PackageNotFoundError, version
