@@ -81,7 +81,8 @@ class Stream:
             if w["in_progress"][key]:
                 n = w["in_progress"][key]
                 scrap = n if scrap_all else self.rng.randint(0, min(1, n))
-                return self.add({"type": "complete", "wo": wo, "op": o["op"], "good": n - scrap, "scrap": scrap}) is None
+                ev = {"type": "complete", "wo": wo, "op": o["op"], "good": n - scrap, "scrap": scrap}
+                return self.add(ev) is None
         for o in p.ops(w):
             key = str(o["op"])
             room = p.capacity[o["work_center"]] - p.load()[o["work_center"]]
@@ -102,7 +103,8 @@ class Stream:
         wo = self.new_wo(qty=self.rng.randint(1, 3))
         if wo:
             self.finish(wo)
-            if self.plant.wos[wo]["status"] == "completed" and self.add({"type": "hold", "wo": wo}) == "work_order_completed":
+            done = self.plant.wos[wo]["status"] == "completed"
+            if done and self.add({"type": "hold", "wo": wo}) == "work_order_completed":
                 self.seen.add("hold_completed")
 
     def all_scrapped(self) -> None:
@@ -177,7 +179,8 @@ class Stream:
             {"type": "release", "wo": "", "product": rng.choice(sorted(p.products)), "qty": 2},
             {"type": "release", "wo": wo, "product": rng.choice(sorted(p.products)), "qty": 1},
             {"type": "release", "wo": f"WO-X{rng.randint(1, 99)}", "product": rng.choice(p.items[:2]) + "-X", "qty": 1},
-            {"type": "release", "wo": f"WO-Y{rng.randint(1, 99)}", "product": rng.choice(sorted(p.products)), "qty": bad_qty},
+            {"type": "release", "wo": f"WO-Y{rng.randint(1, 99)}", "product": rng.choice(sorted(p.products)),
+             "qty": bad_qty},
             {"type": "start", "wo": wo, "op": op + rng.choice([1, 1000]), "qty": 1},
             {"type": "start", "wo": wo, "op": op, "qty": bad_qty},
             {"type": "start", "wo": wo, "op": op, "qty": rng.randint(20, 60)},

@@ -1,7 +1,7 @@
 """Hidden place-and-route designs from a seed: stdin {"seed": n} -> stdout {"cases": [...]}. Like the fixed
 cases they replace, each is a grid of 16-22 x 12-17 squares with one or two macro keep-outs (blocked
 rectangles, which stop wires on both layers) and scattered blocked squares, IO pads fixed on the border
-(some right behind a keep-out, so that the short way to them crosses it), 7-11 movable cells of the usual
+(some right behind a keep-out, so that the short way to them crosses it), 6-8 movable cells of the usual
 shapes with pins drawn inside them (so M1 under a cell, which belongs to the cell, is on many short ways),
 and 2- to 4-pin nets over the pins. Sizes, shapes, pins, blockages and nets are all drawn; a design the
 reference flow cannot place and route is drawn again. Each case carries the reference flow's wirelength
@@ -78,7 +78,7 @@ def design(rng: random.Random) -> dict[str, Any]:
     blocked = keepouts(rng, width, height)
     io = pads(rng, width, height, blocked, rng.randint(4, 6))
     cells = [{"name": f"IO{i}", "w": 1, "h": 1, "pins": {"P": [0, 0]}, "fixed": list(sq)} for i, sq in enumerate(io)]
-    cells += [cell(rng, f"U{i}") for i in range(rng.randint(7, 10))]
+    cells += [cell(rng, f"U{i}") for i in range(rng.randint(6, 8))]
     return {"width": width, "height": height, "blocked": [list(b) for b in sorted(blocked)], "cells": cells,
             "nets": nets(rng, cells)}
 

@@ -379,9 +379,11 @@ def refused(rng: random.Random, why: str) -> Case:
     good = f"IF {x} THEN\n  {out} := {lvl} > {rng.randint(1, 99)};\nEND_IF;\n"
     bad = {
         "undeclared": [f"{out} := {ident(rng, 'Z')};", f"IF {ident(rng, 'Z')} THEN {out} := TRUE; END_IF;",
-                       f"t(IN := {x}, PT := {ident(rng, 'Z')});", f"CASE {ident(rng, 'Z')} OF 1: {out} := TRUE; END_CASE;"],
-        "type": [f"{out} := {lvl};", f"{out} := t.ET;", "Shown := Shown + " + x + ";", f"IF {lvl} THEN {out} := TRUE; END_IF;",
-                 f"CASE {x} OF 1: {out} := TRUE; END_CASE;", f"t(IN := {lvl}, PT := T#1s);",
+                       f"t(IN := {x}, PT := {ident(rng, 'Z')});",
+                       f"CASE {ident(rng, 'Z')} OF 1: {out} := TRUE; END_CASE;"],
+        "type": [f"{out} := {lvl};", f"{out} := t.ET;", "Shown := Shown + " + x + ";",
+                 f"IF {lvl} THEN {out} := TRUE; END_IF;", f"CASE {x} OF 1: {out} := TRUE; END_CASE;",
+                 f"t(IN := {lvl}, PT := T#1s);",
                  "Shown := T#5s MOD T#2s;", f"{out} := {x} AND {lvl} > T#1s;"],
         "input": [f"{lvl} := {rng.randint(0, 100)};", f"{x} := NOT {x};", f"{lvl} := -{lvl};"],
     }[why]
