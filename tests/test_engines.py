@@ -17,6 +17,7 @@ from swr.engine.spec import load_engine
 from swr.errors import SwrError
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
+from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
 
@@ -198,6 +199,48 @@ def test_engine_hidden_cases_are_drawn_from_the_release_seed(tmp_path: Path) -> 
     assert {f"{c['id']}.json": dump_json(c) for c in again} == first
     record = json.loads((tmp_path / "s0" / "tasks" / "statistics" / "private" / "build.json").read_text())
     assert record["hidden_cases"] == "drawn from the seed"
+
+
+def _numbers(case: dict) -> list[int]:
+    """Every integer in a case's input, those inside its strings (a program's literals, a module's widths) too:
+    cases that differ only in names or ids have the same ones."""
+    import re
+
+    return sorted(int(n) for n in re.findall(r"-?\d+", json.dumps(case["input"])))
+
+
+@pytest.mark.parametrize("engine", ["mes", "plc-runtime", "place-route", "logic-synth"])
+def test_hidden_cases_that_were_fixed_are_drawn_from_the_seed(engine: str) -> None:
+    """The engines whose hidden cases were fixed files draw them from the release seed (issue 23 section 3):
+    the same seed gives the same cases, byte for byte; another seed changes every case's values, not only its
+    names; and expected values computed by the engine's expect.py (the reference layered beneath the
+    verifier, in the real sandbox) are those its generator attached."""
+    from swr.engine import check
+    from swr.release import dump_json
+    from swr.sandbox import get_sandbox
+
+    spec, sb = load_engine(ENGINES / engine), get_sandbox("bwrap")
+    assert check.draws_from_seed(spec) and not list((ENGINES / engine / "cases" / "hidden").glob("*.json"))
+    first, again, other = (check.hidden_cases(spec, sb, seed) for seed in (0, 0, 1))
+    assert [dump_json(c) for c in first] == [dump_json(c) for c in again]
+    assert len(first) == len(other) >= 5
+    assert not [(a["id"], b["id"]) for a in first for b in other if _numbers(a) == _numbers(b)]
+    if (ENGINES / engine / "verifier" / "expect.py").is_file():
+        recomputed = check.with_expected(spec, [{"id": c["id"], "input": c["input"]} for c in other[:2]], sb)
+        assert [c["expected"] for c in recomputed] == [c["expected"] for c in other[:2]]
+
+
+def test_expect_runs_with_the_reference_beneath_the_verifier(backend: Sandbox) -> None:
+    """mes's expect.py computes a case's expected output with the engine's own reference (mes.py), which the
+    check layers beneath the verifier's files in the sandbox: on a public example it gives that example's
+    expected output, on either backend."""
+    from swr.engine import check
+    from swr.engine.spec import read_cases
+
+    spec = load_engine(ENGINES / "mes")
+    (case, *_) = read_cases(spec.directory, "cases/public")
+    (got,) = check.with_expected(spec, [{"id": case["id"], "input": case["input"]}], backend)
+    assert got["expected"] == case["expected"]
 
 
 def test_an_engine_with_fixed_hidden_cases_says_so(engines_release: Path) -> None:

@@ -25,12 +25,14 @@ def addsub(rng: random.Random) -> str:
     w = rng.randint(8, 10)
     op1, op2 = rng.sample(["a - b", "a + b"], 2)
     red = rng.choice(["~|y", "&y", "^y", "~^y"])
-    return f"""module addsub{w}(input {bits(w)} a, input {bits(w)} b, input sel, output {bits(w)} y, output c, output z);
+    return f"""module addsub{w}(input {bits(w)} a, input {bits(w)} b, input sel, output {bits(w)} y, output c, output z,
+                output hi);
   wire [{w}:0] r;
   assign r = sel ? {op1} : {op2};
   assign y = r[{w - 1}:0];
   assign c = r[{w}];
   assign z = {red};
+  assign hi = y >= {w}'d{rng.randint(1, 2 ** w - 2)};
 endmodule
 """
 
