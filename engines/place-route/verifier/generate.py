@@ -4,8 +4,9 @@ rectangles, which stop wires on both layers) and scattered blocked squares, IO p
 (some right behind a keep-out, so that the short way to them crosses it), 6-8 movable cells of the usual
 shapes with pins drawn inside them (so M1 under a cell, which belongs to the cell, is on many short ways),
 and 2- to 4-pin nets over the pins. Sizes, shapes, pins, blockages and nets are all drawn; a design the
-reference flow cannot place and route is drawn again. Each case carries the reference flow's wirelength
-(expect.py)."""
+reference flow cannot place and route, or one of whose placements its router cannot settle within SETTLE
+rounds (the flow would spend its whole budget on it, for every candidate graded), is drawn again. Each case
+carries the reference flow's wirelength (expect.py)."""
 from __future__ import annotations
 
 import json
@@ -17,6 +18,7 @@ from expect import expected
 
 SHAPES = [(3, 1), (2, 2), (2, 3), (3, 2), (4, 2), (2, 1), (3, 1), (2, 3)]
 PIN_NAMES = ["A", "B", "C", "Y"]
+SETTLE = 25  # negotiation rounds within which every placement of a drawn design must route (expect.py)
 Square = tuple[int, int]
 
 
@@ -87,7 +89,7 @@ def cases(seed: int, n: int = 6) -> list[dict[str, Any]]:
     rng, out = random.Random(seed), []
     while len(out) < n:
         d = design(rng)
-        exp = expected(d) if len(d["nets"]) >= 6 else None
+        exp = expected(d, SETTLE, strict=True) if len(d["nets"]) >= 6 else None
         if exp is not None:
             out.append({"id": f"g{len(out) + 1}", "input": d, "expected": exp})
     return out
