@@ -23,8 +23,35 @@ from swr.errors import SwrError
 from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
-# (engine, a hidden case, the rule mutants only that case kills)
-KEY_CASE = ("mes", "h6.json", {"hold-completed", "all-scrapped"})
+# (engine, the rule mutants that survive once its hidden cases lose the events that exercise them)
+KEY_RULES = ("mes", {"hold-completed", "op-as-string"})
+# The same, as a generator layered over mes's own: its cases without any `hold` event or string `op` (the
+# events those two rules decide), their expected values recomputed by its expect.py.
+WEAK_GENERATOR = """import json, sys
+from expect import expected
+from generate_full import cases
+out = []
+for c in cases(int(json.load(sys.stdin)["seed"])):
+    events = [e for e in c["input"]["events"]
+              if not (isinstance(e, dict) and (e.get("type") == "hold" or isinstance(e.get("op"), str)))]
+    inp = {**c["input"], "events": events}
+    out.append({"id": c["id"], "input": inp, "expected": expected(inp)})
+print(json.dumps({"cases": out}))
+"""
+
+
+def weaken(case: dict) -> dict:
+    """A mes hidden case without its holds and string ops, its expected output recomputed by the reference."""
+    import importlib.util
+
+    loader = importlib.util.spec_from_file_location("mes_reference", ENGINES / "mes" / "reference" / "mes.py")
+    assert loader is not None and loader.loader is not None
+    mes = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(mes)
+    events = [e for e in case["input"]["events"]
+              if not (isinstance(e, dict) and (e.get("type") == "hold" or isinstance(e.get("op"), str)))]
+    inp = {**case["input"], "events": events}
+    return {**case, "input": inp, "expected": mes.run(inp)}
 
 
 def engine_dirs() -> list[Path]:
@@ -60,9 +87,9 @@ def test_the_build_kills_every_declared_rule_mutant(engines_release: Path) -> No
 
 
 def test_cli_adequacy_on_a_release_and_a_weakened_one(engines_release: Path, tmp_path: Path) -> None:
-    """`swr audit adequacy RELEASE`: exit 0 with every rule killed; with the one hidden case that exercises
-    two of mes's rules removed from the release, exit 1, those two mutants reported as survivors."""
-    engine, case, rules = KEY_CASE
+    """`swr audit adequacy RELEASE`: exit 0 with every rule killed; with the events that exercise two of mes's
+    rules removed from the release's hidden cases, exit 1, those two mutants reported as survivors."""
+    engine, rules = KEY_RULES
     rel = release_slice(engines_release, (engine,), tmp_path / "rel")
     res = swr("audit", "adequacy", str(rel), "--json", "--operators", "2", timeout=1200)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
@@ -71,7 +98,8 @@ def test_cli_adequacy_on_a_release_and_a_weakened_one(engines_release: Path, tmp
     assert row["rules_killed"] == row["rules_declared"] >= 4 and row["operators_total"] == 2
     assert not doc["surviving_rules"] and (rel / "audit" / "adequacy.json").is_file()
 
-    (rel / "tasks" / engine / "private" / "hidden" / case).unlink()
+    for f in sorted((rel / "tasks" / engine / "private" / "hidden").glob("*.json")):
+        f.write_text(json.dumps(weaken(json.loads(f.read_text()))))
     res = swr("audit", "adequacy", str(rel), "--operators", "0", timeout=1200)
     assert res.returncode == 1, res.stdout[-2000:] + res.stderr[-2000:]
     assert "2 surviving rule mutants" in res.stdout
@@ -94,12 +122,14 @@ def test_a_release_whose_rule_patch_went_stale_is_refused_by_the_audit(engines_r
 
 
 def test_a_weak_hidden_set_is_refused_by_the_build(tmp_path: Path, sandbox: Sandbox) -> None:
-    """A copy of mes without the hidden case that exercises two rules: both mutants survive, and that is a
-    build problem (`swr build` leaves the engine out, naming them); surviving operator mutants are not."""
-    engine, case, rules = KEY_CASE
+    """A copy of mes whose generator leaves out the events that exercise two rules: both mutants survive, and
+    that is a build problem (`swr build` leaves the engine out, naming them); surviving operator mutants are
+    not."""
+    engine, rules = KEY_RULES
     src = tmp_path / engine
     shutil.copytree(ENGINES / engine, src, ignore=shutil.ignore_patterns("__pycache__"))
-    (src / "cases" / "hidden" / case).unlink()
+    (src / "verifier" / "generate.py").rename(src / "verifier" / "generate_full.py")
+    (src / "verifier" / "generate.py").write_text(WEAK_GENERATOR)
     checked = check_engine(src, sandbox)
     a = checked.report["adequacy"]
     survived = {r["id"] for r in a["rules"] if not r["killed"]}

@@ -1,5 +1,5 @@
-"""Expected fields of a cfd-2d case: the reference solver (ns2d.py, the reference's own, copied here: the
-verifier sees nothing else) on the case's grid refined 3x and 5x (odd factors, so that the coarse faces and
+"""Expected fields of a cfd-2d case: the reference solver (reference/ns2d.py, which the check lays beneath
+the verifier's files when it runs generate.py and expect.py) on the case's grid refined 3x and 5x (odd factors, so that the coarse faces and
 centres are fine-grid points), Richardson-extrapolated to second order, (25 f5 - 9 f3) / 16, restricted to the
 case's grid; the pressure de-meaned in a closed cavity. stdin {"input"} -> stdout {"expected": {u, v, p}}.
 reference/make_expected.py wrote the public examples' fields the same way."""

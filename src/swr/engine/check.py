@@ -60,7 +60,11 @@ def with_expected(spec: EngineSpec, cases: list[Case], sandbox: Sandbox) -> list
 
 
 def _script(spec: EngineSpec, name: str, payload: dict[str, Any], sandbox: Sandbox) -> dict[str, Any]:
-    job = Job(["python3", name], Mount(spec.directory / VERIFIER, WORKDIR, "overlay"),
+    """verifier/<name> run sandboxed, the reference's files layered beneath the verifier's: where the reference
+    tool is the engine's own reference program (an MES, a PLC runtime, a router), expect.py computes a case's
+    expected values by running it, and generate.py may steer its draws by the state it reaches. The
+    verifier's own files win a name clash."""
+    job = Job(["python3", name], Mount(spec.directory / VERIFIER, WORKDIR, "overlay", (spec.directory / REFERENCE,)),
               Limits(time_s=spec.verify_timeout_s))
     res = run(sandbox, job, json.dumps(payload).encode())
     if not res.ok:
