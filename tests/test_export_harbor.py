@@ -36,8 +36,9 @@ KINDS = {"good-linear-v1": "workflow", "statistics": "engine", "spice": "engine"
 # periodictable's broken project still passes the tests that never load its neutron and X-ray tables
 START_PARTIAL = {"periodictable-numpy2"}
 # a deleted-module task whose only reference is its original module (no honest rebuild yet): the oracle's solution
-# is that original, so the judge finds a copied_original in it (every test passes; anti-cheat fails it)
-ORACLE_IS_THE_ORIGINAL = {"more-itertools-recipes"}
+# is that original, so the judge finds a copied_original in it (every test passes; anti-cheat fails it). None now:
+# more-itertools-recipes' oracle is its honest rebuild (revivals/more-itertools-recipes/reference/), reward 1.
+ORACLE_IS_THE_ORIGINAL: set[str] = set()
 NOBODY = "65534"
 DIGEST = "python:3.12-slim@sha256:" + "ab" * 32
 # /root (0700 here) made traversable in a private mount namespace, its .pyenv and .cache bound back: the image's

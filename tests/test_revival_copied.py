@@ -25,6 +25,8 @@ from swr.sandbox import get_sandbox
 
 PLAIN = "toolz-itertoolz"
 MODULE = "toolz/itertoolz.py"
+# deleted-module tasks with an honest rebuild in their revival folder's reference/: the module's path in each
+REBUILT = {PLAIN: MODULE, "more-itertools-recipes": "more_itertools/recipes.py"}
 
 
 @pytest.fixture(scope="module")
@@ -141,10 +143,12 @@ def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(reviva
         assert (sim["score"] > 0) is (agent == "oracle")
 
 
-def test_the_calibration_is_recorded_and_honest_code_scores_below_it(task: RevivalTask) -> None:
+@pytest.mark.parametrize("task_id", sorted(REBUILT))
+def test_the_calibration_is_recorded_and_honest_code_scores_below_it(revival_release: Path, task_id: str) -> None:
     """build.json holds the threshold and the honest values it was chosen from (the revival folder's honest
     rebuild, and the project's own other modules: its authors' code that copies nothing of the module), each
     below it by the margin; the build graded the honest rebuild as an agent's and it passed with no finding."""
+    task = kinds.load(revival_release / "tasks" / task_id)
     record = json.loads(task.paths.build_record.read_text())
     cal = record["similarity"]
     assert cal["threshold"] >= 0.8 and cal["original"]["score"] == 1.0
@@ -154,12 +158,14 @@ def test_the_calibration_is_recorded_and_honest_code_scores_below_it(task: Reviv
     assert record["rebuild"]["pass"] and record["rebuild"]["labels"] == []
 
 
-def test_the_honest_rebuild_passes_with_no_finding(task: RevivalTask, tmp_path: Path) -> None:
-    """The module rebuilt without the original's text (revivals/toolz-itertoolz/reference), graded through
-    `swr grade` as any candidate: every test and probe pass, no finding, its similarity well below the
-    threshold."""
-    rebuild = ROOT / "revivals" / PLAIN / "reference" / MODULE
-    code, v = _grade_cli(task, _candidate(task, tmp_path / "c", {MODULE: rebuild.read_text()}))
+@pytest.mark.parametrize("task_id", sorted(REBUILT))
+def test_the_honest_rebuild_passes_with_no_finding(revival_release: Path, task_id: str, tmp_path: Path) -> None:
+    """The module rebuilt without the original's text (revivals/<task>/reference), graded through `swr grade`
+    as any candidate: every test and probe pass, no finding, its similarity well below the threshold."""
+    task = kinds.load(revival_release / "tasks" / task_id)
+    module = REBUILT[task_id]
+    rebuild = ROOT / "revivals" / task_id / "reference" / module
+    code, v = _grade_cli(task, _candidate(task, tmp_path / "c", {module: rebuild.read_text()}))
     assert code == 0 and v["pass"] and v["labels"] == [] and v["anticheat"] == [], v["labels"]
     assert v["similarity"]["score"] + 0.1 <= v["similarity"]["threshold"], v["similarity"]
 
