@@ -109,6 +109,15 @@ def test_the_obfuscated_variants_module_submitted_to_the_plain_task_is_caught(ta
     assert v["labels"][0] == "copied_original" and sim["ratio"] < 0.2 and sim["coverage_canonical"] >= sim["threshold"]
 
 
+def test_a_copy_kept_as_data_and_executed_by_the_module_is_caught(task: RevivalTask, tmp_path: Path) -> None:
+    """The module execs a data file (not a `*.py`) holding the original: a copy under any name is compared."""
+    loader = "import pathlib\nexec(pathlib.Path(__file__).with_name('tables.dat').read_text())\n"
+    cand = _candidate(task, tmp_path / "c", {"toolz/tables.dat": _original(task), MODULE: loader})
+    v = kinds.grade(task, cand, get_sandbox("bwrap"))
+    n = v["score"].split("/")[1]
+    assert v["labels"] == ["copied_original"] and v["score"] == f"{n}/{n}", (v["labels"], v["score"])
+
+
 def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tmp_path: Path) -> None:
     """The module re-exports a file holding the original's definitions in another order, after as much
     unrelated code again: the paper's ratio falls, the definition-wise coverage does not."""

@@ -4,8 +4,9 @@ it and the obfuscated variant is made from it), so grading measures against its 
 the agent's workspace or sandbox.
 
 What is compared: the original's `*.py` files (stubs are left out: they follow from the signatures) against
-every `*.py` file of the candidate that is new or differs from the starting workspace (the rebuilt module, and
-any file a copy was moved into), read without following the candidate's links and bounded. Two measures, each
+every text file of the candidate that is new or differs from the starting workspace, whatever its name (the
+rebuilt module, any file a copy was moved into, a `.txt` the module `exec`s), read without following the
+candidate's links and bounded; a file with a NUL byte is not text. Two measures, each
 plain and with canonical identifiers (every name `ID`: a renamed copy keeps its shape):
 - `ratio`: the paper's normalised line similarity, 2M/(a+b) over the concatenated normalised lines;
 - `coverage`: the share of the original's lines found again, each top-level definition matched against the
@@ -37,7 +38,7 @@ def original_texts(original: Path) -> list[str]:
 
 
 def rebuilt_texts(candidate: Path, start: Path | None, first: tuple[str, ...] = ()) -> list[str]:
-    """The candidate's `*.py` files that the starting workspace lacks or has otherwise: those at the paths in
+    """The candidate's text files that the starting workspace lacks or has otherwise: those at the paths in
     `first` (the original's), then the others in path order; read without following links, each at most
     MAX_FILE bytes and READ.bytes in all (past it, what was read so far: tokenizing is what grading pays)."""
     out: list[str] = []
@@ -45,7 +46,7 @@ def rebuilt_texts(candidate: Path, start: Path | None, first: tuple[str, ...] = 
 
     def keep(rel: str, data: bytes | None) -> None:
         nonlocal budget
-        if data is None or budget <= 0:
+        if data is None or budget <= 0 or b"\0" in data:
             return
         budget -= len(data)
         before = start / rel if start is not None else None
@@ -56,7 +57,7 @@ def rebuilt_texts(candidate: Path, start: Path | None, first: tuple[str, ...] = 
     for rel in first:
         keep(rel, tree.read_in(candidate, rel, min(MAX_FILE, budget)))
     for e in tree.walk(candidate, READ, lambda why: None, skip=SKIP):
-        if stat.S_ISREG(e.st.st_mode) and e.name.endswith(".py") and e.rel not in first and budget > 0:
+        if stat.S_ISREG(e.st.st_mode) and e.rel not in first and budget > 0:
             keep(e.rel, tree.read_at(e.dir_fd, e.name, min(MAX_FILE, budget)))
     return out
 
