@@ -17,7 +17,7 @@ from swr.audit.freeze import families
 from swr.errors import SwrError
 from swr.harness import workspace
 from swr.harness.run import JobConfig, run_dir, run_job
-from swr.revival.task import MODULE_REF, RevivalTask
+from swr.revival.task import MODULE_REF, REBUILD_REF, RevivalTask
 from swr.sandbox import get_sandbox
 
 TASK = "more-itertools-recipes"
@@ -125,7 +125,8 @@ def test_results_by_cohort(release: Path, linear_release: Path, tmp_path: Path) 
     assert "obfuscated = false" in toml and f'id = "{TASK}"' in toml
     (twin / "task.toml").write_text(toml.replace("obfuscated = false", "obfuscated = true")
                                     .replace(f'id = "{TASK}"', f'id = "{TASK}-obf"'))
-    shutil.rmtree(twin / "private" / "reference" / MODULE_REF)
+    for ref in (MODULE_REF, REBUILD_REF):  # no original and no honest rebuild: nothing for its oracle to write
+        shutil.rmtree(twin / "private" / "reference" / ref)
     workflow = next((linear_release / "tasks").iterdir())
     shutil.copytree(workflow, mixed / "tasks" / workflow.name, symlinks=True)
     jobs = tmp_path / "jobs"
