@@ -60,7 +60,7 @@ $(HARBOR_VENV)/.ready:
 	$(HARBOR_VENV)/bin/pip install --quiet harbor==0.26.0
 	echo harbor==0.26.0 > $@
 
-# `make test` (CI; about 25 min on 2 cores, bench/RESULTS.md): the catalog fixture is built with 2 variants per workflow and the
+# `make test` (CI; about 30 min on 2 cores, bench/RESULTS.md): the catalog fixture is built with 2 variants per workflow and the
 # whole-catalog oracle run is a seeded sample (SWR_TEST_SEED, printed at the end). `make test-full` also runs
 # the exhaustive checks (marker `full`) on the catalog built with 6 variants, as `make demo` ships it.
 test: venv sysdeps agents harbor-venv
