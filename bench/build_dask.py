@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.release import tree_hash
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.hashing import tree_hash
 
 TEMPLATE_RUN = '''"""Synthetic light workflow {i}: a seeded polynomial-and-trig response of two inputs."""
 import math

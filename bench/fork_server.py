@@ -7,7 +7,7 @@ that gate 6 grades is written once, and the same N scenarios (those of gate 6 in
 `ForkPool` of that job, started cold inside the timed section so its one import is paid and counted.
 Both sides use `--jobs` threads, as the build does. Every output must be byte-identical.
 
-With --build, the same workflows are also built (`swr.build.build`, default options, an empty execution
+With --build, the same workflows are also built (`swr.assemble.build`, default options, an empty execution
 cache each) with SWR_FORK_SERVER=1 and =0, side by side; the two releases must be byte-identical.
 
     .venv/bin/python bench/fork_server.py [-n 18] [--jobs 2] [--only pvlib] [--build]
@@ -27,13 +27,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.forkserver import ForkPool, preload_of
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.fork_pool import ForkPool, preload_of
 from swr.sandbox import WORKDIR, Job, Mount, RunResult, get_sandbox, run
-from swr.scenario import sample_scenario
-from swr.spec import load_spec
-from swr.workflow import limits_for, write_oracle
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.reference import limits_for, write_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("astropy", "pvlib", "statsmodels")

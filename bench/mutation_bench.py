@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from swr.audit.mutation import mutation_audit
-from swr.build import BuildOptions, build, discover
+from swr.assemble import BuildOptions, build, discover
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_TRIALS = 35_873

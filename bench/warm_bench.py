@@ -2,7 +2,7 @@
 
 Target (acceptance): warm workers >= 10x faster than one sandboxed process per scenario. The workflow
 is catalog/earth-space-sciences/astropy/sky-frames (imports astropy.coordinates + astropy.time at
-module level). N scenarios are sampled with swr.scenario.sample_scenario; the same scenarios go
+module level). N scenarios are sampled with swr.kinds.workflow.scenario.sample_scenario; the same scenarios go
 through `Runner.run_fresh` (a new sandboxed process each) and `Runner.run` (one warm worker, started
 cold inside the timed section, so its import is paid once and counted). Outputs must be equal.
 
@@ -22,9 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from swr.sandbox import get_sandbox
-from swr.scenario import sample_scenario
-from swr.spec import load_spec
-from swr.workflow import Runner
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.reference import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "catalog" / "earth-space-sciences" / "astropy" / "sky-frames"

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.release import list_tasks, load_task, task_dir
-from swr.layout import ReleasePaths
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.release_dir import list_tasks, task_dir
+from swr.kinds.workflow.task import load_task
+from swr.core.layout import ReleasePaths
 from swr.sandbox import Sandbox, get_sandbox
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ def assert_disk_is_bounded(task, sandbox: Sandbox, tmp_path: Path) -> None:
     that adds more is killed (while it runs, or as it exits) with the `disk` limit."""
     import dataclasses
 
-    from swr.grade import execute
+    from swr.kinds.workflow.grading import execute
 
     task = dataclasses.replace(task, limits=dataclasses.replace(task.limits, time_s=30, disk_bytes=DISK_CAP))
     scenario = task.hidden[0].scenario
@@ -235,7 +236,7 @@ INSTALL = {"bwrap": "apt-get install -y bubblewrap (or pip install bubblewrap-bi
 
 def sandbox_named(name: str) -> Sandbox:
     """A backend by name; where it cannot run here the test fails, never skips, saying how CI installs it."""
-    from swr.errors import SandboxUnavailable
+    from swr.core.errors import SandboxUnavailable
 
     try:
         return get_sandbox(name)

@@ -16,10 +16,10 @@ import pytest
 
 from conftest import ROOT, release_slice, swr
 from swr.audit.adequacy import operator_sites, write_operator_mutant
-from swr.engine.mutants import materialise
-from swr.engine.check import check_engine
-from swr.engine.spec import load_engine
-from swr.errors import SwrError
+from swr.kinds.engine.mutants import materialise
+from swr.kinds.engine.check import check_engine
+from swr.kinds.engine.spec import load_engine
+from swr.core.errors import SwrError
 from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
@@ -184,7 +184,7 @@ def _rewrite(path: Path, old: str, new: str) -> None:
         .join([" ", "\n"])), "changes no line"),
     (lambda d: _rewrite(d / "engine.toml", 'mutant = "mutants/hold-completed.patch"', 'mutant = "mutants/old"')
      or (d / "mutants" / "old").mkdir() or shutil.copyfile(d / "reference" / "mes.py", d / "mutants/old/mes.py"),
-     "directory of whole files, the former format: convert it with `python -m swr.engine.mutants"),
+     "directory of whole files, the former format: convert it with `python -m swr.kinds.engine.mutants"),
 ])
 def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit: Callable[[Path], object],
                                                   message: str) -> None:
@@ -196,7 +196,7 @@ def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit: Callabl
     with pytest.raises(SwrError) as e:
         load_engine(src)
     assert message in str(e.value) and "engine.toml" in str(e.value) and "rules.0.mutant" in str(e.value)
-    res = subprocess.run([sys.executable, "-m", "swr.engine", "check", str(src)], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "swr.kinds.engine", "check", str(src)], capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
@@ -220,7 +220,7 @@ def test_a_patch_that_no_longer_applies_exactly_is_a_build_error(tmp_path: Path,
         with tempfile.TemporaryDirectory() as d:
             shutil.copyfile(materialise(src / "reference", src / "mutants" / f"{rule}.patch", Path(d) / "m") / rel, ref)
     load_engine(src)  # the declaration itself is sound: only applying it tells
-    res = subprocess.run([sys.executable, "-m", "swr.engine", "check", str(src)], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "swr.kinds.engine", "check", str(src)], capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     (line,) = res.stderr.strip().splitlines()
@@ -244,7 +244,7 @@ def test_a_rule_patch_materialises_exactly_what_it_says(tmp_path: Path) -> None:
 
 
 def test_the_converter_turns_a_directory_of_copies_into_an_identical_patch(tmp_path: Path) -> None:
-    """`python -m swr.engine.mutants ENGINE`: a mutant in the former format (whole-file copies) becomes
+    """`python -m swr.kinds.engine.mutants ENGINE`: a mutant in the former format (whole-file copies) becomes
     mutants/<id>.patch, engine.toml names it, the directory is gone, and the patch gives back the copy byte
     for byte; the engine loads and the patch applies."""
     src = tmp_path / "mes"
@@ -258,7 +258,7 @@ def test_the_converter_turns_a_directory_of_copies_into_an_identical_patch(tmp_p
     copy = (src / "mutants" / "all-scrapped" / "mes.py").read_bytes()
     with pytest.raises(SwrError, match="former format"):
         load_engine(src)
-    res = subprocess.run([sys.executable, "-m", "swr.engine.mutants", str(src)], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-m", "swr.kinds.engine.mutants", str(src)], capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0 and "all-scrapped.patch" in res.stdout, res.stdout + res.stderr
     assert not (src / "mutants" / "all-scrapped").exists()

@@ -403,9 +403,10 @@ def many_scans_jpeg(path: Path, width: int, height: int, scans: int) -> Path:
 
 @pytest.fixture(scope="module")
 def image_task(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
-    from swr.release import load_task, task_dir
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
+    from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.task import load_task
 
     base = tmp_path_factory.mktemp("shade")
     (base / "wf").mkdir()
@@ -446,8 +447,9 @@ def test_a_grade_holds_at_most_jobs_runs_of_artifacts(linear_release: Path, back
 
     from conftest import write_candidate
 
-    from swr.grade import grade
-    from swr.release import load_task, task_dir
+    from swr.kinds.workflow.grading import grade
+    from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.task import load_task
 
     scratch = Path(tempfile.mkdtemp(prefix="swr-test-scratch-"))
     scratch.chmod(0o755)

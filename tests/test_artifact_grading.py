@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, swr, write_candidate
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.grade import grade, oracle_verdict
-from swr.release import load_task, task_dir, tree_hash
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.grading import grade, oracle_verdict
+from swr.core.hashing import tree_hash
+from swr.core.release_dir import task_dir
+from swr.kinds.workflow.task import load_task
 
 BOX = FIXTURES / "good-artifacts"
 

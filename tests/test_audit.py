@@ -17,9 +17,9 @@ from swr.audit.lint import lint_audit
 from swr.audit.mutation import mutation_audit, wilson
 from swr.audit.replay import replay_audit
 from swr.audit.sensitivity import sensitivity_audit
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.layout import ReleasePaths
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.layout import ReleasePaths
 
 # ------------------------------------------------------------------ the whole catalog meets the bar
 
@@ -117,8 +117,9 @@ def test_a_percentage_pass_criterion_is_caught(linear: Path, tmp_path: Path, san
     """A pass on 60 % of hidden scenarios: lint flags it, and the grader does honour it (so it matters)."""
     lax = broken_copy(linear, tmp_path / "lax", lambda g: g.update(pass_threshold=0.6), table="grading")
     assert [f["check"] for f in lint_audit(lax)["findings"]] == ["percentage_pass"]
-    from swr.grade import grade
-    from swr.release import list_tasks, load_task
+    from swr.kinds.workflow.grading import grade
+    from swr.core.release_dir import list_tasks
+    from swr.kinds.workflow.task import load_task
 
     task = load_task(list_tasks(lax)[0])
     script = ("import json, sys\ns = json.load(sys.stdin)\nok = s == %r\n"

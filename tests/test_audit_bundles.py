@@ -17,9 +17,10 @@ from conftest import FIXTURES, ROOT, swr
 from swr.audit.agreement import cohen_kappa
 from swr.audit.bundles import HOW_TO_LABEL, write_bundles
 from swr.audit.mutation import DESIGNED_VALID, task_mutants, wilson
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.release import list_tasks, load_task
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import load_task
 
 SEED = "7"
 VERDICT_WORDS = ("valid", "invalid", "pass", "fail", "accept", "reject", "mutant", "mutation", "designed",

@@ -19,11 +19,12 @@ from swr.audit.artifact_mutants import artifact_mutants
 from swr.audit.mutants import FieldStats
 from swr.audit.mutation import DESIGNED_VALID, ignored_axis_mutants, mutation_audit
 from swr.audit.sensitivity import sensitivity_audit
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
 from swr.judge import Execution, Tolerances, judge_scenario
 from swr.judge.artifacts.fields import Reference
-from swr.release import list_tasks, load_task
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import load_task
 
 SCALE_CLASSES = ("scale_zero", "scale_negated", "scale_unit_slip_1e3", "scale_constant_across_scenarios")
 

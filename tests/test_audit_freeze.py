@@ -26,13 +26,14 @@ from swr.audit.heldout import STRATA, held_out_audit
 from swr.audit.heldout_geometry import transforms
 from swr.audit.heldout_trials import break_relation, context, holds, structured_trials
 from swr.audit.oracle import leaves
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.errors import SwrError
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.errors import SwrError
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference
-from swr.release import list_tasks, load_task, task_dir
-from swr.taskfile import read_task_file
+from swr.core.release_dir import list_tasks, task_dir
+from swr.kinds.workflow.task import load_task
+from swr.kinds.taskfile import read_task_file
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 from conftest import CATALOG, CATALOG_VARIANTS, FIXTURES, SWR, copy_tree, swr
 
-from swr.build import BuildOptions, build, discover
-from swr.cache import ExecutionCache
-from swr.release import list_tasks, load_release, load_task, task_dir, tree_hash, write_task
-from swr.scenario import content_hash
+from swr.assemble import BuildOptions, build, discover
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.hashing import tree_hash
+from swr.core.release_dir import list_tasks, load_release, task_dir
+from swr.kinds.workflow.task import load_task, write_task
+from swr.core.hashing import content_hash
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -165,8 +167,8 @@ def test_nondeterminism_message_names_field_and_values() -> None:
 def test_a_variant_failing_a_gate_is_drawn_afresh_and_only_it_is_dropped(tmp_path: Path, monkeypatch) -> None:
     """A variant whose final gates fail is resampled (fresh scenarios, up to VARIANT_REDRAWS times) and only
     then dropped, alone: its siblings keep the tasks a clean build gives them."""
-    import swr.build as b
-    from swr.build.gates import GateFailure
+    import swr.assemble as b
+    from swr.kinds.workflow.gates import GateFailure
 
     opts = BuildOptions(variants=3, public=3, hidden=3, cache=ExecutionCache(tmp_path / "c"))
     build([FIXTURES / "good-linear"], tmp_path / "clean", opts)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from conftest import CATALOG, FIXTURES, SWR
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.errors import SwrError
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.errors import SwrError
 
 # Three light catalog workflows (warm `entry` workers) and two fixtures: a `command` one with artifact files,
 # and one that every draw fails, so a left-out workflow's reason must come back from a worker unchanged too.
@@ -117,7 +117,7 @@ def test_bad_executor_options_name_their_option(tmp_path: Path, kw: dict[str, st
 def test_a_worker_that_sees_other_files_leaves_the_workflow_out(tmp_path: Path) -> None:
     """The workers read the workflows at the client's paths: another tree there (no shared filesystem, a
     changed checkout), or none, is the workflow's failure, never a release built from other files."""
-    from swr.build.distributed import Planned, Shared, build_on_worker
+    from swr.assemble.distributed import Planned, Shared, build_on_worker
 
     shared = Shared(opts(tmp_path / "cache"), tmp_path / "cache", True)
     other = build_on_worker(shared, Planned(FIXTURES / "good-linear", "0" * 64))

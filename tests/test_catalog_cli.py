@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import CATALOG, FIXTURES, copy_tree, swr
 
-from swr.spec import DOMAINS
+from swr.kinds.workflow.spec import DOMAINS
 
 
 def test_list_json_describes_the_shipped_catalog() -> None:

@@ -19,15 +19,16 @@ from typing import Any
 import pytest
 from conftest import CATALOG, swr, write_candidate
 
-from swr.build import BuildOptions, build
-from swr.build.gates import tolerance_scale
-from swr.cache import ExecutionCache
-from swr.grade import grade
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.gates import tolerance_scale
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.grading import grade
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference, artifact_leaves
-from swr.release import Task, load_task, task_dir
-from swr.scenario import canonical_json
-from swr.spec import load_spec
+from swr.core.release_dir import task_dir
+from swr.kinds.workflow.task import Task, load_task
+from swr.core.hashing import canonical_json
+from swr.kinds.workflow.spec import load_spec
 
 Edit = Callable[[dict[str, Any], Path, dict[str, Any]], dict[str, Any]]  # (output, its files, scenario) -> output
 

@@ -148,7 +148,7 @@ def test_an_instruction_constant_the_reference_does_not_read_is_flagged(tmp_path
 def test_the_catalog_states_only_declared_constants() -> None:
     """Every shipped workflow passes the check on its spec and sources (as `swr audit lint` does on a release)."""
     from swr.audit.constants import constant_findings
-    from swr.spec import load_spec
+    from swr.kinds.workflow.spec import load_spec
 
     found = {d.parent.name: f for d in sorted(CATALOG.glob("*/*/*/workflow.toml"))
              if (f := constant_findings(load_spec(d.parent)))}
@@ -159,7 +159,7 @@ def test_the_libraries_constants_are_the_stated_ones() -> None:
     """A library constant the instruction states ({value, source, python}) is the library's value today."""
     import importlib
 
-    from swr.spec import LibraryConstant, load_spec
+    from swr.kinds.workflow.spec import LibraryConstant, load_spec
 
     checked = 0
     for d in sorted(CATALOG.glob("*/*/*/workflow.toml")):

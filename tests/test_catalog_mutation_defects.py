@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from test_catalog_defects import SAT_EXACT, Edit, build_one, lookup, mismatched, program, workflow_source
 
-from swr.grade import grade
-from swr.release import Task
+from swr.kinds.workflow.grading import grade
+from swr.kinds.workflow.task import Task
 
 # --- SWR-D010: ignition-delay trace species at their own scale ---------------------------------------------
 
@@ -186,9 +186,10 @@ def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandb
     p-value passed (the mutation audit's scale_zero / scale_negated on variant 2 of the catalog build)."""
     from test_catalog_defects import CATALOG
 
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
-    from swr.release import load_task, task_dir
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
+    from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.task import load_task
 
     build([next(CATALOG.glob("*/*/seasonal-ar"))], tmp_path / "rel",
           BuildOptions(variants=2, jobs=2, cache=ExecutionCache(tmp_path / "cache")))

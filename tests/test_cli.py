@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import CATALOG, FIXTURES, ROOT, SWR, copy_tree, swr, write_candidate
 
-from swr.release import task_dir
+from swr.core.release_dir import task_dir
 
 CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
 WRONG = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'] + 1, 'z': [s['a'], s['b']]}))\n"
@@ -251,7 +251,7 @@ def test_tasks_images_and_baselines_take_a_release_of_every_kind(linear_release:
     and the baselines read every task with the workflow-only loader."""
     from conftest import release_slice
 
-    from swr.baselines import baseline_rows
+    from swr.harness.baselines import baseline_rows
     from swr.sandbox import get_sandbox
 
     res = swr("tasks", str(revival_release), "--json")

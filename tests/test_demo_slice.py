@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import CATALOG, FIXTURES, ROOT, copy_tree, swr
 
-from swr.catalog import catalog_specs, demo_families, demo_slice
-from swr.errors import SwrError
-from swr.spec import load_spec
+from swr.kinds.workflow.catalog import catalog_specs, demo_families, demo_slice
+from swr.core.errors import SwrError
+from swr.kinds.workflow.spec import load_spec
 
 
 def test_shipped_slice_spans_every_domain_and_installs_without_apt() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_agents import Scripted, job, only
 
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.harness.run import JobConfig, run_dir, run_job
 from swr.sandbox.egress import EgressProxy, endpoint
 from swr.sandbox.relay import RELAY_PORT

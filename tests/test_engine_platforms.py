@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from swr.engine import check
-from swr.engine.spec import load_engine
+from swr.kinds.engine import check
+from swr.kinds.engine.spec import load_engine
 from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
@@ -44,7 +44,7 @@ def test_an_exact_fit_is_decided_by_a_scale_aware_rule(sandbox: Sandbox, monkeyp
                  "y": [(1 + x * x) * 10.0 ** k for x in xs]} for k in (-8, 0, 8)]
     analyses.append({"id": "real", "procedure": "linear", "x": [xs], "degree": 2,
                      "y": [1 + x * x + (1e-9 if x == 2 else 0.0) for x in xs]})
-    from swr.engine.grading import run_candidate
+    from swr.kinds.engine.grading import run_candidate
 
     ran = run_candidate(spec, spec.directory / "reference", {"id": "t", "input": {"analyses": analyses}}, sandbox)
     assert ran.output is not None, ran.detail

@@ -13,8 +13,8 @@ import pytest
 from conftest import ROOT, swr
 
 from swr import kinds
-from swr.engine.spec import load_engine
-from swr.errors import SwrError
+from swr.kinds.engine.spec import load_engine
+from swr.core.errors import SwrError
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
 from swr.sandbox import Sandbox
@@ -183,8 +183,8 @@ def test_engine_hidden_cases_are_drawn_from_the_release_seed(tmp_path: Path) -> 
     """`swr build --seed` reaches the engine's generator: seeds 0 and 1 give other hidden sessions (other data,
     other certified values), and the same seed the same bytes (the build's files against the generator run
     again here)."""
-    from swr.engine import check
-    from swr.release import dump_json
+    from swr.kinds.engine import check
+    from swr.core.jsonfile import dump_json
     from swr.sandbox import get_sandbox
 
     for seed in (0, 1):
@@ -211,8 +211,8 @@ def test_hidden_cases_change_with_the_seed_and_repeat_for_the_same_seed(engine: 
     """The generator, run in the sandbox as the build runs it: release seeds 0 and 1 give the same case ids but
     another input for every case (values, sizes, orders, not just ids), and seed 0 again gives the same bytes;
     no fixed case is left under cases/hidden."""
-    from swr.engine import check
-    from swr.release import dump_json
+    from swr.kinds.engine import check
+    from swr.core.jsonfile import dump_json
     from swr.sandbox import get_sandbox
 
     spec, sb = load_engine(ENGINES / engine), get_sandbox("bwrap")
@@ -237,8 +237,8 @@ def test_hidden_cases_that_were_fixed_are_drawn_from_the_seed(engine: str) -> No
     the same seed gives the same cases, byte for byte; another seed changes every case's values, not only its
     names; and expected values computed by the engine's expect.py (the reference layered beneath the
     verifier, in the real sandbox) are those its generator attached."""
-    from swr.engine import check
-    from swr.release import dump_json
+    from swr.kinds.engine import check
+    from swr.core.jsonfile import dump_json
     from swr.sandbox import get_sandbox
 
     spec, sb = load_engine(ENGINES / engine), get_sandbox("bwrap")
@@ -256,8 +256,8 @@ def test_expect_runs_with_the_reference_beneath_the_verifier(backend: Sandbox) -
     """mes's expect.py computes a case's expected output with the engine's own reference (mes.py), which the
     check layers beneath the verifier's files in the sandbox: on a public example it gives that example's
     expected output, on either backend."""
-    from swr.engine import check
-    from swr.engine.spec import read_cases
+    from swr.kinds.engine import check
+    from swr.kinds.engine.spec import read_cases
 
     spec = load_engine(ENGINES / "mes")
     (case, *_) = read_cases(spec.directory, "cases/public")
@@ -282,7 +282,7 @@ def test_the_nist_table_would_pass_nist_sets_in_disguise(tmp_path: Path) -> None
     every value of every session."""
     import sys
 
-    from swr.engine.grading import run_candidate
+    from swr.kinds.engine.grading import run_candidate
     from swr.sandbox import get_sandbox
 
     sys.path.insert(0, str(ENGINES / "statistics" / "verifier"))

@@ -23,11 +23,11 @@ import pytest
 
 from swr.export.harbor import _build_wheel, swr_wheel
 from swr.export.harbor_judge import reward_of
-from swr.layout import HarborTaskPaths, ReleasePaths, TaskPaths
-from swr.release import list_tasks
+from swr.core.layout import HarborTaskPaths, ReleasePaths, TaskPaths
+from swr.core.release_dir import list_tasks
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 from swr.sandbox.local import LocalSandbox
-from swr.taskfile import read_task_file
+from swr.kinds.taskfile import read_task_file
 from tests.conftest import FIXTURES, ROOT, swr
 
 HARBOR = "harbor==0.26.0"

@@ -15,16 +15,16 @@ import pytest
 from conftest import FIXTURES, ROOT, copy_tree, swr
 from test_agents import RIGHT, WRONG, Scripted
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.errors import SwrError
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.errors import SwrError
 from swr.export.chat import to_messages
 from swr.export.program import call_touches_program, command_touches_program
 from swr.export.sft import export_sft, sample
 from swr.harness.run import JobConfig, run_job
 from swr.harness.trajectory import ToolCall, Trajectory, TrajectoryBuilder
 from swr.kinds import sibling_group
-from swr.taskfile import read_task_file
+from swr.kinds.taskfile import read_task_file
 
 # three workflows (the fixture `good-linear` renamed), two in one domain, one in another
 WORKFLOWS = {"lin-alpha": ("fam-a", "data-document"), "lin-beta": ("fam-b", "data-document"),
@@ -446,7 +446,7 @@ def test_audit_summary_is_compact_and_none_without_audits(linear_release: Path, 
     """`swr audit replay` keeps its result as RELEASE/audit/replay.json (on a copy: the session release stays
     unaudited); its hash and top-level figures go into every row's provenance; no audit says "none"."""
     from swr.export.sft import audit_summary
-    from swr.layout import ReleasePaths
+    from swr.core.layout import ReleasePaths
 
     rel = ReleasePaths(copy_tree(linear_release, tmp_path / "release"))
     assert audit_summary(rel.root) == "none"

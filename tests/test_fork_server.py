@@ -1,4 +1,4 @@
-"""The fork server (swr.forkserver): fresh executions from one sandboxed parent that imported the reference's
+"""The fork server (swr.kinds.workflow.fork_pool): fresh executions from one sandboxed parent that imported the reference's
 modules once. Its children must give what a new sandboxed process gives, share nothing with each other,
 and stay under the same limits; all of it through the real bubblewrap sandbox."""
 
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from swr import forkserver
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.forkserver import ForkPool, ForkServer, preload_of
+from swr.kinds.workflow import fork_pool as forkserver
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.fork_pool import ForkPool, ForkServer, preload_of
 from swr.sandbox import WORKDIR, Job, Mount, run
-from swr.scenario import sample_scenario
-from swr.spec import load_spec
-from swr.workflow import SECOND_ENV, Runner, limits_for, write_oracle
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.reference import SECOND_ENV, Runner, limits_for, write_oracle
 
 from conftest import CATALOG, FIXTURES, assert_nothing_left
 
@@ -186,7 +186,7 @@ def test_a_server_whose_learned_imports_start_threads_retires_and_its_pool_stops
 def test_a_watched_directory_lists_a_filesystem_mounted_in_it_without_walking_it(tmp_path):
     """/dev/shm is a filesystem of its own inside /dev: like the venv bound under the sandbox's /tmp when swr
     lives under /tmp, it is listed and not walked (the walk after every child cost a second per child)."""
-    from swr import forkserve
+    from swr.kinds.workflow import fork_server as forkserve
 
     probe = Path("/dev/shm") / f"swr-walk-{tmp_path.name}"
     probe.write_text("x")

@@ -21,8 +21,9 @@ from swr.harness.agents import Budget, Context, OracleAgent, Outcome
 from swr.harness.results import job_results, pass_at_k
 from swr.harness.run import JobConfig, run_job
 from swr.harness.store import Store
-from swr.layout import DB_FILE
-from swr.release import list_tasks, load_task, task_dir
+from swr.core.layout import DB_FILE
+from swr.core.release_dir import list_tasks, task_dir
+from swr.kinds.workflow.task import load_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
 

@@ -17,13 +17,13 @@ import pytest
 from conftest import assert_no_process_left, swr, write_candidate
 from test_agents import RIGHT, Scripted, serve  # noqa: F401 - `serve` is a fixture used here
 
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.harness import agents as agents_mod
 from swr.harness.agents import Budget, Context, Outcome, watchdog
 from swr.harness.run import JobConfig, plan, run_dir, run_job
 from swr.harness.store import RunRecord
-from swr.layout import SOLUTION
-from swr.release import task_dir
+from swr.core.layout import SOLUTION
+from swr.core.release_dir import task_dir
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
 SPECIAL = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
@@ -324,7 +324,7 @@ def test_pytests_account_keeps_its_lines_and_stays_inert() -> None:
     inert as in plain()."""
     from rich.console import Console
 
-    from swr.tables import plain_lines
+    from swr.cli.tables import plain_lines
 
     text = "F [100%]\r\n\x1b[2J\x1b]0;pwned\x07E   assert [bold]1[/bold] == 2\rdef\tt():\n\x00x\u202e"
     console = Console(width=200, record=True, color_system=None)

@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from conftest import CATALOG, FIXTURES, swr
 
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
 from swr.harness import workspace
-from swr.release import load_task, task_dir
+from swr.core.release_dir import task_dir
+from swr.kinds.workflow.task import load_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, run, sandbox_for
 from swr.sandbox.images import LOCAL_BASE
-from swr.workflow import write_oracle
+from swr.kinds.workflow.reference import write_oracle
 
 PINT = CATALOG / "data-document" / "pint" / "unit-chain"
 

@@ -19,7 +19,7 @@ from PIL import Image, ImageCms
 from test_artifacts import failing, run
 
 from swr.judge.artifacts import ArtifactConfigError, check_options
-from swr.spec import load_spec
+from swr.kinds.workflow.spec import load_spec
 
 
 def write(path: Path, text: str) -> Path:

@@ -14,10 +14,11 @@ import tomli_w
 from conftest import swr
 
 from swr.audit.lint import lint_audit
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.fingerprint import public_hash
-from swr.release import list_tasks, load_task
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.harness.fingerprint import public_hash
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import load_task
 
 RUN = '''import json, sys
 s = json.load(sys.stdin)

@@ -16,10 +16,10 @@ from test_catalog_defects import build_one, lookup, mismatched
 
 from swr.audit.lint import CHECKS, lint_audit
 from swr.audit.oracle import within
-from swr.grade import grade
+from swr.kinds.workflow.grading import grade
 from swr.judge import Tolerances
-from swr.release import Task
-from swr.spec import load_spec
+from swr.kinds.workflow.task import Task
+from swr.kinds.workflow.spec import load_spec
 
 # --- SWR-D014: rlc-ac-transient's sweep gains two decades above f0 ------------------------------------------
 

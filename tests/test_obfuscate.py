@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
-from swr.revival.similarity import normalise, similarity
-from swr.revival.source import cached_sdist
+from swr.kinds.revival.obfuscate import ObfuscateOptions, obfuscate_project
+from swr.kinds.revival.similarity import normalise, similarity
+from swr.kinds.revival.source import cached_sdist
 
 ROOT = Path(__file__).resolve().parent.parent
 QUILLMESH = ROOT / "tests" / "fixtures" / "revival" / "quillmesh"
@@ -235,7 +235,7 @@ def test_definitions_and_name_lists_are_shuffled_and_the_module_computes_the_sam
     import contextlib
     import random
 
-    from swr.revival.obfuscate_order import concordant, name_lists, shuffle_module
+    from swr.kinds.revival.obfuscate_order import concordant, name_lists, shuffle_module
 
     def run(src: str) -> tuple[str, dict]:
         out, ns = io.StringIO(), {}
@@ -260,7 +260,7 @@ def test_the_variant_metadata_names_no_one_but_the_license(tmp_path: Path) -> No
     """identify.scrub on a project's top level: author and change lists gone, PKG-INFO and README written
     anew, setup.py and setup.cfg without people, URLs, keywords or a package that is not there; the license
     untouched; `mentions` finds the PKG-INFO people and the license's holder nowhere else."""
-    from swr.revival.identify import identity, license_holders, mentions, scrub
+    from swr.kinds.revival.identify import identity, license_holders, mentions, scrub
 
     p = tmp_path / "proj"
     (p / "pkg").mkdir(parents=True)

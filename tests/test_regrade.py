@@ -14,13 +14,13 @@ import tomli_w
 from conftest import FIXTURES, copy_tree, swr
 
 from swr.audit.defects import carry_defects, read_toml
-from swr.build import BuildOptions, build
-from swr.cache import ExecutionCache
-from swr.errors import SwrError
-from swr.fingerprint import public_hash
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.errors import SwrError
+from swr.harness.fingerprint import public_hash
 from swr.harness.store import Store
-from swr.layout import DB_FILE
-from swr.release import task_dir
+from swr.core.layout import DB_FILE
+from swr.core.release_dir import task_dir
 
 TASKS = ("good-linear-v1", "good-linear-v2", "good-linear-v3")
 # The candidate's error in y per task: v1 wrong by 0.5, v2 right to 1e-7 (a float32-grade answer), v3 wrong.

@@ -23,7 +23,7 @@ from swr.audit.mutation import mutation_audit
 from swr.audit.replay import replay_audit
 from swr.audit.sensitivity import sensitivity_audit
 from swr.harness.run import JobConfig, run_job
-from swr.layout import ReleasePaths, ReportPaths
+from swr.core.layout import ReleasePaths, ReportPaths
 from swr.report import build_report
 from swr.report.data import page_name
 from swr.report.plots import grouped_bars

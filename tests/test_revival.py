@@ -17,12 +17,12 @@ from conftest import ROOT, swr, grade_revival as _grade, revival_oracle as _orac
 from swr import kinds
 from swr.harness import workspace
 from swr.harness.run import JobConfig, run_job
-from swr.revival.grading import FORGED, read_results
-from swr.revival.runner import MARK
-from swr.revival.source import imported_by, most_imported, original
-from swr.revival.spec import load_revival
-from swr.revival.task import RevivalTask
-from swr.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.grading import FORGED, read_results
+from swr.kinds.revival.runner import MARK
+from swr.kinds.revival.source import imported_by, most_imported, original
+from swr.kinds.revival.spec import load_revival
+from swr.kinds.revival.task import RevivalTask
+from swr.kinds.verdicts import RevivalVerdict, parse_verdict
 
 REVIVAL = ROOT / "revivals" / "more-itertools-recipes"
 TASK = "more-itertools-recipes"
@@ -218,9 +218,9 @@ def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> N
 def test_a_pin_whose_dependency_is_not_pinned_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pins are the whole environment (installed without dependencies, then `pip check`): pytest pinned
     without pluggy/iniconfig/packaging would let those float to whatever PyPI has on build day."""
-    from swr.errors import SwrError
-    from swr.revival.envs import ensure, installed
-    from swr.revival.spec import Env
+    from swr.core.errors import SwrError
+    from swr.kinds.revival.envs import ensure, installed
+    from swr.kinds.revival.spec import Env
 
     monkeypatch.setenv("SWR_CACHE", str(tmp_path))
     with pytest.raises(SwrError, match=r"pip check.*pytest 8\.3\.3 requires"):

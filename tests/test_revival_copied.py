@@ -20,7 +20,7 @@ from swr import kinds
 from swr.export.harbor_judge import reward_of
 from swr.export.sft import export_sft
 from swr.harness.run import JobConfig, run_job
-from swr.revival.task import RevivalTask
+from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import get_sandbox
 
 PLAIN = "toolz-itertoolz"
@@ -180,7 +180,7 @@ def test_the_honest_rebuild_passes_with_no_finding(revival_release: Path, task_i
 
 
 def test_reordering_and_padding_do_not_lower_coverage() -> None:
-    from swr.revival.copied import measure
+    from swr.kinds.revival.copied import measure
 
     a = "def f(x):\n    y = x + 1\n    return y * 2\n\n\ndef g(s):\n    for c in s:\n        yield c.upper()\n"
     swapped = "def g(s):\n    for c in s:\n        yield c.upper()\n\n\ndef f(x):\n    y = x + 1\n    return y * 2\n"

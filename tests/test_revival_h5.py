@@ -17,12 +17,12 @@ from conftest import ROOT, release_slice, grade_revival as _grade, revival_oracl
 
 from swr import kinds
 from swr.harness.run import JobConfig, run_job
-from swr.revival.anticheat import dependency_downgrades
-from swr.revival.envs import ensure, installed
-from swr.revival.source import apply_patch, original, port_patch
-from swr.revival.spec import load_revival, norm
-from swr.revival.task import RevivalTask
-from swr.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.anticheat import dependency_downgrades
+from swr.kinds.revival.envs import ensure, installed
+from swr.kinds.revival.source import apply_patch, original, port_patch
+from swr.kinds.revival.spec import load_revival, norm
+from swr.kinds.revival.task import RevivalTask
+from swr.kinds.verdicts import RevivalVerdict, parse_verdict
 
 REVIVAL = ROOT / "revivals" / "peakutils-scipy"
 TASK = "peakutils-scipy"

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from swr.revival import envs
-from swr.revival.anticheat import inspect
-from swr.revival.grading import BUILD_LIMITS, Verifier, grade_revival
-from swr.revival.spec import Env, RevivalSpec, Verify
+from swr.kinds.revival import envs
+from swr.kinds.revival.anticheat import inspect
+from swr.kinds.revival.grading import BUILD_LIMITS, Verifier, grade_revival
+from swr.kinds.revival.spec import Env, RevivalSpec, Verify
 from swr.sandbox import Sandbox
 from swr.sandbox.capped import BLOCK, SLACK, hand_over
 

@@ -4,8 +4,8 @@ module's distinctive lines, and a candidate that loads the original from whereve
 
 The original is taken from the sdist the build downloaded (swr's cache of sdists, by the spec's sha256), not from
 what swr stored about it: 20 of its distinctive normalised lines, spread over the module
-(swr.revival.originals.signature). The scan runs inside the sandbox through the very job each side makes
-(swr.harness.agents.base.agent_job, swr.revival.grading.sandbox_job), with the interpreter that side runs."""
+(swr.kinds.revival.originals.signature). The scan runs inside the sandbox through the very job each side makes
+(swr.harness.agents.base.agent_job, swr.kinds.revival.grading.sandbox_job), with the interpreter that side runs."""
 
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ import pytest
 from conftest import revival_oracle
 
 from swr import kinds
-from swr.cache import default_cache_dir
-from swr.layout import TaskPaths
-from swr.revival import grading, originals
-from swr.revival.task import MODULE_REF, RevivalTask
+from swr.core.cachedir import default_cache_dir
+from swr.core.layout import TaskPaths
+from swr.kinds.revival import grading, originals
+from swr.kinds.revival.task import MODULE_REF, RevivalTask
 from swr.sandbox import GiB, Limits, Sandbox, hide, run
 
 PLAIN = ("more-itertools-recipes", "toolz-itertoolz")
@@ -224,8 +224,8 @@ def test_a_revival_image_holds_no_copy_of_the_original_and_its_judge_grades_with
     from importlib.metadata import distribution
 
     from swr.export.harbor import export_task, runtime_pins, swr_wheel
-    from swr.layout import HarborTaskPaths
-    from swr.revival import envs
+    from swr.core.layout import HarborTaskPaths
+    from swr.kinds.revival import envs
 
     wheel = swr_wheel()
     for task_id in _tasks(revival_release):

@@ -15,10 +15,10 @@ import pytest
 from conftest import ROOT, release_slice, swr
 
 from swr import kinds
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.harness.run import JobConfig, run_job
-from swr.revival.spec import load_revival
-from swr.revival.task import RevivalTask
+from swr.kinds.revival.spec import load_revival
+from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import get_sandbox
 
 NAME = "periodictable-numpy2"

@@ -14,11 +14,11 @@ import pytest
 from conftest import ROOT, swr, grade_revival as _grade, revival_oracle as _oracle
 
 from swr import kinds
-from swr.revival.anticheat import dependency_downgrades
-from swr.revival.source import apply_patch, original, port_patch
-from swr.revival.spec import load_revival
-from swr.revival.task import RevivalTask
-from swr.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.anticheat import dependency_downgrades
+from swr.kinds.revival.source import apply_patch, original, port_patch
+from swr.kinds.revival.spec import load_revival
+from swr.kinds.revival.task import RevivalTask
+from swr.kinds.verdicts import RevivalVerdict, parse_verdict
 
 REVIVAL = ROOT / "revivals" / "pandas-schema"
 BROKEN_TEST = "test/test_schema.py::OrderedSchema::test_mixed_columns"

@@ -17,10 +17,10 @@ import pytest
 from conftest import ROOT, swr, grade_revival as _grade
 
 from swr import kinds
-from swr.revival.obfuscate import ObfuscateOptions, obfuscate_project
-from swr.revival.task import RevivalTask
+from swr.kinds.revival.obfuscate import ObfuscateOptions, obfuscate_project
+from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, hide, run
-from swr.taskfile import read_task_file
+from swr.kinds.taskfile import read_task_file
 
 REVIVAL = ROOT / "revivals" / "toolz-itertoolz"
 PLAIN = "toolz-itertoolz"
@@ -80,7 +80,7 @@ def test_the_variant_names_the_project_and_its_people_only_in_its_license(built:
     or path of the variant's workspace but the license file (which keeps its notice); no author list, no `tlz`
     in setup.py. build.json reports it beside similarity: no mention, 9 of the module's 36 public names kept
     (external API names), and the names' relative order at about chance, in the workspace and in the module."""
-    from swr.revival.identify import identity, license_holders, mentions
+    from swr.kinds.revival.identify import identity, license_holders, mentions
 
     plain, var = _load(built / PLAIN), _load(_variant(built))
     needles = ["toolz", *identity((plain.project / "PKG-INFO").read_text()), *license_holders(plain.project)]

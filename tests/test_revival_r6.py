@@ -17,8 +17,8 @@ from conftest import ROOT, release_slice, grade_revival as _grade, revival_oracl
 
 from swr import kinds
 from swr.harness.run import JobConfig, run_job
-from swr.layout import PORT_PATCH
-from swr.revival.task import RevivalTask
+from swr.core.layout import PORT_PATCH
+from swr.kinds.revival.task import RevivalTask
 
 REVIVAL = ROOT / "revivals" / "bitarray-c-api"
 TASK = "bitarray-c-api"

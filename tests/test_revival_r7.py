@@ -14,10 +14,10 @@ from conftest import release_slice, swr
 
 from swr import kinds
 from swr.audit.freeze import families
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.harness import workspace
 from swr.harness.run import JobConfig, run_dir, run_job
-from swr.revival.task import MODULE_REF, REBUILD_REF, RevivalTask
+from swr.kinds.revival.task import MODULE_REF, REBUILD_REF, RevivalTask
 from swr.sandbox import get_sandbox
 
 TASK = "more-itertools-recipes"
@@ -190,7 +190,7 @@ def test_the_report_shows_a_revival_run_like_any_other(command_run: tuple[JobCon
     report like the other kinds)."""
     from test_report import cells, dom
 
-    from swr.layout import ReportPaths
+    from swr.core.layout import ReportPaths
 
     cfg = command_run[0]
     out = tmp_path / "report"

@@ -11,9 +11,9 @@ backend cannot run, its tests fail saying how CI installs it. Podman-only tests 
 test_sandbox_podman.py; bwrap's leftover cgroups and podman's leftover containers are checked after
 every test by the fixture. The candidates' scripts are in hostile_scripts.py.
 
-Every candidate is a real candidate directory graded with `swr.grade.grade`; where a test needs to
+Every candidate is a real candidate directory graded with `swr.kinds.workflow.grading.grade`; where a test needs to
 see everything the candidate printed (the verdict keeps only a stderr tail), it also runs one
-scenario through `swr.grade.execute`, the same code path grade() uses.
+scenario through `swr.kinds.workflow.grading.execute`, the same code path grade() uses.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from hostile_scripts import (
     wrong_answer_py,
 )
 
-from swr.grade import execute, grade
+from swr.kinds.workflow.grading import execute, grade
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import STDERR_CAP
 

@@ -2,7 +2,7 @@
 
 bwrap started by root with `--unshare-user --uid 65534` mapped the candidate to host uid 0, so DAC
 checks passed against root: /proc/sys was writable, root-only /proc files were readable, and the root
-user's keyring was shared by every run. Each test runs a real candidate through `swr.grade.execute`
+user's keyring was shared by every run. Each test runs a real candidate through `swr.kinds.workflow.grading.execute`
 (the code path of `swr grade`) and checks the host side, since a nested user namespace may still show
 uid 0 inside. The same checks inside a `swr run -a command` agent are at the end.
 """
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from conftest import write_candidate
 
-from swr.grade import execute
+from swr.kinds.workflow.grading import execute
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import SANDBOX_UID
-from swr.taskfile import Anticheat
+from swr.kinds.taskfile import Anticheat
 
 SYSCTLS = ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/overcommit_memory", "/proc/sys/vm/drop_caches",
            "/proc/sys/kernel/hostname")

@@ -2,7 +2,7 @@
 issue 22, items 7 and 10): it walks every readable file, finds every Python it can run and every site directory
 and archive, and reports what of the forbidden list it reached. Both backends (`backend` fixture).
 
-The job is the one engine grading makes (`swr.engine.grading.run_candidate`: `hidden=` the forbidden packages,
+The job is the one engine grading makes (`swr.kinds.engine.grading.run_candidate`: `hidden=` the forbidden packages,
 `hidden_bins=` the forbidden programs), started through `swr.sandbox.run`. What counts as forbidden comes from
 the host, independently of swr.sandbox.hide: each distribution's RECORD (importlib.metadata) and each program's
 Debian package (`dpkg-query -L`). The host side is checked first, so a missing package fails the test rather than

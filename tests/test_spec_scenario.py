@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from swr.errors import SwrError
-from swr.scenario import canonical_json, content_hash, input_distance, sample_scenario
-from swr.spec import load_spec
+from swr.core.errors import SwrError
+from swr.core.hashing import canonical_json, content_hash
+from swr.kinds.workflow.scenario import input_distance, sample_scenario
+from swr.kinds.workflow.spec import load_spec
 
 BASE = """
 name = "w"

@@ -117,8 +117,8 @@ def test_the_graph_counts_imports_inside_functions_and_skips_type_checking_block
 
 def test_graph_covers_the_known_modules() -> None:
     graph = import_graph()
-    assert "swr.cli" in graph and "swr.harness.agents" in graph and "swr.build" in graph
-    assert "swr.errors" in graph["swr.cli"]
+    assert "swr.cli" in graph and "swr.harness.agents" in graph and "swr.assemble" in graph
+    assert "swr.core.errors" in graph["swr.cli.main"]
 
 
 def test_no_import_cycles() -> None:
@@ -132,11 +132,11 @@ LAYOUT_NAMES = {"task.toml", "instruction.md", "release.json", "swr.db", "gates.
 
 
 def test_only_the_layout_module_names_files_of_the_on_disk_layout() -> None:
-    """One module knows where files live (swr.layout): a file name of a release, task, job or run written
+    """One module knows where files live (swr.core.layout): a file name of a release, task, job or run written
     anywhere else is a second place that must change with it."""
     found = []
     for name, path in _modules().items():
-        if name == "swr.layout":
+        if name == "swr.core.layout":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in LAYOUT_NAMES:

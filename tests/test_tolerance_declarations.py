@@ -16,12 +16,12 @@ from test_catalog_defects import build_one, lookup, mismatched
 
 from swr.audit.lint import lint_task
 from swr.audit.oracle import leaf_within
-from swr.build.gates import tolerance_scale
-from swr.grade import grade
+from swr.kinds.workflow.gates import tolerance_scale
+from swr.kinds.workflow.grading import grade
 from swr.judge import Tolerances, compare, equal
 from swr.judge.compare import compare_slow
-from swr.release import Task
-from swr.spec import load_spec
+from swr.kinds.workflow.task import Task
+from swr.kinds.workflow.spec import load_spec
 
 # --- period ---------------------------------------------------------------------------------------------------
 

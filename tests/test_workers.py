@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from swr.scenario import sample_scenario
-from swr.spec import load_spec
-from swr.workflow import Runner
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.reference import Runner
 
 TIMEOUT_S = 2.0
 
@@ -241,8 +241,8 @@ def test_worker_started_by_a_short_lived_thread_outlives_it(runner_for, tmp_path
 
 def test_build_rejects_output_that_depends_on_a_workers_call_history(tmp_path):
     """The second execution runs on other warm processes in reverse order, so leaked state shows."""
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
 
     d, _ = entry_workflow(tmp_path / "wf")
     results = build([d], tmp_path / "rel", BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=2,
@@ -297,10 +297,10 @@ def test_warm_calls_in_the_fork_server_fail_as_a_warm_worker_does(runner_for, tm
 
 def test_a_build_imports_an_entry_workflow_twice(tmp_path, monkeypatch):
     """One warm worker for the first runs, one fork server for the rest: the hidden runs go first."""
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
-    from swr.forkserver import ForkServer
-    from swr.workflow import Worker
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
+    from swr.kinds.workflow.fork_pool import ForkServer
+    from swr.kinds.workflow.reference import Worker
 
     started: list[str] = []
     for cls in (ForkServer, Worker):
@@ -326,8 +326,8 @@ def main(s):
 def test_every_execution_of_a_reference_has_the_same_addresses(tmp_path):
     """Output that follows addresses (OpenSCAD's CGAL triangulations do) is the same in the first run, the
     warm second run and the oracle's, so two builds from empty caches write the same bytes."""
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
 
     d, _ = entry_workflow(tmp_path / "wf", STACK)
     for i in range(2):
@@ -351,8 +351,8 @@ def main(s):
 @pytest.mark.parametrize("mode", ["entry", "command"])
 def test_build_rejects_output_that_depends_on_the_hash_seed(tmp_path, mode):
     """Set order leaks into the output: the second execution runs under another PYTHONHASHSEED."""
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
 
     d, mod = entry_workflow(tmp_path / "wf", SET_ORDER)
     if mode == "command":
@@ -367,17 +367,17 @@ def test_build_rejects_output_that_depends_on_the_hash_seed(tmp_path, mode):
 def test_gate_6_grades_the_hidden_second_runs_and_runs_nothing_again(tmp_path, monkeypatch):
     """A hidden scenario runs twice in all: its second run is the oracle candidate's (`./run` over the task's
     files, forbidden packages hidden), which gate 6 then grades, artifacts included."""
-    import swr.grade
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
-    from swr.layout import TaskPaths
-    from swr.release import task_dir
+    import swr.kinds.workflow.grading
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
+    from swr.core.layout import TaskPaths
+    from swr.core.release_dir import task_dir
 
     def no_run(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise AssertionError("gate 6 executed the oracle again")
 
     monkeypatch.setenv("SWR_FORK_SERVER", "0")  # every execution a process of its own: none may come from grade
-    monkeypatch.setattr(swr.grade, "run", no_run)
+    monkeypatch.setattr(swr.kinds.workflow.grading, "run", no_run)
     [res] = build([FIXTURES / "good-artifacts"], tmp_path / "rel", BuildOptions(
         variants=2, public=2, hidden=2, cache=ExecutionCache(enabled=False)))
     assert res.failure is None and len(res.tasks) == 2
@@ -387,8 +387,8 @@ def test_gate_6_grades_the_hidden_second_runs_and_runs_nothing_again(tmp_path, m
 
 def test_a_reference_that_cannot_run_as_a_candidate_fails_the_oracle_gate(tmp_path):
     """The hidden second run hides the forbidden packages as grading does: a reference that needs one fails."""
-    from swr.build import BuildOptions, build
-    from swr.cache import ExecutionCache
+    from swr.assemble import BuildOptions, build
+    from swr.kinds.workflow.cache import ExecutionCache
 
     d, _ = entry_workflow(tmp_path / "wf", "import numpy\n\ndef main(s):\n    return {'y': float(numpy.float64(s['a']))}\n")
     toml = (d / "workflow.toml").read_text()

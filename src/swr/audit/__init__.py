@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError, load_json
-from swr.layout import ReleasePaths
+from swr.core.errors import SwrError, load_json
+from swr.core.layout import ReleasePaths
 
 
 

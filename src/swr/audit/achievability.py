@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
-from swr.engine.check import achievability
-from swr.engine.task import EngineTask
-from swr.layout import CANDIDATE_RUN
-from swr.release import list_tasks
-from swr.revival.task import RevivalTask
+from swr.kinds.engine.check import achievability
+from swr.kinds.engine.task import EngineTask
+from swr.core.layout import CANDIDATE_RUN
+from swr.core.release_dir import list_tasks
+from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import Sandbox, get_sandbox
 
 

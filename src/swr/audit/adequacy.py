@@ -1,6 +1,6 @@
 """`swr audit adequacy`: do an engine's hidden cases exercise every rule its spec states? Each declared rule
 (`[[rules]]` in engine.toml) comes with a mutant of the reference that breaks that rule alone (a patch of it,
-swr.engine.mutants); graded on the
+swr.kinds.engine.mutants); graded on the
 hidden cases it must fail, else no case tells the rule from its violation and a candidate that ignores the
 rule passes. Beside them, a small seeded set of operator mutants generated from the reference's Python source
 (a comparison loosened, an operator swapped, a `not` dropped, a constant changed, a rounding removed) gives a
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.engine.grading import Case, Ran, grade_case, verdict
-from swr.engine.mutants import BadPatch, materialise
-from swr.engine.spec import EngineSpec, load_engine, read_cases
-from swr.errors import SwrError
-from swr.layout import ENGINE_TOML
+from swr.kinds.engine.grading import Case, Ran, grade_case, verdict
+from swr.kinds.engine.mutants import BadPatch, materialise
+from swr.kinds.engine.spec import EngineSpec, load_engine, read_cases
+from swr.core.errors import SwrError
+from swr.core.layout import ENGINE_TOML
 from swr.sandbox import Sandbox
 
 OPERATORS = 12  # operator mutants per engine: the engine build grades each one (bounded: cost)
@@ -278,10 +278,10 @@ def adequacy_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap", oper
     """The audit over a release's engine tasks, each from what its private/ holds (engine.toml, reference,
     verifier, mutants, the hidden cases with their expected values). Read through the engine's own loaders,
     not swr.kinds: the engine build imports this module."""
-    from swr.layout import REFERENCE, VERIFIER, TaskPaths
-    from swr.release import list_tasks
+    from swr.core.layout import REFERENCE, VERIFIER, TaskPaths
+    from swr.core.release_dir import list_tasks
     from swr.sandbox import get_sandbox
-    from swr.taskfile import read_task_file
+    from swr.kinds.taskfile import read_task_file
 
     sb = get_sandbox(sandbox)
     why = {"workflow": "a workflow's reference is the program itself: it states no rules to mutate",

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError, load_json
+from swr.core.errors import SwrError, load_json
 
 from .bundles import CASES, LABEL_COLUMNS
 from .mutation import wilson

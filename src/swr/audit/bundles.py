@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import kind_of
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
 from swr.kinds import kind_of as task_kind
-from swr.layout import TaskPaths
-from swr.outputs import BUNDLES, claim, scratch_beside, swap_in
-from swr.release import Example, Task, dump_json, list_tasks, load_task
+from swr.core.layout import TaskPaths
+from swr.core.outputs import BUNDLES, claim, scratch_beside, swap_in
+from swr.core.jsonfile import dump_json
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import Example, Task, load_task
 
 from .mutants import Mutant
 from .mutation import DEPENDS, DESIGNED_VALID, task_mutants

@@ -7,14 +7,15 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
-from swr.engine.check import dig
-from swr.engine.feedback import differences
-from swr.engine.grading import run_candidate
-from swr.engine.task import EngineTask
-from swr.grade import candidate_problem, execute
+from swr.kinds.engine.check import dig
+from swr.kinds.engine.feedback import differences
+from swr.kinds.engine.grading import run_candidate
+from swr.kinds.engine.task import EngineTask
+from swr.kinds.workflow.grading import candidate_problem, execute
 from swr.judge.artifacts.fields import Reference
 from swr.judge.verdict import parse_output, reference_view
-from swr.release import Task, list_tasks
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import Task
 from swr.sandbox import get_sandbox
 
 from .oracle import leaf_within, leaves

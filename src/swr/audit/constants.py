@@ -14,8 +14,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from swr.layout import WORKFLOW_TOML
-from swr.spec import LibraryConstant, WorkflowSpec
+from swr.core.layout import WORKFLOW_TOML
+from swr.kinds.workflow.spec import LibraryConstant, WorkflowSpec
 
 PRECISE_DIGITS = 5  # 6371.0088, 12.011, 9.80665: numbers a literal implementation would type in as stated
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+|\d+)(?:[eE][-+]?\d+)?(?!\w|\.\d)")

@@ -18,10 +18,11 @@ from pydantic import (
     model_validator,
 )
 
-from swr.errors import SwrError, load_json, load_toml
-from swr.layout import ReleasePaths
-from swr.release import dump_json, list_tasks, load_release
-from swr.taskfile import read_task_file
+from swr.core.errors import SwrError, load_json, load_toml
+from swr.core.layout import ReleasePaths
+from swr.core.jsonfile import dump_json
+from swr.core.release_dir import list_tasks, load_release
+from swr.kinds.taskfile import read_task_file
 
 Kind = Literal["false_accept", "false_reject"]
 Severity = Literal["high", "medium", "low"]

@@ -11,10 +11,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError, load_json
-from swr.layout import ReleasePaths
-from swr.release import dump_json, list_tasks, task_dir, tree_hash
-from swr.taskfile import read_task_file
+from swr.core.errors import SwrError, load_json
+from swr.core.layout import ReleasePaths
+from swr.core.hashing import tree_hash
+from swr.core.jsonfile import dump_json
+from swr.core.release_dir import list_tasks, task_dir
+from swr.kinds.taskfile import read_task_file
 
 from .mutation import DESIGNED_VALID, audit_task, summarise
 

@@ -12,8 +12,10 @@ from typing import Any
 
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts.fields import Reference
-from swr.layout import ReleasePaths
-from swr.release import Task, load_task, task_dir, tree_hash
+from swr.core.layout import ReleasePaths
+from swr.core.hashing import tree_hash
+from swr.core.release_dir import task_dir
+from swr.kinds.workflow.task import Task, load_task
 
 from .freeze import load_freeze
 from .heldout_geometry import geometry_trials

@@ -12,10 +12,11 @@ from swr import kinds
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.verdict import parse_output, reference_view
-from swr.layout import WORKFLOW_TOML
-from swr.release import Task, list_tasks, load_task
+from swr.core.layout import WORKFLOW_TOML
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
-from swr.workflow import Runner
+from swr.kinds.workflow.reference import Runner
 
 from .constants import as_findings
 from .oracle import leaf_within, leaves, limit

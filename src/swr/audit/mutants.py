@@ -15,7 +15,7 @@ from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at
 from swr.judge.artifacts.fields import replaced as set_leaf
 from swr.judge.verdict import reference_view
-from swr.scenario import SIG_DIGITS
+from swr.kinds.workflow.scenario import SIG_DIGITS
 
 from .oracle import leaves, limit, map_leaves, within
 

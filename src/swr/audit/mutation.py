@@ -16,9 +16,10 @@ from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import kind_of
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
 from swr.judge.verdict import parse_output, reference_view
-from swr.release import Task, list_tasks, load_task
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
-from swr.workflow import Runner
+from swr.kinds.workflow.reference import Runner
 
 from .artifact_mutants import artifact_mutants
 from .mesh_mutants import load_mesh, mesh_mutants, near_shape
@@ -36,7 +37,7 @@ from .oracle import within
 
 Z95 = 1.959963984540054
 NOT_FOR = {"engine": "engine verifiers are programs, not field tolerances; their cheats are graded by "
-                     "`python -m swr.engine check`",
+                     "`python -m swr.kinds.engine check`",
            "revival": "a revival task is graded by its project's own tests and probes, not by field tolerances"}
 MAX_EXAMPLES = 20
 MAX_AXES = 32  # input axes re-executed per hidden scenario

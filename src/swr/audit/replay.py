@@ -5,12 +5,13 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
-from swr.build.gates import replay_controls
-from swr.release import list_tasks, load_task
+from swr.kinds.workflow.gates import replay_controls
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import load_task
 
 CONTROLS = ("modal", "nearest", "best_public")
 NOT_FOR = {"engine": "replay controls copy public scenario outputs field by field; an engine's verifier "
-                     "recomputes from each output, and its cheats are graded by `python -m swr.engine check`",
+                     "recomputes from each output, and its cheats are graded by `python -m swr.kinds.engine check`",
            "revival": "a revival task has no public scenario outputs to copy: its verifier runs the project's "
                       "tests and probes"}
 

@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from swr.engine.grading import Case, grade_engine, run_candidate
-from swr.engine.task import EngineTask
-from swr.layout import CANDIDATE_RUN
+from swr.kinds.engine.grading import Case, grade_engine, run_candidate
+from swr.kinds.engine.task import EngineTask
+from swr.core.layout import CANDIDATE_RUN
 from swr.sandbox import Sandbox
 
 Where = tuple[str | int, ...]

@@ -13,10 +13,11 @@ from typing import Any
 from swr import kinds
 from swr.judge.artifacts.fields import Reference
 from swr.judge.verdict import parse_output, reference_view
-from swr.release import Task, list_tasks, load_task
+from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
-from swr.scenario import sample_scenario
-from swr.workflow import Runner
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.reference import Runner
 
 from .oracle import leaf_within, leaves, within
 

@@ -17,14 +17,15 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from swr import kinds
-from swr.cache import default_cache_dir
-from swr.errors import SwrError
+from swr.core.cachedir import default_cache_dir
+from swr.core.errors import SwrError
 from swr.export import harbor_files as hf
-from swr.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspacePaths
-from swr.outputs import HARBOR, claim
-from swr.release import hash_files, list_tasks, load_release
+from swr.core.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspacePaths
+from swr.core.outputs import HARBOR, claim
+from swr.core.hashing import hash_files
+from swr.core.release_dir import list_tasks, load_release
 from swr.sandbox.hide import HOST_ONLY
-from swr.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
+from swr.kinds.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
 
 WHEEL_EPOCH = "315532800"  # 1980-01-01, zip's earliest time: the wheel's bytes do not depend on when it was built
 MIN_MEMORY_MB = 4096  # the container also holds the agent: never less, whatever the task's own limit

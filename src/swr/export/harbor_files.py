@@ -9,7 +9,7 @@ from typing import Any
 import tomli_w
 from pydantic import BaseModel, ConfigDict
 
-from swr.layout import (HARBOR_REWARD, HARBOR_SOLUTION, HARBOR_TESTS, HARBOR_VERIFIER_LOGS, HARBOR_WORKDIR,
+from swr.core.layout import (HARBOR_REWARD, HARBOR_SOLUTION, HARBOR_TESTS, HARBOR_VERIFIER_LOGS, HARBOR_WORKDIR,
                         SOLUTION, HarborTaskPaths)
 
 AGENT_USER = "agent"  # Harbor's root-agent rule: the agent runs as a non-root user the image creates

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from swr.layout import HARBOR_REWARD, HARBOR_VERDICT
+from swr.core.layout import HARBOR_REWARD, HARBOR_VERDICT
 from swr.sandbox.base import Handle, Job
 from swr.sandbox.local import LocalSandbox
 
@@ -84,7 +84,7 @@ class JudgeSandbox:
 
 def candidate_user(spec: str) -> tuple[int, int]:
     """SWR_HARBOR_USER: a user name, "uid" or "uid:gid" → (uid, gid)."""
-    from swr.errors import SwrError
+    from swr.core.errors import SwrError
 
     try:
         if spec.replace(":", "").isdigit():
@@ -120,7 +120,7 @@ def judge(task_dir: Path, solution: Path, logs: Path) -> Reward:
 
 
 def main(argv: list[str]) -> int:
-    from swr.errors import SwrError
+    from swr.core.errors import SwrError
 
     if len(argv) != 3:
         print("usage: python -m swr.export.harbor_judge TASK SOLUTION LOGS", file=sys.stderr)

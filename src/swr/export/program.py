@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from swr.harness.trajectory import Step, ToolCall, Trajectory
-from swr.layout import FEEDBACK, SOLUTION
+from swr.core.layout import FEEDBACK, SOLUTION
 from swr.sandbox import WORKDIR
 
 Parts = tuple[str, ...]

@@ -14,19 +14,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.harness.store import RunRecord, Store
 from swr.harness.trajectory import RECORDED_BY, SWR_RECORD, validate_atif
 from swr.kinds import sibling_group
-from swr.layout import JobPaths, ReleasePaths
-from swr.release import list_tasks, load_release
-from swr.taskfile import read_task_file
-from swr.verdicts import ANTI_CHEAT
+from swr.core.layout import JobPaths, ReleasePaths
+from swr.core.release_dir import list_tasks, load_release
+from swr.kinds.taskfile import read_task_file
+from swr.kinds.verdicts import ANTI_CHEAT
 
 from .chat import Message, to_messages, tool_schemas
 from .tokens import DEFAULT_TOKENIZER, token_counter
 
-COPIED = "copied_original"  # swr.revival.copied's finding
+COPIED = "copied_original"  # swr.kinds.revival.copied's finding
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Iterator
 
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 
 DEFAULT_TOKENIZER = "o200k_base"
 # tiktoken caches an encoding's file under sha1(its download address); litellm (a PyPI package) ships the

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
-from swr.layout import SOLUTION, private_markers
+from swr.core.layout import SOLUTION, private_markers
 from swr.sandbox import tree
 
 from .workspace import SNAPSHOT, Workspace, protected_changes

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
-from swr.layout import ReleasePaths
-from swr.taskfile import read_task_file
+from swr.core.errors import SwrError
+from swr.core.layout import ReleasePaths
+from swr.kinds.taskfile import read_task_file
 
 from .results import pass_at_k
 from .store import RunRecord, Store

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 
 if TYPE_CHECKING:
     from .run import JobConfig, Planned

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
-from swr.errors import SwrError
-from swr.layout import ReleasePaths
+from swr.core.errors import SwrError
+from swr.core.layout import ReleasePaths
 
 from .store import RunRecord, Store
 

@@ -12,15 +12,16 @@ from pathlib import Path
 from typing import Any, Callable
 
 from swr import kinds
-from swr.errors import SwrError
-from swr.fingerprint import public_hash
+from swr.core.errors import SwrError
+from swr.harness.fingerprint import public_hash
 from swr.judge import missing_candidate
-from swr.layout import JobPaths, RunPaths, results_db
-from swr.release import list_tasks, load_release, tree_hash
+from swr.core.layout import JobPaths, RunPaths, results_db
+from swr.core.hashing import tree_hash
+from swr.core.release_dir import list_tasks, load_release
 from swr.sandbox import Limits, Sandbox, sandbox_for, tree
 from swr.sandbox.capped import capped_dir, unmount
-from swr.scenario import content_hash
-from swr.verdicts import run_outcome
+from swr.core.hashing import content_hash
+from swr.kinds.verdicts import run_outcome
 
 from . import anticheat, workspace
 from .agents import ORACLE, Budget, Context, InfraError, make_agent, supervise

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
-from swr.layout import results_db
+from swr.core.errors import SwrError
+from swr.core.layout import results_db
 
 # Each job owns its records: a run's key (a content hash of what it is) is unique within its job only, so a
 # second job with the same settings plans the same keys and still keeps records of its own.
@@ -63,7 +63,7 @@ class RunRecord:
     cheats: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     tries: int = 1
-    public_hash: str | None = None  # swr.fingerprint.public_hash of the task the run used (None: not recorded)
+    public_hash: str | None = None  # swr.harness.fingerprint.public_hash of the task the run used (None: not recorded)
 
 
 @dataclass

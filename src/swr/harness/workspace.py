@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from swr.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
-from swr.revival.task import RevivalTask
+from swr.core.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
+from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import tree
 from swr.sandbox.base import hand_over
 

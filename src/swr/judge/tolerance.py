@@ -89,7 +89,7 @@ class Tolerances:
     artifacts: tuple[tuple[str, str], ...] = ()
     # per-pattern period of float fields (angles): differences are taken modulo it
     periods: tuple[tuple[str, float], ...] = ()
-    # patterns of float fields that are zero by construction (graded with rtol 0; swr.build.gates checks them)
+    # patterns of float fields that are zero by construction (graded with rtol 0; swr.kinds.workflow.gates checks them)
     zeros: tuple[str, ...] = ()
     _cache: _Cache = field(
         default_factory=_Cache, init=False, repr=False, compare=False, hash=False

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from swr.layout import ReportPaths
-from swr.outputs import REPORT, claim, mark
+from swr.core.layout import ReportPaths
+from swr.core.outputs import REPORT, claim, mark
 
 from .data import gather
 from .pages import write_pages

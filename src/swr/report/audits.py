@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from swr.audit.render import SENSITIVITY_METRICS
-from swr.errors import SwrError
-from swr.layout import ReleasePaths
+from swr.core.errors import SwrError
+from swr.core.layout import ReleasePaths
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from swr.audit import saved_result
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.harness.compare import compare_jobs, label_of
 from swr.harness.results import summarise
 from swr.harness.store import RunRecord, Store
-from swr.layout import JobPaths, ReleasePaths, RunPaths, results_db
-from swr.release import list_tasks, load_release
-from swr.taskfile import read_task_file
+from swr.core.layout import JobPaths, ReleasePaths, RunPaths, results_db
+from swr.core.release_dir import list_tasks, load_release
+from swr.kinds.taskfile import read_task_file
 
 AUDITS = ("sensitivity", "replay", "mutation")  # the audit tables a report shows ("not run" when absent)
 

@@ -9,7 +9,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from swr.layout import ReportPaths
+from swr.core.layout import ReportPaths
 
 from . import plots
 from .audits import audit_table

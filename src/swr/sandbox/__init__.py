@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from swr.errors import SandboxUnavailable, SwrError
+from swr.core.errors import SandboxUnavailable, SwrError
 from swr.sandbox.base import ARTIFACTS, WORKDIR, GiB, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 
 BACKENDS = ("bwrap", "podman", "docker", "none")

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from swr.errors import SandboxUnavailable
+from swr.core.errors import SandboxUnavailable
 from swr.sandbox import cgroups, hide, seccomp
 from swr.sandbox.base import ARTIFACTS, EGRESS, SANDBOX_UID, WORKDIR, Job, Mount, base_env, popen, python_roots
 from swr.sandbox.etcview import ETC_VIEW, etc_binds

@@ -23,8 +23,8 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from swr.errors import SandboxUnavailable
-from swr.scenario import content_hash
+from swr.core.errors import SandboxUnavailable
+from swr.core.hashing import content_hash
 
 HUB_BASE = "docker.io/library/python:{python}-slim"
 LOCAL_BASE = "localhost/swr-base:bookworm"

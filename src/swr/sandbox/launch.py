@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from swr.errors import SandboxUnavailable
+from swr.core.errors import SandboxUnavailable
 from swr.sandbox import cgroups
 from swr.sandbox.base import Handle, Limits, popen
 

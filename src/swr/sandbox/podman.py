@@ -36,7 +36,7 @@ import weakref
 from functools import cache
 from pathlib import Path
 
-from swr.errors import SandboxUnavailable
+from swr.core.errors import SandboxUnavailable
 from swr.sandbox import capped, hide, seccomp
 from swr.sandbox.base import (
     ARTIFACTS,

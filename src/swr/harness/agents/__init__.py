@@ -74,7 +74,7 @@ _register_model_agents()
 
 
 def make_agent(name: str, options: dict[str, Any] | None = None) -> Agent:
-    from swr.errors import SwrError
+    from swr.core.errors import SwrError
 
     if name not in AGENTS:
         raise SwrError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}", field="--agent")

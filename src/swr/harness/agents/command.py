@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.errors import SwrError
-from swr.layout import INSTRUCTION, WorkspacePaths
-from swr.layout import TRAJECTORY as OWN_TRAJECTORY
+from swr.core.errors import SwrError
+from swr.core.layout import INSTRUCTION, WorkspacePaths
+from swr.core.layout import TRAJECTORY as OWN_TRAJECTORY
 from swr.sandbox import WORKDIR, GiB, Limits, MiB, Mount, RunResult, run, tree
 from swr.sandbox.egress import RELAY_FAILED, RELAY_FAILED_MSG, EgressProxy, endpoint, through_relay
 
@@ -284,7 +284,7 @@ def _args(raw: Any) -> dict[str, Any]:
 def command_agent(name: str, options: dict[str, Any]) -> CommandAgent:
     if name == "command":
         if not options.get("command"):
-            from swr.errors import SwrError
+            from swr.core.errors import SwrError
 
             raise SwrError("agent `command` needs the agent option `command` (a bash template)", field="--agent")
         secrets = tuple(options.get("secrets") or ())

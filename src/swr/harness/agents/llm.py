@@ -9,9 +9,9 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from swr import kinds
-from swr.errors import SwrError
+from swr.core.errors import SwrError
 from swr.kinds import AgentBrief
-from swr.layout import INSTRUCTION
+from swr.core.layout import INSTRUCTION
 from swr.sandbox import WORKDIR, Limits, MiB, run, tree
 from swr.sandbox.base import hand_over
 

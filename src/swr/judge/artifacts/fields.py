@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.layout import EXAMPLE_FILES
+from swr.core.layout import EXAMPLE_FILES
 
 from ..compare import Mismatch, dotted
 from ..tolerance import Tolerances

@@ -1,0 +1,246 @@
+"""Readable renderings (rich tables) of build results, task lists and verdicts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from swr import kinds
+from swr.core.release_dir import list_tasks
+
+# ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_LINE_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # but tab and newline
+
+
+def plain(text: str) -> str:
+    """Untrusted text (a candidate's stderr, keys, values) made inert for a rich console: no terminal
+    escapes, no control characters, no markup."""
+    return escape(_CONTROLS.sub("\ufffd", _ESCAPES.sub("", text)))
+
+
+def plain_lines(text: str) -> Text:
+    """Untrusted multi-line text (pytest's account of a run) made inert as plain(), but keeping its lines: a
+    newline, \\r\\n or a lone \\r is a line break and a tab a tab, not a replacement character. A Text is never
+    read as markup, so nothing is escaped."""
+    lines = _ESCAPES.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    return Text(_LINE_CONTROLS.sub("\ufffd", lines))
+
+
+def _one_line(text: str) -> str:
+    """A multi-line detail in a table cell: its whitespace runs, line breaks included, as single spaces."""
+    return " ".join(text.split())
+
+
+def task_rows(release: Path) -> list[dict[str, Any]]:
+    rows = []
+    for root in list_tasks(release):
+        t = kinds.load(root)
+        gates = kinds.build_gates(t)
+        passed = sum(1 for g in gates.values() if g.get("pass"))
+        public, hidden = kinds.case_counts(t)
+        rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
+                     "domain": t.meta.domain, "public": public, "hidden": hidden,
+                     "gates": f"{passed}/{len(gates)}" if gates else "-"})
+    return rows
+
+
+def tasks_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(title=f"{len(rows)} tasks")
+    table.add_column("id", no_wrap=True, min_width=max((len(r["id"]) for r in rows), default=2))  # ids are copied
+    for name in ("kind", "family", "domain", "public", "hidden", "gates"):
+        table.add_column(name)
+    for r in rows:
+        table.add_row(r["id"], r["kind"], r["family"], r["domain"], str(r["public"]), str(r["hidden"]), r["gates"])
+    return table
+
+
+def dropped_note(dropped: dict[Any, str]) -> str:
+    """`; v2 dropped: why` for each variant a build left out, for the table and the progress lines alike."""
+    return "".join(f"; v{v} dropped: {why}" for v, why in dropped.items())
+
+
+def build_table(workflows: list[dict[str, Any]]) -> Table:
+    table = Table("workflow", "family", "domain", "status", "tasks / reason", title="build")
+    for w in workflows:
+        status = "[green]ok[/]" if w["status"] == "ok" else "[red]failed[/]"
+        dropped = dropped_note(w.get("dropped_variants", {}))
+        table.add_row(w["name"], w["family"], w["domain"], status, plain(f"{len(w['tasks'])}{dropped}")
+                      if w["status"] == "ok" else plain(w["reason"]))  # a reason may quote a program's stderr
+    return table
+
+
+def _first_mismatch(s: dict[str, Any]) -> str:
+    if s.get("mismatches"):
+        m = s["mismatches"][0]
+        return f"{m['path'] or '(root)'}: expected {json.dumps(m['expected'])[:40]}, got {json.dumps(m['got'])[:40]}"
+    if s.get("limit"):
+        return f"limit: {s['limit']}"
+    tail = (s.get("stderr_tail") or "").strip().splitlines()
+    return tail[-1][:80] if tail else ""
+
+
+def verdict_table(v: dict[str, Any]) -> RenderableType:
+    """A verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
+    if v.get("kind") == "engine":
+        return engine_feedback_table(v) if v.get("split") == "public" else engine_verdict_table(v)
+    if v.get("kind") == "revival":
+        return revival_verdict_table(v)
+    r_hid, r_pub = ("-" if v.get(k) is None else f"{v[k]:.3f}" for k in ("r_hid", "r_pub"))
+    title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({plain(str(v['label']))})  "
+             f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")
+    table = Table("split", "#", "result", "label", "fields", "first difference", title=title)
+    for s in v.get("scenarios", []):
+        table.add_row(s["split"], str(s["index"]), "pass" if s["pass"] else "fail", plain(s["label"] or ""),
+                      f"{s['matched']}/{s['total']}", plain(_first_mismatch(s)))
+    return table
+
+
+def cohort_tables(res: dict[str, Any]) -> list[Table]:
+    """One table per cohort split of `swr results` (tasks of other kinds: the "n/a" row)."""
+    tables = []
+    for by, split in res.get("cohorts", {}).items():
+        table = Table("cohort", "tasks", "runs", "passed", "pass@1", title=f"{plain(res['job'])} by {by}")
+        for name, g in split.items():
+            table.add_row(plain(name), str(g["tasks"]), str(g["runs"]), str(g["passed"]), f"{g['pass_at_1']:.3f}")
+        tables.append(table)
+    return tables
+
+
+def _fmt(x: float | None, spec: str = ".3f") -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def results_tables(res: dict[str, Any]) -> list[Table]:
+    """One job's `swr results`: the headline, pass@1 by domain and family, the failure taxonomy, interaction
+    length of passes against failures, best scores, then any cohort split."""
+    head = Table("runs", "passed", "pass@1", f"pass@k, k={res['k']}", "infrastructure failures", "missing records",
+                 title=f"job {plain(res['job'])} ({plain(res['agent'])}, {plain(str(res['model']))})")
+    head.add_row(str(res["runs"]), str(res["passed"]), _fmt(res["pass_at_1"]), _fmt(res["pass_at_k"]),
+                 str(res["infra_failures"]), str(res["missing_records"]))
+    tables = [head]
+    for by in ("domain", "family"):
+        t = Table(by, "tasks", "pass@1", title=f"by {by}")
+        for name, g in res[f"by_{by}"].items():
+            t.add_row(plain(name), str(g["tasks"]), _fmt(g["pass_at_1"]))
+        tables.append(t)
+    labels = Table("label", "runs", title="outcomes (first failing stage)")
+    for name, n in res["labels"].items():
+        labels.add_row(plain(name), str(n))
+    length = Table("runs", "median turns", "median tokens", title="interaction length")
+    for side in ("passed", "failed"):
+        length.add_row(side, _fmt(res["median_turns"][side], "g"), _fmt(res["median_tokens"][side], "g"))
+    tables += [labels, length]
+    if res["scores"]:
+        scores = Table("task", "score", title="best score per task")
+        for task, s in res["scores"].items():
+            scores.add_row(plain(task), s)
+        tables.append(scores)
+    return tables + cohort_tables(res)
+
+
+def _cell(c: dict[str, Any]) -> str:
+    """A matrix cell as a reader sees it: pass/fail, the score where the task has one, why it failed."""
+    if c["label"] == "not_planned":
+        return "-"
+    text = ("[green]pass[/]" if c["passed"] else "[red]fail[/]") + (f" {c['score']}" if c["score"] else "")
+    return text if c["passed"] else f"{text} ({plain(c['label'] or 'fail')})"
+
+
+def compare_tables(res: dict[str, Any]) -> list[Table]:
+    """`swr results JOB…` over several models: per-model rows, the model x task matrix, how many models
+    pass each task, and the family pass rate against interaction length."""
+    width = max((len(m["model"]) for m in res["models"]), default=5)
+    models = Table(title=f"per model: runs (pass@{res['k']} over the pooled attempts)")
+    models.add_column("model", no_wrap=True, min_width=width)
+    for name in ("runs", "valid", "infra", "passes", "first-attempt", f"pass@{res['k']}"):
+        models.add_column(name)
+    effort = Table(title="per model: interaction and cost")
+    effort.add_column("model", no_wrap=True, min_width=width)
+    for name in ("jobs", "median turns", "median tokens", "cost", "failed agreement"):
+        effort.add_column(name)
+    for m in res["models"]:
+        models.add_row(plain(m["model"]), str(m["runs"]), str(m["valid_runs"]), str(m["infra_failures"]),
+                       str(m["passes"]), _fmt(m["first_attempt_pass_rate"]), _fmt(m["pass_at_k"]))
+        effort.add_row(plain(m["model"]), plain(", ".join(m["jobs"])), _fmt(m["median_turns"], "g"),
+                       _fmt(m["median_tokens"], "g"), f"{m['total_cost']:.4f}", _fmt(m["mean_failed_agreement"]))
+    labels = [m["model"] for m in res["models"]]
+    matrix = Table(title="model x task (best run per cell)")
+    matrix.add_column("task", no_wrap=True)
+    for label in labels:
+        matrix.add_column(plain(label))
+    for task, row in res["matrix"].items():
+        matrix.add_row(plain(task), *(_cell(row[m]) for m in labels))
+    dist = Table("models passing", "tasks", title="successes per task")
+    for n, count in res["success_distribution"].items():
+        dist.add_row(n, str(count))
+    corr = res["family_turns_correlation"]
+    fam = Table("families", "pearson", "spearman", title="family pass rate vs median turns")
+    fam.add_row(str(corr["n"]), _fmt(corr["pearson"]), _fmt(corr["spearman"]))
+    nd = Table("task (every model passed it)", title="non-discriminating")
+    for task in res["non_discriminating"]:
+        nd.add_row(plain(task))
+    return [models, effort, matrix, dist, fam, nd]
+
+
+def revival_verdict_table(v: dict[str, Any]) -> RenderableType:
+    """The failed records (or all when none failed), then pytest's account when ./feedback has one, its lines
+    kept. ./feedback with no public test to run says that, and neither PASS nor FAIL nor a score of 0/0."""
+    split = " (public tests)" if v.get("split") == "public" else ""
+    if v["pass"] is None:  # grading.no_public_tests
+        return plain_lines(f"{_one_line(v['task'])}{split}: no public tests: {v['detail']}")
+    score = f"  score {v['score']}" if v["records"] else ""
+    title = (f"{plain(v['task'])}{split}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
+             f"({plain(', '.join(v['labels']) or 'pass')}){score}")
+    table = Table("case", "check", "result", "detail", title=title)
+    failed = [r for r in v["records"] if not r["pass"]]
+    for r in failed or v["records"]:
+        table.add_row(plain(r["case"]), r["check"], "pass" if r["pass"] else "fail",
+                      plain(_one_line(r["detail"])[:80]))
+    detail = (v.get("detail") or "")[-1500:]
+    return Group(table, plain_lines(detail.strip("\r\n"))) if detail.strip() else table
+
+
+def engine_verdict_table(v: dict[str, Any]) -> Table:
+    """One row per (case, check) that failed, or one per case when all passed."""
+    title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
+             f"({plain(', '.join(v['labels']) or 'pass')})  score {v['score']}")
+    table = Table("case", "check", "kind", "measured", "threshold", "result", "detail", title=title)
+    failed = [r for r in v["records"] if not r["pass"]]
+    for r in failed or v["records"]:
+        table.add_row(plain(r["case"]), r["check"], r["kind"], plain(str(r["measured"]))[:24],
+                      "-" if r["threshold"] is None else f"{r['threshold']:g}", "pass" if r["pass"] else "fail",
+                      plain(r["detail"])[:80])
+    return table
+
+
+def engine_feedback_table(v: dict[str, Any]) -> Table:
+    table = Table("example", "ran", "differing leaves", "worst relative difference", "first differences",
+                  title=f"{plain(v['task'])}: the worked examples (the hidden verifier is not run here)")
+    for e in v["examples"]:
+        table.add_row(plain(e["case"]), plain(e["failure"] or "yes"), str(e["differing_leaves"]),
+                      f"{e['worst_relative_difference']:.3g}", plain(", ".join(e["first_differences"]))[:80])
+    return table
+
+
+def demo_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table("task", "oracle", "nop", "modal", "nearest", "best-public", title="baselines (pass = r_hid 1)")
+    for r in rows:
+        table.add_row(r["task"], *(("pass" if r[k] else "fail") for k in ("oracle", "nop", "modal", "nearest",
+                                                                          "best_public")))
+    return table
+
+
+def catalog_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table("family", "domain", "workflows", "runnable", title=f"{len(rows)} families")
+    for r in rows:
+        table.add_row(r["family"], r["domain"], ", ".join(r["workflows"]), "yes" if r["runnable"] else "[red]no[/]")
+    return table

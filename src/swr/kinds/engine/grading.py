@@ -1,0 +1,155 @@
+"""Grading an engine candidate: each case's input to `./run` in the sandbox, its output to the hidden
+verifier (sandboxed too: it reads untrusted output), one record per (case, check), and the verdict."""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swr.kinds.engine.spec import VERIFY, Check, EngineSpec
+from swr.core.layout import CANDIDATE_RUN
+from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
+
+TAIL = 2000
+Case = dict[str, Any]
+
+
+@dataclass
+class Ran:
+    """One case's candidate run: its parsed output, or why there is none."""
+
+    case: str
+    output: dict[str, Any] | None
+    failure: str | None  # execution_failure | parse_failure
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class CandidateTerms:
+    """What running a candidate needs of its engine: the interface's limits and the forbidden tools. All of it
+    is public (task.toml holds it), so `./feedback` runs the examples in a workspace without the private
+    engine.toml."""
+
+    timeout_s: float
+    memory_mb: int
+    packages: tuple[str, ...]
+    binaries: tuple[str, ...]
+
+    @classmethod
+    def of(cls, spec: EngineSpec) -> CandidateTerms:
+        return cls(spec.interface.timeout_s, spec.interface.memory_mb, tuple(spec.forbidden.packages),
+                   tuple(spec.forbidden.binaries))
+
+
+def limits(spec: EngineSpec, verifier: bool = False) -> Limits:
+    t = spec.verify_timeout_s if verifier else spec.interface.timeout_s
+    return Limits(time_s=t, memory_bytes=(4 * GiB if verifier else spec.interface.memory_mb << 20))
+
+
+def run_candidate(spec: EngineSpec | CandidateTerms, candidate: Path, case: Case, sandbox: Sandbox,
+                  beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> Ran:
+    """One case through `./run`; `beneath`: directories layered under the candidate's own (a cheat is
+    graded over the reference, so it may be one changed file); `env`: variables over the sandbox's own
+    (the build runs the reference on another BLAS kernel to measure platform variation)."""
+    terms = spec if isinstance(spec, CandidateTerms) else CandidateTerms.of(spec)
+    run_file = next((d / CANDIDATE_RUN for d in (candidate, *beneath) if (d / CANDIDATE_RUN).is_file()), None)
+    if run_file is None:
+        return Ran(case["id"], None, "missing_candidate", f"{candidate / 'run'} does not exist")
+    job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", tuple(d.resolve() for d in beneath)),
+              Limits(time_s=terms.timeout_s, memory_bytes=terms.memory_mb << 20), env=dict(env or {}),
+              hidden=terms.packages, hidden_bins=terms.binaries)
+    res = run(sandbox, job, (json.dumps(case["input"]) + "\n").encode())
+    if not res.ok:
+        why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
+        return Ran(case["id"], None, "execution_failure", f"{why}: {res.stderr.decode(errors='replace')[-TAIL:]}")
+    try:
+        out = json.loads(res.stdout)
+    except ValueError as e:
+        return Ran(case["id"], None, "parse_failure", f"stdout is not one JSON object: {e}")
+    if not isinstance(out, dict):
+        return Ran(case["id"], None, "parse_failure", "stdout is JSON but not an object")
+    return Ran(case["id"], out, None)
+
+
+def run_verifier(spec: EngineSpec, verifier_dir: Path, case: Case, output: dict[str, Any],
+                 sandbox: Sandbox) -> list[dict[str, Any]]:
+    """verify.py, sandboxed, on one case: {"input", "expected", "output", "checks"} in, {"checks": [...]} out."""
+    checks = {c.name: {"kind": c.kind, "threshold": c.threshold, "better": c.better} for c in spec.checks}
+    payload = {"case": case["id"], "input": case["input"], "expected": case.get("expected"), "output": output,
+               "checks": checks}
+    job = Job(["python3", VERIFY], Mount(verifier_dir.resolve(), WORKDIR, "overlay"), limits(spec, verifier=True))
+    res = run(sandbox, job, json.dumps(payload).encode())
+    try:
+        got = json.loads(res.stdout)["checks"] if res.ok else None
+    except (ValueError, KeyError, TypeError):
+        got = None
+    if not isinstance(got, list):
+        detail = f"verifier failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
+        return [record(c, case["id"], None, False, detail) for c in spec.checks]
+    by_name = {r.get("check"): r for r in got if isinstance(r, dict)}
+    return [record(c, case["id"], by_name.get(c.name, {}).get("measured"), by_name.get(c.name, {}).get("pass") is True,
+                   str(by_name.get(c.name, {}).get("detail", "" if c.name in by_name else "not reported")))
+            for c in spec.checks]
+
+
+def record(c: Check, case: str, measured: Any, passed: bool, detail: str = "") -> dict[str, Any]:
+    """The verifier's result format: one record per (case, check)."""
+    if c.kind == "tolerance" and passed:  # the verifier's word is checked against the spec's threshold
+        passed = isinstance(measured, (int, float)) and within(c, float(measured))
+    return {"case": case, "check": c.name, "kind": c.kind, "measured": measured, "threshold": c.threshold,
+            "better": c.better if c.kind == "tolerance" else None, "pass": bool(passed), "detail": detail[:TAIL]}
+
+
+def within(c: Check, measured: float) -> bool:
+    assert c.threshold is not None
+    return measured <= c.threshold if c.better == "lower" else measured >= c.threshold
+
+
+def grade_engine(spec: EngineSpec, verifier_dir: Path, candidate: Path, cases: list[Case], sandbox: Sandbox,
+                 jobs: int = 2, task_id: str = "", beneath: tuple[Path, ...] = (),
+                 env: dict[str, str] | None = None) -> dict[str, Any]:
+    """The engine verdict: every record, `score` "k/N" over cases, pass when every check meets its share."""
+    def one(case: Case) -> tuple[Ran, list[dict[str, Any]]]:
+        return grade_case(spec, verifier_dir, candidate, case, sandbox, beneath, env)
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        results = list(pool.map(one, cases))
+    return verdict(spec, task_id, results)
+
+
+def grade_case(spec: EngineSpec, verifier_dir: Path, candidate: Path, case: Case, sandbox: Sandbox,
+               beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> tuple[Ran, list[dict[str, Any]]]:
+    """One case: the candidate's run, and the verifier's records of it (failed records when it did not run)."""
+    ran = run_candidate(spec, candidate, case, sandbox, beneath, env)
+    if ran.output is None:
+        return ran, [record(c, case["id"], None, False, f"{ran.failure}: {ran.detail}") for c in spec.checks]
+    return ran, run_verifier(spec, verifier_dir, case, ran.output, sandbox)
+
+
+def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[str, Any]]]]) -> dict[str, Any]:
+    n = len(results)
+    ok_cases = sum(all(r["pass"] for r in recs) for _, recs in results)
+    failed = [c for c in spec.checks
+              if sum(r["pass"] for _, recs in results for r in recs if r["check"] == c.name) < c.share * n]
+    runs = [ran for ran, _ in results]
+    missing = all(r.failure == "missing_candidate" for r in runs)
+    exec_fail = [r for r in runs if r.failure]
+    labels = (["missing_candidate"] if missing else sorted({r.failure for r in exec_fail if r.failure})) + \
+             [f"{c.kind}_failure:{c.name}" for c in failed]
+    return {"task": task_id, "kind": "engine", "pass": not failed and n > 0, "label": labels[0] if labels else "pass",
+            "labels": labels, "score": f"{ok_cases}/{n}", "failed_checks": [c.name for c in failed],
+            "records": [r for _, recs in results for r in recs],
+            "cases": [{"case": ran.case, "failure": ran.failure, "detail": ran.detail[-TAIL:]} for ran in runs]}
+
+
+def with_copy(src: Path, fn: Callable[[Path], Any]) -> Any:
+    """fn on a private copy of src (the verifier's directory is copied out of the engine's tree once)."""
+    with tempfile.TemporaryDirectory(prefix="swr-engine-") as d:
+        dst = Path(d) / "v"
+        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+        return fn(dst)

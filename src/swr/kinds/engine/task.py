@@ -1,0 +1,179 @@
+"""An engine task in a release: what its directory holds, how it is built from `engines/<engine>/`, and
+what an agent's workspace starts with. Public: the instruction, spec.md and the three worked examples.
+Private: the hidden cases (with their expected values), the checks and thresholds (the engine's own
+engine.toml), the verifier, the reference, and the build's record (self-tests, achievability, cheats)."""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swr.audit.adequacy import adequacy_line
+from swr.kinds.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
+from swr.kinds.engine.grading import CandidateTerms
+from swr.kinds.engine.spec import EngineSpec, load_engine
+from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
+from swr.core.jsonfile import dump_json
+from swr.kinds.taskfile import Forbidden
+from swr.sandbox import Sandbox
+from swr.kinds.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
+
+FEEDBACK_NOTE = ("`./feedback` runs your `solution/run` on the three worked examples and shows its output next "
+                 "to the expected one; the hidden verifier and its thresholds are not in this workspace.")
+
+
+@dataclass
+class EngineTask(Forbidden):
+    """An engine task as graders and agents see it (`hidden` is empty in a public-only copy)."""
+
+    id: str
+    root: Path
+    meta: EngineTaskFile
+    public: list[dict[str, Any]]
+    hidden: list[dict[str, Any]]
+
+    @property
+    def private(self) -> Path:
+        return TaskPaths(self.root).private
+
+    @property
+    def spec(self) -> EngineSpec:
+        """The engine's own engine.toml, with its checks and thresholds (private)."""
+        return load_engine_private(self.root)
+
+    @property
+    def candidate_terms(self) -> CandidateTerms:
+        """How its candidate runs, from task.toml alone (a workspace's ./feedback has no private engine.toml)."""
+        return CandidateTerms(self.meta.interface.timeout_s, self.meta.interface.memory_mb,
+                              self.meta.anticheat.forbidden_packages, self.meta.anticheat.forbidden_binaries)
+
+    @property
+    def verifier_dir(self) -> Path:
+        return self.private / VERIFIER
+
+    @property
+    def reference_dir(self) -> Path:
+        return self.private / REFERENCE
+
+    @property
+    def environment(self) -> dict[str, Any]:
+        """Engine tasks run on the host's system (their verifiers' tools are there)."""
+        return {}
+
+
+
+def load_engine_private(root: Path) -> EngineSpec:
+    """engine.toml as kept under private/ (with spec.md, verifier/ and reference/ beside it)."""
+    return load_engine(TaskPaths(root).private)
+
+
+def public_meta(spec: EngineSpec) -> EngineTaskFile:
+    """task.toml: what the agent may know. No check, threshold or hidden case."""
+    return EngineTaskFile(
+        kind="engine", id=spec.name, engine=spec.name, family=spec.family, domain=spec.domain, analog=spec.analog,
+        summary=spec.summary, interface=EngineInterface(**spec.interface.model_dump()),
+        anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden.packages),
+                            forbidden_binaries=tuple(spec.forbidden.binaries)))
+
+
+def instruction(spec: EngineSpec, public: list[dict[str, Any]]) -> str:
+    at = TaskPaths(Path("."))
+    shown = [[p.relative_to(".").as_posix() for p in engine_example_files(at.public_examples, c["id"])[1:]]
+             for c in public]
+    ex = "\n".join(f"- `{i}` → `{o}`" for i, o in shown)
+    forbidden = ", ".join([*spec.forbidden.packages, *spec.forbidden.binaries]) or "none"
+    return (f"# {spec.name}: {spec.summary}\n\n"
+            f"Build, from the specification in `{at.spec_md.as_posix()}` alone, an engine of the kind {spec.analog} "
+            f"provides. Write an executable `solution/run`: it reads one JSON object (a case's input) on stdin "
+            f"and prints one JSON object on stdout.\n\n{spec.interface.description}\n\n"
+            f"Worked examples:\n{ex}\n\n"
+            f"Existing implementations are forbidden and absent from your environment: {forbidden}. Each case "
+            f"runs in a sandbox with no network and {spec.interface.timeout_s:g} s. A hidden verifier grades "
+            f"your program on cases you do not see, recomputing what it checks from your program's output.\n\n"
+            f"{FEEDBACK_NOTE}\n")
+
+
+def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]], hidden: list[dict[str, Any]],
+                      record: dict[str, Any]) -> None:
+    """One engine task directory, from the engine's own folder and its computed cases."""
+    src, at = spec.directory, TaskPaths(root)
+    root.mkdir(parents=True)
+    at.toml.write_text(dump_task_file(public_meta(spec)))
+    at.instruction.write_text(instruction(spec, public))
+    at.public.mkdir()
+    shutil.copyfile(src / SPEC_MD, at.spec_md)
+    for c in public:
+        d, inp, expected = engine_example_files(at.public_examples, c["id"])
+        d.mkdir(parents=True)
+        inp.write_text(dump_json(c["input"]))
+        expected.write_text(dump_json(c.get("expected")))
+    at.hidden_examples.mkdir(parents=True)
+    for c in hidden:
+        (at.hidden_examples / f"{c['id']}.json").write_text(dump_json(c))
+    shutil.copyfile(src / ENGINE_TOML, at.private / ENGINE_TOML)
+    shutil.copyfile(src / SPEC_MD, at.private / SPEC_MD)
+    for name in (VERIFIER, REFERENCE, MUTANTS):  # the mutants: `swr audit adequacy` on the release
+        if name == MUTANTS and not (src / name).is_dir():
+            continue
+        shutil.copytree(src / name, at.private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    at.build_record.write_text(dump_json(record))
+
+
+def load_engine_task(root: Path, meta: EngineTaskFile) -> EngineTask:
+    at = TaskPaths(root)
+    public = [_example(at.public_examples, d.name) for d in sorted(at.public_examples.iterdir())] \
+        if at.public_examples.is_dir() else []
+    hidden = [_json(f) for f in sorted(at.hidden_examples.glob("*.json"))] if at.hidden_examples.is_dir() else []
+    return EngineTask(meta.id, root, meta, public, hidden)
+
+
+def _example(split: Path, case_id: str) -> dict[str, Any]:
+    _, inp, expected = engine_example_files(split, case_id)
+    return {"id": case_id, "input": _json(inp), "expected": _json(expected)}
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+@dataclass
+class EngineResult:
+    """One engine's build, as `swr build` reports it beside the workflows'."""
+
+    spec: EngineSpec
+    tasks: list[str]
+    failure: str | None = None
+    wall_s: float = 0.0
+    margins: str = ""  # each tolerance threshold's margin and platform variation (check.margins_line)
+    seeded: bool = True  # hidden cases drawn from the release seed; False: fixed cases/hidden files only
+    adequacy: str = ""  # rule and operator mutants the hidden cases kill (audit.adequacy.adequacy_line)
+
+    @property
+    def message(self) -> str:
+        return f"{self.spec.directory / ENGINE_TOML}: {self.failure}"
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "engine",
+                "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks,
+                "hidden_cases": "drawn from the seed" if self.seeded else FIXED_NOTE}
+
+
+def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int, seed: int = 0) -> EngineResult:
+    """Check the engine (self-tests, the reference with margin, nop and every cheat failing) on hidden cases
+    drawn from the release seed, and write its task only when nothing is wrong; each problem is one line of
+    the failure. An engine without a generator says that its hidden cases are fixed (build output, build.json)."""
+    t0 = time.monotonic()
+    spec = load_engine(directory)
+    checked = check_engine(directory, sandbox, jobs, seed)
+    margins = margins_line(checked.report["achievability"])
+    seeded = draws_from_seed(spec)
+    if not seeded:
+        margins = f"{FIXED_NOTE}; {margins}" if margins else FIXED_NOTE
+    killed = adequacy_line(checked.report["adequacy"])
+    if checked.problems:
+        return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins, seeded, killed)
+    write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
+    return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins, seeded, killed)

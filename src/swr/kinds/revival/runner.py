@@ -1,0 +1,88 @@
+"""Run inside the sandbox by a revival task's own interpreter (any Python 3, so no newer syntax here): pytest
+over the test files with a plugin that records each test's outcome, or one probe script. One JSON request
+on stdin: {"mode": "tests"|"probe", "project", "pythonpath", "ini", "tests" | "probe", "nonce"}.
+
+The outcomes are written as ONE line, MARK + nonce + JSON, after pytest has finished. What that line can and
+cannot guarantee, given that the candidate's code runs in this very process:
+- The nonce is a fresh random token per run, read from stdin (and stdin read to its end) before pytest or
+  anything of the project is imported; it is in no argument, environment variable or file. A candidate that
+  prints a results line blindly (an atexit handler, a patched print, a copied format) cannot carry it, and the
+  grader accepts exactly one MARK line, with this run's nonce, and nothing on stdout after it: a second MARK
+  line, or output after ours, is an execution failure named as such (swr.kinds.revival.grading.read_results).
+- The line goes out through os.write on a duplicate of stdout taken before the import, so patching
+  sys.stdout, print or os.write later does not reach it.
+- It is NOT proof. Code in this process can read the nonce back out of memory (frames, gc, /proc/self/mem),
+  write to any descriptor, or patch pytest so that failing tests report "passed" without touching this line.
+  In-process test outcomes are a signal against accidents and naive cheats; the probes, whose outputs are
+  compared outside the candidate's process with outputs the candidate never sees, are the stronger check.
+"""
+import json
+import os
+import runpy
+import sys
+
+MARK = "@@swr-revival-results@@"
+
+
+def _tests(req, emit):
+    import pytest
+
+    outcomes = {}
+
+    class Collect(object):
+        def pytest_runtest_logreport(self, report):
+            prev = outcomes.get(report.nodeid)
+            if report.when == "call":
+                outcomes[report.nodeid] = prev if prev in ("failed", "error") else report.outcome
+            elif report.outcome == "failed":
+                outcomes[report.nodeid] = "error"
+            elif report.outcome == "skipped" and prev is None:
+                outcomes[report.nodeid] = "skipped"
+
+        def pytest_collectreport(self, report):
+            if report.failed:
+                outcomes["collect:" + report.nodeid] = "error"
+
+    args = ["-q", "-p", "no:cacheprovider", "-c", req["ini"], "--rootdir", "."] + list(req["tests"])
+    code = pytest.main(args, plugins=[Collect()])
+    emit(json.dumps({"exit": int(code), "outcomes": outcomes}))
+
+
+def _emitter(nonce):
+    """A writer of the one results line, bound now (before the project is imported) to a duplicate of stdout
+    and to os.write itself; whatever sys.stdout has buffered goes out first, so the line is the last one."""
+    fd, write, streams = os.dup(1), os.write, (sys.stdout, sys.__stdout__)
+
+    def emit(doc):
+        for s in streams + (sys.stdout,):
+            try:
+                s.flush()
+            except Exception:  # a closed or replaced stream: what it held is not ours to keep
+                pass
+        data = ("\n" + MARK + nonce + doc + "\n").encode("utf-8")
+        while data:
+            data = data[write(fd, data):]
+
+    return emit
+
+
+def main():
+    req = json.loads(sys.stdin.read())
+    nonce = str(req.pop("nonce", ""))
+    emit = _emitter(nonce)
+    del nonce
+    ini = os.path.abspath(req["ini"]) if req.get("ini") else None
+    os.chdir(req["project"])
+    for p in reversed(req["pythonpath"]):
+        sys.path.insert(0, os.path.abspath(p))
+    if req["mode"] == "probe":
+        probe = os.path.abspath(os.path.join("..", req["probe"]))
+        sys.argv = [probe]
+        runpy.run_path(probe, run_name="__main__")
+        return
+    req["ini"] = ini
+    _tests(req, emit)
+
+
+if __name__ == "__main__":
+    main()

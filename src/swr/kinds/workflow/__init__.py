@@ -1,0 +1,1 @@
+"""The workflow kind (SWR): a wrapped program's reference runs, judged field by field."""
