@@ -14,7 +14,7 @@ import pytest
 from conftest import swr
 from test_agents import RIGHT, WRONG, Scripted
 
-from swr.harness.compare import compare_jobs, pearson, spearman
+from swr.harness.matrix import compare_jobs, pearson, spearman
 from swr.harness.run import JobConfig, run_job
 from swr.harness.store import RunRecord, Store
 

@@ -91,7 +91,7 @@ def results(jobs: list[str] = typer.Argument(..., metavar="JOB", help="One job, 
     """One job: pass@1, pass@k, per-domain and per-family rates and the failure taxonomy. Several jobs (or
     models): the model x task matrix and per-model accounting (docs/results.md)."""
     from swr.core.errors import SwrError
-    from swr.harness.compare import compare_jobs, models_in
+    from swr.harness.matrix import compare_jobs, models_in
     from swr.harness.results import job_results, parse_cutoff
     from swr.cli.tables import compare_tables, results_tables
 

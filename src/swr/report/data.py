@@ -10,7 +10,7 @@ from typing import Any
 
 from swr.audit import saved_result
 from swr.core.errors import SwrError
-from swr.harness.compare import compare_jobs, label_of
+from swr.harness.matrix import compare_jobs, label_of
 from swr.harness.results import summarise
 from swr.harness.store import RunRecord, Store
 from swr.core.layout import JobPaths, ReleasePaths, RunPaths, results_db
