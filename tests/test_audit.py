@@ -145,6 +145,17 @@ def test_wilson_interval() -> None:
     assert abs((lo + hi) / 2 - 0.5) < 1e-9 and 0.40 < lo < 0.41
 
 
+def test_wilson_pinned_values_and_confidence_level() -> None:
+    """scipy's Wilson interval gives the hand-written one's values (pinned to 12 digits), exact 0 and 1 at
+    the ends, and takes a confidence level: 99 % is wider than 95 %."""
+    assert wilson(1, 4) == pytest.approx((0.045587260810, 0.699358157418), abs=1e-12)
+    assert wilson(7, 9) == pytest.approx((0.452588969107, 0.936774892882), abs=1e-12)
+    assert wilson(0, 5)[0] == 0.0 and wilson(5, 5)[1] == 1.0
+    lo95, hi95 = wilson(3, 10)
+    lo99, hi99 = wilson(3, 10, confidence=0.99)
+    assert lo99 < lo95 < hi95 < hi99
+
+
 def test_sensitivity_names_an_inert_parameter(tmp_path: Path) -> None:
     wf = tmp_path / "wf"
     shutil.copytree(FIXTURES / "good-linear", wf)

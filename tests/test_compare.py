@@ -279,3 +279,22 @@ def test_correlations_need_three_points_and_variance() -> None:
     assert spearman([1, 1, 2], [1, 2, 3]) == pytest.approx(1.5 / 3 ** 0.5)  # tied ranks share 1.5
     assert spearman([1, 2, 3, 4], [1, 4, 9, 100]) == pytest.approx(1.0)
     assert pearson([1, 2, 3, 4], [1, 4, 9, 100]) < 1.0
+
+
+def test_correlations_pinned_values_and_no_warning_on_degenerate_input() -> None:
+    """scipy's pearsonr/spearmanr give the hand-written coefficients' values (pinned here to 12 digits);
+    the inputs scipy would answer with a warning and nan (a constant side, near-equal floats that do vary,
+    unequal lengths) give None, or a number, silently."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pearson([1.0, 0.5, 0.0], [3.0, 15.0, 40.0]) == pytest.approx(-0.980039326448, abs=1e-12)
+        assert spearman([0.2, 0.9, 0.4, 0.4, 0.7], [5.0, 1.0, 3.0, 4.0, 3.0]) == pytest.approx(
+            -0.921052631579, abs=1e-12)
+        assert spearman([3, 1, 2], [30, 10, 20]) == pytest.approx(1.0)
+        for xs, ys in (([0.1] * 3, [1.0, 2.0, 3.0]), ([1.0, 2.0, 3.0], [7.0] * 3), ([1, 2, 3], [1, 2]),
+                       ([], []), ([1.0], [2.0])):
+            assert pearson(xs, ys) is None and spearman(xs, ys) is None
+        r = pearson([1.0, 1.0 + 2 ** -52, 1.0], [1.0, 2.0, 3.0])  # varies by one ulp: a value, no warning
+        assert r is not None and -1.0 <= r <= 1.0

@@ -2,7 +2,6 @@
 by the judge; a decision is correct when it accepts the valid and rejects the invalid."""
 from __future__ import annotations
 
-import math
 import random
 import tempfile
 from collections import defaultdict
@@ -35,7 +34,6 @@ from .mutants import (
 )
 from .oracle import within
 
-Z95 = 1.959963984540054
 NOT_FOR = {"engine": "engine verifiers are programs, not field tolerances; their cheats are graded by "
                      "`python -m swr.kinds.engine check`",
            "revival": "a revival task is graded by its project's own tests and probes, not by field tolerances"}
@@ -43,16 +41,16 @@ MAX_EXAMPLES = 20
 MAX_AXES = 32  # input axes re-executed per hidden scenario
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion k/n (n = 0 gives the whole [0, 1])."""
+def wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion k/n, scipy's (exactly 0 and 1 at the ends). n = 0 gives the
+    whole [0, 1]: no trial says nothing, where binomtest refuses n = 0. scipy.stats is imported here, not
+    at the top: it takes about a second, which every `swr` command would pay."""
     if n == 0:
         return 0.0, 1.0
-    p = k / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
-    return (0.0 if k == 0 else lo), (1.0 if k == n else hi)  # exact at the ends, not 1 - 1e-16
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 def task_mutants(task: Task, per_class: int, scratch: Path, seed: int = 0) -> Iterator[tuple[int, Mutant]]:

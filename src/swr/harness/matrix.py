@@ -2,9 +2,9 @@
 A model is (agent, model); jobs of the same model pool their runs. Definitions are in docs/results.md."""
 from __future__ import annotations
 
-import math
 import re
 import statistics
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,34 +102,33 @@ def _median(xs: list[float]) -> float | None:
     return float(statistics.median(xs)) if xs else None
 
 
-def _ranks(xs: list[float]) -> list[float]:
-    """Ranks from 1, ties sharing their mean rank (as Spearman's coefficient needs)."""
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    ranks = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for t in range(i, j + 1):
-            ranks[order[t]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
+def _varies(xs: list[float]) -> bool:
+    return any(x != xs[0] for x in xs)
+
+
+def _coefficient(name: str, xs: list[float], ys: list[float]) -> float | None:
+    """scipy.stats' `name` coefficient; None with fewer than 3 points or when either side does not vary
+    (where scipy would warn and give nan). Inputs that vary by a few ulps give scipy's value without its
+    NearConstantInputWarning, as the hand-written formula did. scipy.stats is imported here, not at the
+    top: it takes about a second, which every `swr` command would pay."""
+    if len(xs) < 3 or len(xs) != len(ys) or not (_varies(xs) and _varies(ys)):
+        return None
+    import scipy.stats
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", scipy.stats.NearConstantInputWarning)
+        return float(getattr(scipy.stats, name)(xs, ys).statistic)
 
 
 def pearson(xs: list[float], ys: list[float]) -> float | None:
-    """Pearson's r; None with fewer than 3 points or when either side does not vary."""
-    if len(xs) < 3 or len(xs) != len(ys):
-        return None
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx, syy = sum((x - mx) ** 2 for x in xs), sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else None
+    """Pearson's r, or None (see _coefficient)."""
+    return _coefficient("pearsonr", xs, ys)
 
 
 def spearman(xs: list[float], ys: list[float]) -> float | None:
-    """Spearman's rho (Pearson's r of the ranks): what a monotone, not only linear, relation shows."""
-    return pearson(_ranks(xs), _ranks(ys)) if len(xs) >= 3 else None
+    """Spearman's rho (Pearson's r of the ranks, ties sharing their mean rank): what a monotone, not only
+    linear, relation shows; or None (see _coefficient)."""
+    return _coefficient("spearmanr", xs, ys)
 
 
 def model_row(pool: Pool, k: int) -> dict[str, Any]:
