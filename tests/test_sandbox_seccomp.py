@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import struct
+import sys
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,18 @@ def test_oci_profile_without_a_base_allows_by_default_and_refuses_the_same():
     prof = seccomp.oci_profile(None, "aarch64")
     assert prof["defaultAction"] == "SCMP_ACT_ALLOW" and prof["architectures"] == ["SCMP_ARCH_AARCH64"]
     assert prof["syscalls"] == seccomp.oci_rules()
+
+
+def test_without_libseccomp_the_sandbox_is_unavailable_in_one_line(monkeypatch):
+    """No binding or no libseccomp.so.2: the sandbox refuses to start, one line saying what to install,
+    rather than run without its filter."""
+    from swr.core.errors import SandboxUnavailable
+
+    seccomp.program.cache_clear()
+    monkeypatch.setitem(sys.modules, "pyseccomp", None)  # what `import pyseccomp` finds: ImportError
+    try:
+        with pytest.raises(SandboxUnavailable, match="libseccomp") as err:
+            seccomp.program("x86_64")
+        assert "\n" not in str(err.value)
+    finally:
+        seccomp.program.cache_clear()
