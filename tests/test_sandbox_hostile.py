@@ -41,6 +41,7 @@ from hostile_scripts import (
     PROBE,
     WRITER,
     Listeners,
+    assert_x32_killed,
     escapes_py,
     wrong_answer_py,
 )
@@ -242,16 +243,17 @@ def test_no_new_namespace_and_no_socket_family_but_unix_and_inet(linear_task, ba
     """The seccomp filter, the same on every backend: a new namespace of any kind (unshare, clone's
     CLONE_NEW* flags, clone3) and every socket family but unix/inet/inet6 (vsock reaches the host) and
     netlink's route protocol are refused with the filter's errno, through libc and raw calls alike, and
-    so is another ABI's socket call; forks, threads, subprocesses and those sockets keep working."""
+    so is another ABI's socket call (i386, x32); forks, threads, subprocesses and those sockets keep working."""
     cand = write_candidate(tmp_path / "escapes", escapes_py() + wrong_answer_py())
     v, wall = timed_grade(limited(linear_task, time_s=30), cand, backend)
     assert_label(v, "numeric_mismatch")
     for s in scenarios(v):
         rep = first_line(s)
-        i386 = rep.pop("i386_vsock")
+        i386, x32 = rep.pop("i386_vsock"), rep.pop("x32_vsock")
         assert rep == ESCAPES_EXPECTED, rep
         if i386 != "n/a":  # killed by the filter (SIGSYS), or by a kernel without the i386 ABI (SIGSEGV)
             assert i386["returncode"] in (-31, -11) and i386["stdout"] == "", i386
+        assert_x32_killed(x32)
     assert wall < wall_bound(linear_task)
 
 

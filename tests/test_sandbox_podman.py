@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import INSTALL, assert_nothing_left, sandbox_named
-from hostile_scripts import ESCAPES_EXPECTED, escapes_py
+from hostile_scripts import ESCAPES_EXPECTED, assert_x32_killed, escapes_py
 
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, get_sandbox, run, seccomp
 
@@ -144,6 +144,7 @@ def test_without_the_containers_profile_the_same_calls_are_refused(podman, tmp_p
         assert res.ok, res.stderr[-2000:]
         rep = json.loads(res.stdout)
         rep.pop("i386_vsock")
+        assert_x32_killed(rep.pop("x32_vsock"))
         assert rep == ESCAPES_EXPECTED, rep
     finally:
         monkeypatch.undo()
