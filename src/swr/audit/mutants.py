@@ -14,7 +14,7 @@ from typing import Any
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at
 from swr.judge.artifacts.fields import replaced as set_leaf
-from swr.judge.verdict import reference_view
+from swr.judge.decision import reference_view
 from swr.kinds.workflow.scenario import SIG_DIGITS
 
 from .oracle import leaves, limit, map_leaves, within

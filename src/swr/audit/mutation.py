@@ -15,7 +15,7 @@ from swr import kinds
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import kind_of
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
-from swr.judge.verdict import parse_output, reference_view
+from swr.judge.decision import parse_output, reference_view
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox

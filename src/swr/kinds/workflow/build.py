@@ -18,7 +18,7 @@ from swr.judge import Tolerances
 from swr.judge.artifacts import ArtifactConfigError, kind_of
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
-from swr.judge.verdict import reference_view
+from swr.judge.decision import reference_view
 from swr.core.release_dir import task_dir
 from swr.kinds.workflow.task import Example, Task, task_meta, write_gates, write_task
 from swr.sandbox import RunResult, Sandbox
