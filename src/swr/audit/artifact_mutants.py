@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from swr.judge import Tolerances
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.artifacts.fields import replaced as set_leaf
 from swr.judge.artifacts.table import _typed
@@ -152,7 +152,7 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
     arts = artifact_leaves(ref, tol)
     for path, name in arts:
         source = ref.files / name  # type: ignore[operator]
-        suffix, kind = source.suffix.lower(), kind_of(source)
+        suffix, kind = source.suffix.lower(), artifact_kind(source)
         edits: Iterator[Edit] = iter(())
         if kind == "table":
             edits = parquet_edits(source) if suffix == ".parquet" else csv_edits(source)

@@ -16,9 +16,9 @@ from typing import Any
 
 from swr.core.errors import SwrError
 from swr.judge import Execution, judge_scenario
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
-from swr.kinds import kind_of as task_kind
+from swr.kinds import artifact_kind as task_kind
 from swr.core.layout import TaskPaths
 from swr.core.outputs import BUNDLES, claim, scratch_beside, swap_in
 from swr.core.jsonfile import dump_json
@@ -90,7 +90,7 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
 
 
 def _has_mesh(ref: Reference, task: Task) -> bool:
-    return any(kind_of(Path(name)) == "mesh" for _, name in artifact_leaves(ref, task.tolerances))
+    return any(artifact_kind(Path(name)) == "mesh" for _, name in artifact_leaves(ref, task.tolerances))
 
 
 def _pick(pool: list[Mutant], geometry: bool, rng: random.Random) -> Mutant | None:
@@ -194,7 +194,7 @@ def _artifact_html(folder: str, name: str, d: Path) -> str:
     """A link to the copied file; images inline, small text tables inline too."""
     href = f"{folder}/{name}"
     link = f'<a href="{_esc(href)}">{_esc(name)}</a>'
-    kind = kind_of(Path(name))
+    kind = artifact_kind(Path(name))
     if kind == "image":
         return f'{link}<br><img src="{_esc(href)}" alt="{_esc(name)}">'
     if kind == "mesh":
