@@ -142,3 +142,32 @@ def test_only_the_layout_module_names_files_of_the_on_disk_layout() -> None:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in LAYOUT_NAMES:
                 found.append(f"{path.relative_to(SRC)}:{node.lineno}: {node.value}")
     assert not found, found
+
+
+def _private_uses(names: set[str], home: Path) -> list[str]:
+    """`x._name` (x not self/cls) for a name in `names`, in every swr, test and bench file except `home`."""
+    root = SRC.parent
+    found = []
+    for path in sorted([*(SRC / "swr").rglob("*.py"), *(root / "tests").glob("*.py"), *(root / "bench").glob("*.py")]):
+        if path == home:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Attribute) and node.attr in names
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                found.append(f"{path.relative_to(root)}:{node.lineno}: .{node.attr}")
+    return found
+
+
+def test_no_file_reaches_into_the_private_parts_of_tolerances() -> None:
+    """The judge's walkers (compare, shape, fastpath) use Tolerances' public abstract-path API: a private name
+    read from another file is a contract nobody wrote down, broken by the next edit of tolerance.py."""
+    import dataclasses
+
+    from swr.judge import tolerance
+    from swr.judge.tolerance import Tolerances
+
+    private = {n for n in vars(Tolerances) if n.startswith("_") and not n.endswith("__")}
+    private |= {f.name for f in dataclasses.fields(Tolerances) if f.name.startswith("_")}
+    assert "_cache" in private and "_resolve_uncached" in private
+    found = _private_uses(private, Path(tolerance.__file__).resolve())
+    assert not found, found
