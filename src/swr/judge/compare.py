@@ -1,6 +1,7 @@
 """Reference-vs-candidate comparison of JSON values, with labelled diagnostics."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,7 +189,7 @@ def _extras(acc: _Acc, r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Pat
     resolve, sub = tol.resolve, tol.child
     if not tol.ignore:
         acc.n_extra += len(c) - sum(1 for k in r if k in c)
-        names = (k for k in c if k not in r)
+        names: Iterator[Any] = (k for k in c if k not in r)
     else:
         graded = [k for k in c if k not in r and resolve(sub(ap, k)) is not None]
         acc.n_extra += len(graded)

@@ -68,7 +68,7 @@ def _predicate_for(ref: Any, tol: Tolerances) -> Pred | None:
         except _Refuse:
             fn = _UNSUPPORTED
         compiled[shape] = fn
-    return None if fn is _UNSUPPORTED else fn
+    return fn if callable(fn) else None  # not _UNSUPPORTED
 
 
 def _weight(x: Any, shape: Any) -> int:

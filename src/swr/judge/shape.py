@@ -100,7 +100,8 @@ def project(doc: Any, ref: Any) -> Any:
         d, r, parent, slot = stack.pop()
         kd, kr = kind(d), kind(r)
         if kd == "dict" and kr == "dict":
-            parent[slot] = out = {}
+            out: dict[Any, Any] = {}
+            parent[slot] = out
             for k, rv in r.items():
                 if k in d:
                     out[k] = None

@@ -59,18 +59,18 @@ def check_tol(name: str, value: Any) -> float:
     """Tolerances are finite and non-negative: anything else would make grading meaningless."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
-    return value
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{name} must be finite and >= 0, got {number!r}")
+    return number
 
 
 def check_period(value: Any) -> float:
     """A period is a finite positive number (360 for degrees, 24 for hours, 2*pi for radians)."""
-    value = check_tol("period", value)
-    if value <= 0:
-        raise ValueError(f"period must be > 0, got {value!r}")
-    return value
+    number = check_tol("period", value)
+    if number <= 0:
+        raise ValueError(f"period must be > 0, got {number!r}")
+    return number
 
 
 def zero_rtol(rtol: float | None, zero: Any) -> float | None:
@@ -210,9 +210,10 @@ class Tolerances:
     def resolve(self, apath: Path) -> Resolved:
         """Memoised resolution of an (abstract) path; paths repeat a lot across scenarios."""
         memo = self._cache.paths
-        hit = memo.get(apath, False)
-        if hit is not False:
-            return hit
+        try:
+            return memo[apath]
+        except KeyError:
+            pass
         if len(memo) > _MAX_MEMO:
             memo.clear()
         res = memo[apath] = self._resolve_uncached(apath)

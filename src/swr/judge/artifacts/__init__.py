@@ -50,7 +50,7 @@ def check_options(kind: str, options: Mapping[str, Any] | None) -> None:
 
 
 def compare_artifact(reference: Path, candidate: Path, *, atol: float = 1e-6, rtol: float = 1e-4,
-                     options: dict | None = None) -> ArtifactResult:
+                     options: dict[str, Any] | None = None) -> ArtifactResult:
     """Compare a candidate artifact with the reference, choosing the comparator by the
     reference's suffix. Never raises on candidate bytes; a bad reference or bad options raise
     ArtifactConfigError, since that is the task's fault and must not be graded as the candidate's."""
