@@ -171,3 +171,65 @@ def test_no_file_reaches_into_the_private_parts_of_tolerances() -> None:
     assert "_cache" in private and "_resolve_uncached" in private
     found = _private_uses(private, Path(tolerance.__file__).resolve())
     assert not found, found
+
+
+# The packages as the pipeline, lowest first. A module imports its own package, a lower layer, or a peer of its own
+# layer; sandbox/ and judge/ (the ground the kinds stand on) import only core/ (swr/__init__.py is core's too).
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"core", ""}), frozenset({"sandbox", "judge"}), frozenset({"kinds"}), frozenset({"assemble", "harness"}),
+    frozenset({"audit", "export", "report"}), frozenset({"cli"}),
+)
+NO_PEERS = frozenset({"sandbox", "judge"})
+# Upward imports found when the rule was written (issue 24): each is to go, and then its line here. The test fails
+# on any other violation, and on a line here that no longer is one (so this list only shrinks).
+KNOWN_VIOLATIONS = frozenset({
+    ("swr.assemble", "swr.audit.defects"),  # the assembler carries a release's defect register forward
+    ("swr.kinds.engine.check", "swr.audit.adequacy"),  # the engine check runs the adequacy audit
+    ("swr.kinds.engine.task", "swr.audit.adequacy"),
+    ("swr.kinds.workflow.catalog", "swr.assemble"),  # the catalog and check commands build with the assembler
+    ("swr.kinds.workflow.check", "swr.assemble"),
+})
+
+
+def _package(module: str) -> str:
+    """The top package under swr of a module ("" for swr itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _rank(package: str) -> int:
+    for i, layer in enumerate(LAYERS):
+        if package in layer:
+            return i
+    raise AssertionError(f"swr.{package} is in no layer of LAYERS: place it there")
+
+
+def layer_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(importer, imported) pairs that import upward, or sideways from sandbox/ or judge/."""
+    found = set()
+    for module, targets in graph.items():
+        a = _package(module)
+        for target in targets:
+            b = _package(target)
+            if a == b:
+                continue
+            ra, rb = _rank(a), _rank(b)
+            if rb > ra or (rb == ra and a in NO_PEERS):
+                found.add((module, target))
+    return found
+
+
+def test_the_layer_rule_flags_upward_and_ground_floor_sideways_imports() -> None:
+    graph = {"swr.judge.x": {"swr.core.a", "swr.sandbox.b"}, "swr.core.a": {"swr.kinds.k"},
+             "swr.audit.m": {"swr.report.r", "swr.kinds.k"}, "swr.cli.c": {"swr.audit.m", "swr"}}
+    assert layer_violations(graph) == {("swr.judge.x", "swr.sandbox.b"), ("swr.core.a", "swr.kinds.k")}
+
+
+def test_nothing_below_imports_above() -> None:
+    """core < sandbox, judge < kinds < assemble, harness < audit, export, report < cli: a lower package that
+    imports a higher one drags the whole pipeline into the code every kind and backend stands on."""
+    found = layer_violations(import_graph())
+    new = sorted(found - KNOWN_VIOLATIONS)
+    assert not new, "imports against the layers (docs/architecture.md): " + "; ".join(f"{a} -> {b}" for a, b in new)
+    gone = sorted(KNOWN_VIOLATIONS - found)
+    assert not gone, "fixed: remove from KNOWN_VIOLATIONS: " + "; ".join(f"{a} -> {b}" for a, b in gone)
