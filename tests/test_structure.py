@@ -1,8 +1,11 @@
-"""The code's shape: no import cycles among swr's modules, counting imports made inside functions too."""
+"""The code's shape: no import cycles among swr's modules (counting imports made inside functions too), imports only
+downward through the layers, one module naming the on-disk layout, no reach into Tolerances' private parts, and
+pages (README, docs/) that name only modules and paths that exist."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -233,3 +236,58 @@ def test_nothing_below_imports_above() -> None:
     assert not new, "imports against the layers (docs/architecture.md): " + "; ".join(f"{a} -> {b}" for a, b in new)
     gone = sorted(KNOWN_VIOLATIONS - found)
     assert not gone, "fixed: remove from KNOWN_VIOLATIONS: " + "; ".join(f"{a} -> {b}" for a, b in gone)
+
+
+DOCS = (SRC.parent / "README.md", *sorted((SRC.parent / "docs").glob("*.md")))
+_DOTTED = re.compile(r"\bswr(?:\.[A-Za-z_]\w*)+")
+# src/swr/<path> (a module or a folder), or a module path from a top package (`sandbox/seccomp.py`)
+_PATH = re.compile(r"\bsrc/swr/([\w/]+(?:\.py)?)"
+                   r"|(?<![\w/.])((?:core|sandbox|judge|kinds|assemble|harness|audit|export|report|cli)/[\w/]+\.py)\b")
+NOT_MODULES = {"swr.db"}  # the results store's file name (swr.core.layout.DB_FILE)
+# Named by docs/architecture.md ahead of the kinds protocol landing (issue 24); remove each once it exists.
+FORWARD = {"swr.kinds.protocol", "swr.kinds.registry"}
+
+
+def _resolves(dotted: str) -> bool:
+    """A module, or an attribute of the longest module prefix of the name."""
+    import importlib
+    import importlib.util
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        name = ".".join(parts[:cut])
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except ModuleNotFoundError:
+            found = False
+        if found:
+            obj = importlib.import_module(name)
+            for attr in parts[cut:]:
+                if not hasattr(obj, attr):
+                    return False
+                obj = getattr(obj, attr)
+            return True
+    return False
+
+
+def stale_references(text: str) -> set[str]:
+    """The swr module names and src/swr paths a page names that do not exist."""
+    names = {m for m in _DOTTED.findall(text) if m not in NOT_MODULES and not _resolves(m)}
+    paths = {f"src/swr/{p}" for m in _PATH.findall(text) for p in m if p and not (SRC / "swr" / p).exists()}
+    return names | paths
+
+
+def test_the_stale_reference_finder_sees_moved_modules_and_paths() -> None:
+    assert stale_references("src/swr/spec.py and swr.grade and sandbox/seccomp.py, judge/verdict.py") == {
+        "src/swr/spec.py", "swr.grade", "src/swr/judge/verdict.py"}
+    assert stale_references("swr.harness.results.job_results, `judge/artifacts/__init__.py`, src/swr/kinds/, "
+                            "`audit/freeze.json` of a release") == set()
+    assert stale_references("swr.harness.results.no_such_function") == {"swr.harness.results.no_such_function"}
+
+
+def test_the_readme_and_docs_name_only_modules_and_paths_that_exist() -> None:
+    """A page that names a module the code no longer has sends the next engineer to nothing."""
+    found = {f"{page.name}: {ref}" for page in DOCS for ref in stale_references(page.read_text()) - FORWARD}
+    assert not found, sorted(found)
+    landed = sorted(f for f in FORWARD if _resolves(f))
+    assert not landed, f"these exist now, remove them from FORWARD: {landed}"
