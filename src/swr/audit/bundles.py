@@ -18,7 +18,7 @@ from swr.core.errors import SwrError
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
-from swr.kinds import artifact_kind as task_kind
+from swr.kinds import kind_of as task_kind
 from swr.core.layout import TaskPaths
 from swr.core.outputs import BUNDLES, claim, scratch_beside, swap_in
 from swr.core.jsonfile import dump_json
