@@ -23,7 +23,7 @@ from swr.judge.artifacts.table import _typed
 
 from .mutants import Mutant, _encode
 
-Writer = Callable[[Path], None]
+Writer = Callable[[Path], object]  # what it returns (a byte count, a path) is not used
 Edit = tuple[str, bool, Writer, str | None]  # class, valid, writer, another file suffix or None
 MISSING = ("NaN", "NA", "")  # spellings pandas reads as a missing cell
 _MISSING_IN = {"", "nan", "NaN", "NA"}

@@ -211,7 +211,7 @@ def _mesh_summary(path: Path) -> str:
     import trimesh
 
     try:
-        m = trimesh.load(path, force="mesh", process=False)
+        m: Any = trimesh.load(path, force="mesh", process=False)
         lo, hi = m.bounds
     except Exception as e:  # noqa: BLE001 - any unreadable file is shown as such, the bundle is still written
         return f"not readable as a mesh: {type(e).__name__}"
