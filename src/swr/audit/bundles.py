@@ -206,6 +206,10 @@ def _artifact_html(folder: str, name: str, d: Path) -> str:
     return link
 
 
+def _vector(v: Any) -> str:
+    return "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
+
+
 def _mesh_summary(path: Path) -> str:
     """Size, extent, area and volume of a mesh, so that annotators can compare meshes without a viewer."""
     import trimesh
@@ -215,8 +219,7 @@ def _mesh_summary(path: Path) -> str:
         lo, hi = m.bounds
     except Exception as e:  # noqa: BLE001 - any unreadable file is shown as such, the bundle is still written
         return f"not readable as a mesh: {type(e).__name__}"
-    fmt = lambda v: "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
-    return (f"{len(m.vertices)} vertices, {len(m.faces)} faces\nextent {fmt(lo)} to {fmt(hi)}\n"
+    return (f"{len(m.vertices)} vertices, {len(m.faces)} faces\nextent {_vector(lo)} to {_vector(hi)}\n"
             f"area {m.area:.6g}, volume {m.volume:.6g}")
 
 

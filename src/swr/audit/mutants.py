@@ -163,9 +163,9 @@ def at_cap(v: float, printed: tuple[int, int]) -> bool:
 
 def _rounded(vs: list[float]) -> tuple[int, int] | None:
     """(digits, decimals) when a field's values were evidently printed at limited precision: at least three
-    distinct non-integral values (integral ones may be counts), most of them spelled with the field's most digits, their last digits varied
-    (a grid of halves is exact), and fewer significant digits than scenario inputs carry (sums and products
-    of 6-digit inputs are short and exact)."""
+    distinct non-integral values (integral ones may be counts), most of them spelled with the field's most
+    digits, their last digits varied (a grid of halves is exact), and fewer significant digits than scenario
+    inputs carry (sums and products of 6-digit inputs are short and exact)."""
     distinct = {v for v in vs if not v.is_integer()}
     if len(distinct) < 3:
         return None
