@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 SWR := $(VENV)/bin/swr
 
-.PHONY: demo demo-full test test-full venv bench sysdeps agents harbor-venv
+.PHONY: demo demo-full test test-full lint venv bench sysdeps agents harbor-venv
 
 # One venv, in layers: swr with its runtime and the engines' extras (.base); then the demo slice's families (.demo,
 # catalog/demo.toml), every family (.catalog, the full demo), or the test extra and every family (.installed).
@@ -60,13 +60,20 @@ $(HARBOR_VENV)/.ready:
 	$(HARBOR_VENV)/bin/pip install --quiet harbor==0.26.0
 	echo harbor==0.26.0 > $@
 
+# `make lint`: ruff (lint and format, [tool.ruff] in pyproject.toml) and mypy ([tool.mypy]: strict on judge/, sandbox/
+# and kinds/). `make test` runs it first: a lint finding fails the build before the 30 minutes of tests.
+lint: venv
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/mypy
+
 # `make test` (CI; about 30 min on 2 cores, bench/RESULTS.md): the catalog fixture is built with 2 variants per workflow and the
 # whole-catalog oracle run is a seeded sample (SWR_TEST_SEED, printed at the end). `make test-full` also runs
 # the exhaustive checks (marker `full`) on the catalog built with 6 variants, as `make demo` ships it.
-test: venv sysdeps agents harbor-venv
+test: venv sysdeps agents harbor-venv lint
 	$(VENV)/bin/python -m pytest -q -m "not full" --durations=30
 
-test-full: venv sysdeps agents harbor-venv
+test-full: venv sysdeps agents harbor-venv lint
 	SWR_TEST_VARIANTS=6 $(VENV)/bin/python -m pytest -q --durations=30
 
 bench: venv

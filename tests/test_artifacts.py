@@ -21,7 +21,7 @@ from swr.judge.artifacts import (
     ArtifactConfigError,
     ArtifactResult,
     compare_artifact,
-    kind_of,
+    artifact_kind,
 )
 from swr.judge.artifacts.mesh import distance_numpy, surface_distance
 
@@ -425,8 +425,8 @@ def test_text_changed_line_fails(tmp_path: Path, mutate, line: int) -> None:
 def test_kinds_dispatch() -> None:
     assert {KINDS[s] for s in (".stl", ".glb", ".png", ".tiff", ".flac", ".parquet", ".tsv")} == {
         "mesh", "image", "audio", "table"}
-    assert kind_of(Path("A.STL")) == "mesh" and kind_of(Path("out.dxf")) == "text"
-    assert kind_of(Path("noext")) == "text"
+    assert artifact_kind(Path("A.STL")) == "mesh" and artifact_kind(Path("out.dxf")) == "text"
+    assert artifact_kind(Path("noext")) == "text"
 
 
 def test_config_errors_raise(tmp_path: Path) -> None:
@@ -475,7 +475,7 @@ def test_every_reference_matches_itself(references: dict[str, Path]) -> None:
     assert set(KINDS) <= set(references)
     for suffix, ref in references.items():
         res = run(ref, ref)
-        assert res.ok and res.kind == kind_of(ref), (suffix, res.detail)
+        assert res.ok and res.kind == artifact_kind(ref), (suffix, res.detail)
 
 
 @pytest.mark.parametrize("suffix", sorted(set(KINDS) | {".dxf"}))
@@ -504,6 +504,6 @@ def test_random_bytes_never_raise(references: dict[str, Path], suffix: str, blob
         cand = Path(tmp) / ("c" + (suffix if cand_suffix == "same" else cand_suffix))
         cand.write_bytes(blob)
         res = run(references[suffix], cand)
-        assert isinstance(res, ArtifactResult) and res.kind == kind_of(references[suffix])
+        assert isinstance(res, ArtifactResult) and res.kind == artifact_kind(references[suffix])
         if not blob:
             assert not res.ok

@@ -248,9 +248,9 @@ def test_fast_path_compiles_and_is_used() -> None:
     tol = Tolerances()
     ref = {"a": [1.0, 2.0], "b": {"c": "x", "d": 3}}
     assert compare(ref, copy.deepcopy(ref), tol).total == 4
-    assert tol._cache.last is None  # small shapes compile on their second sighting
+    assert tol.memo.last is None  # small shapes compile on their second sighting
     assert compare(ref, copy.deepcopy(ref), tol).total == 4
-    assert tol._cache.last is not None and "def _pred" in tol._cache.last._src
+    assert tol.memo.last is not None and "def _pred" in tol.memo.last._src
     assert fastpath.fast_count(ref, copy.deepcopy(ref), tol) == 4
     assert fastpath.fast_count(ref, {**ref, "e": 1}, tol) is None  # extras -> slow walk
     other = {"a": [1.0, 2.0], "b": {"c": "x", "d": 3.5}}        # different leaf kind

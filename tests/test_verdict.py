@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from swr.judge import STAGE_ORDER, Execution, Tolerances, judge_scenario, missing_candidate, verdict
-from swr.judge.verdict import to_json
+from swr.judge.decision import to_json
 
 TOL = Tolerances()
 REFS = [{"y": 1.0, "k": "a"}, {"y": 2.0, "k": "b"}, {"y": 3.0, "k": "c"}]

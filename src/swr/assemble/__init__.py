@@ -1,6 +1,7 @@
-"""`swr build`: the catalog's workflows, engines and revivals into one sealed release. workflows.py builds one
-workflow (sampling, the reference run twice, gates.py's gates, instructions.py's instruction); engines build
-through swr.kinds.engine, revivals through swr.kinds.revival; the release carries the defect registers of what it holds."""
+"""`swr build`: the catalog's workflows, engines and revivals into one sealed release. swr.kinds.workflow.build
+builds one workflow (sampling, the reference run twice, the gates of swr.kinds.workflow.gates, the instruction of
+swr.kinds.workflow.instructions); engines build through swr.kinds.engine, revivals through swr.kinds.revival; the
+release carries the defect registers of what it holds."""
 
 from __future__ import annotations
 

@@ -16,14 +16,14 @@ from pathlib import Path
 import numpy as np
 
 from swr.judge import Tolerances
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.artifacts.fields import replaced as set_leaf
 from swr.judge.artifacts.table import _typed
 
 from .mutants import Mutant, _encode
 
-Writer = Callable[[Path], None]
+Writer = Callable[[Path], object]  # what it returns (a byte count, a path) is not used
 Edit = tuple[str, bool, Writer, str | None]  # class, valid, writer, another file suffix or None
 MISSING = ("NaN", "NA", "")  # spellings pandas reads as a missing cell
 _MISSING_IN = {"", "nan", "NaN", "NA"}
@@ -152,7 +152,7 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
     arts = artifact_leaves(ref, tol)
     for path, name in arts:
         source = ref.files / name  # type: ignore[operator]
-        suffix, kind = source.suffix.lower(), kind_of(source)
+        suffix, kind = source.suffix.lower(), artifact_kind(source)
         edits: Iterator[Edit] = iter(())
         if kind == "table":
             edits = parquet_edits(source) if suffix == ".parquet" else csv_edits(source)

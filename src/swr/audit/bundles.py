@@ -16,7 +16,7 @@ from typing import Any
 
 from swr.core.errors import SwrError
 from swr.judge import Execution, judge_scenario
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
 from swr.kinds import kind_of as task_kind
 from swr.core.layout import TaskPaths
@@ -90,7 +90,7 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
 
 
 def _has_mesh(ref: Reference, task: Task) -> bool:
-    return any(kind_of(Path(name)) == "mesh" for _, name in artifact_leaves(ref, task.tolerances))
+    return any(artifact_kind(Path(name)) == "mesh" for _, name in artifact_leaves(ref, task.tolerances))
 
 
 def _pick(pool: list[Mutant], geometry: bool, rng: random.Random) -> Mutant | None:
@@ -194,7 +194,7 @@ def _artifact_html(folder: str, name: str, d: Path) -> str:
     """A link to the copied file; images inline, small text tables inline too."""
     href = f"{folder}/{name}"
     link = f'<a href="{_esc(href)}">{_esc(name)}</a>'
-    kind = kind_of(Path(name))
+    kind = artifact_kind(Path(name))
     if kind == "image":
         return f'{link}<br><img src="{_esc(href)}" alt="{_esc(name)}">'
     if kind == "mesh":
@@ -206,17 +206,20 @@ def _artifact_html(folder: str, name: str, d: Path) -> str:
     return link
 
 
+def _vector(v: Any) -> str:
+    return "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
+
+
 def _mesh_summary(path: Path) -> str:
     """Size, extent, area and volume of a mesh, so that annotators can compare meshes without a viewer."""
     import trimesh
 
     try:
-        m = trimesh.load(path, force="mesh", process=False)
+        m: Any = trimesh.load(path, force="mesh", process=False)
         lo, hi = m.bounds
     except Exception as e:  # noqa: BLE001 - any unreadable file is shown as such, the bundle is still written
         return f"not readable as a mesh: {type(e).__name__}"
-    fmt = lambda v: "[" + ", ".join(f"{x:.6g}" for x in v) + "]"
-    return (f"{len(m.vertices)} vertices, {len(m.faces)} faces\nextent {fmt(lo)} to {fmt(hi)}\n"
+    return (f"{len(m.vertices)} vertices, {len(m.faces)} faces\nextent {_vector(lo)} to {_vector(hi)}\n"
             f"area {m.area:.6g}, volume {m.volume:.6g}")
 
 

@@ -13,7 +13,7 @@ from swr.kinds.engine.grading import run_candidate
 from swr.kinds.engine.task import EngineTask
 from swr.kinds.workflow.grading import candidate_problem, execute
 from swr.judge.artifacts.fields import Reference
-from swr.judge.verdict import parse_output, reference_view
+from swr.judge.decision import parse_output, reference_view
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Task
 from swr.sandbox import get_sandbox

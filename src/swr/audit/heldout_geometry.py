@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from swr.judge import Tolerances
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves, replaced
 
 from .heldout_trials import Trial, dotted, encode
@@ -106,7 +106,7 @@ def geometry_trials(ref: Reference, tol: Tolerances, rng: random.Random, scratch
 
     arts = artifact_leaves(ref, tol)
     for path, name in arts:
-        if kind_of(Path(name)) != "mesh" or ref.files is None:
+        if artifact_kind(Path(name)) != "mesh" or ref.files is None:
             continue
         mesh = trimesh.load(ref.files / name, force="mesh", process=False)
         inv = bool(tol.options_for(path).get("translation_invariant", False))

@@ -4,6 +4,7 @@ never by the task's tolerances: the audit asks whether those tolerances tell rig
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import json
 import math
@@ -219,13 +220,18 @@ def _candidates(doc: Any, tol: Tolerances) -> list[Relation]:
     return found
 
 
+def _in_case_of(word: str, m: re.Match[str]) -> str:
+    """`word` as the matched text is written: lower case, else Capitalised (min -> max, Min or MIN -> Max)."""
+    return word if m.group(0).islower() else word.capitalize()
+
+
 def _order_pairs(node: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """Sibling keys named as a lower and an upper member (t_min and t_max, lower_bound and upper_bound)."""
     for key, value in node.items():
         for lo, hi in ORDER_PAIRS:
             pat = re.compile(rf"(?<![a-z]){lo}(?![a-z])", re.IGNORECASE)
             if pat.search(key):
-                other = pat.sub(lambda m, hi=hi: hi if m.group(0).islower() else hi.capitalize(), key, count=1)
+                other = pat.sub(functools.partial(_in_case_of, hi), key, count=1)
                 if other in node and numeric(value) and numeric(node[other]):
                     yield key, other
 

@@ -11,7 +11,7 @@ from typing import Any
 from swr import kinds
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
-from swr.judge.verdict import parse_output, reference_view
+from swr.judge.decision import parse_output, reference_view
 from swr.core.layout import WORKFLOW_TOML
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Task, load_task

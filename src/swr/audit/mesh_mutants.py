@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from swr.judge import Tolerances
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at
 
 from .artifact_mutants import Edit, Writer, artifact_mutant
@@ -151,7 +151,7 @@ def mesh_mutants(ref: Reference, tol: Tolerances, rng: random.Random, scratch: P
     """Mutants of every mesh artifact of the reference; each directory also holds the other artifacts."""
     arts = artifact_leaves(ref, tol)
     for path, name in arts:
-        if kind_of(Path(name)) != "mesh":
+        if artifact_kind(Path(name)) != "mesh":
             continue
         source = ref.files / name  # type: ignore[operator]
         mesh = load_mesh(source)

@@ -14,10 +14,10 @@ from typing import Any
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at
 from swr.judge.artifacts.fields import replaced as set_leaf
-from swr.judge.verdict import reference_view
+from swr.judge.decision import reference_view
 from swr.kinds.workflow.scenario import SIG_DIGITS
 
-from .oracle import leaves, limit, map_leaves, within
+from .oracle import Where, leaves, limit, map_leaves, within
 
 INVALID_SCALES = (1.01, 1.1, 2.0, 10.0)
 VALID_SCALES = (0.5, 0.9, 0.99)
@@ -163,9 +163,9 @@ def at_cap(v: float, printed: tuple[int, int]) -> bool:
 
 def _rounded(vs: list[float]) -> tuple[int, int] | None:
     """(digits, decimals) when a field's values were evidently printed at limited precision: at least three
-    distinct non-integral values (integral ones may be counts), most of them spelled with the field's most digits, their last digits varied
-    (a grid of halves is exact), and fewer significant digits than scenario inputs carry (sums and products
-    of 6-digit inputs are short and exact)."""
+    distinct non-integral values (integral ones may be counts), most of them spelled with the field's most
+    digits, their last digits varied (a grid of halves is exact), and fewer significant digits than scenario
+    inputs carry (sums and products of 6-digit inputs are short and exact)."""
     distinct = {v for v in vs if not v.is_integer()}
     if len(distinct) < 3:
         return None
@@ -185,14 +185,14 @@ class ScaledTolerances:
     def __init__(self, tol: Tolerances, stats: FieldStats) -> None:
         self.tol, self.stats = tol, stats
 
-    def for_path(self, path: tuple) -> tuple[float, float] | None:
+    def for_path(self, path: Where) -> tuple[float, float] | None:
         res = self.tol.for_path(path)
         scale = self.stats.scale.get(field_of(path))
         if self.tol.is_zero(path):  # zero by construction: its values are noise, not a scale
             return res
         return res if res is None or scale is None else (min(res[0], SCALE_FLOOR * scale), res[1])
 
-    def period_for(self, path: tuple) -> float | None:
+    def period_for(self, path: Where) -> float | None:
         """The task's period of the field (an angle's wrap is no wrong answer)."""
         return self.tol.period_for(path)
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from swr import kinds
 from swr.judge import Execution, judge_scenario
-from swr.judge.artifacts import kind_of
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
-from swr.judge.verdict import parse_output, reference_view
+from swr.judge.decision import parse_output, reference_view
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
@@ -149,7 +149,7 @@ def _axis_mutants(task: Task, runner: Runner) -> Iterator[tuple[Task, int, Mutan
 def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
     """Whether a re-executed output is still a right answer, by the audit's own rules: graded leaves within
     tolerance, meshes one shape to their declared distance tolerance (near_shape), other files identical."""
-    meshes = [(p, n) for p, n in artifact_leaves(ref, tol) if kind_of(Path(n)) == "mesh"]
+    meshes = [(p, n) for p, n in artifact_leaves(ref, tol) if artifact_kind(Path(n)) == "mesh"]
     if not meshes:
         return within(reference_view(ref, tol), reference_view(other, tol), tol)
     if not within(substitute(reference_view(ref, tol), meshes, None, "mask"),

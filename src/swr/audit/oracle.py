@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
-
-from swr.judge import Tolerances
+from typing import Any, Protocol
 
 Where = tuple[str | int, ...]
+
+
+class Tolerances(Protocol):
+    """What the audit's oracle asks of a task's tolerances: swr.judge's Tolerances, or the mutation audit's
+    ScaledTolerances (the same bands with each absolute floor capped at the field's own scale)."""
+
+    def for_path(self, path: Where) -> tuple[float, float] | None: ...
+
+    def period_for(self, path: Where) -> float | None: ...
 
 
 def leaves(doc: Any, tol: Tolerances, path: Where = ()) -> Iterator[tuple[Where, Any]]:

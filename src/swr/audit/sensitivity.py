@@ -12,7 +12,7 @@ from typing import Any
 
 from swr import kinds
 from swr.judge.artifacts.fields import Reference
-from swr.judge.verdict import parse_output, reference_view
+from swr.judge.decision import parse_output, reference_view
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox

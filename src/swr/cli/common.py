@@ -1,5 +1,6 @@
 """What every `swr` command module shares: the typer app, the consoles, the common options and `handled`.
-Its own module so cli.py, cli_run.py and cli_audit.py all import it and none imports another."""
+Its own module so main.py and every sub-command module (run.py, audit.py, export.py, ...) import it, and no
+sub-command module imports main.py (which imports them all)."""
 
 from __future__ import annotations
 

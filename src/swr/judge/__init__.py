@@ -2,7 +2,7 @@
 from .compare import LABEL_ORDER, Comparison, Mismatch, compare, equal
 from .shape import structure
 from .tolerance import Tolerances
-from .verdict import (
+from .decision import (
     STAGE_ORDER,
     Execution,
     judge_scenario,

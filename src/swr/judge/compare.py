@@ -1,6 +1,7 @@
 """Reference-vs-candidate comparison of JSON values, with labelled diagnostics."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,7 +171,7 @@ def _unmatched(acc: _Acc, label: str, r: Any, path: Cons, ap: Path, tol: Toleran
 def _dict(r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Tolerances,
           acc: _Acc, stack: list[tuple[Any, Any, Cons, Path]]) -> None:
     """Every graded reference key must be present; candidate-only keys are reported (not by equal())."""
-    resolve, sub = tol._resolve, tol._sub
+    resolve, sub = tol.resolve, tol.child
     children = []
     for k, v in r.items():
         cap = sub(ap, k)
@@ -185,10 +186,10 @@ def _dict(r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Toler
 def _extras(acc: _Acc, r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Tolerances) -> None:
     """Count the candidate's graded keys the reference lacks; name only the first MAX_EXTRA_KEYS. With
     no ignore pattern every key is graded: counted from the reference's side, named until the cap."""
-    resolve, sub = tol._resolve, tol._sub
+    resolve, sub = tol.resolve, tol.child
     if not tol.ignore:
         acc.n_extra += len(c) - sum(1 for k in r if k in c)
-        names = (k for k in c if k not in r)
+        names: Iterator[Any] = (k for k in c if k not in r)
     else:
         graded = [k for k in c if k not in r and resolve(sub(ap, k)) is not None]
         acc.n_extra += len(graded)
@@ -205,18 +206,18 @@ def _list(r: Any, c: Any, path: Cons, ap: Path, tol: Tolerances, acc: _Acc,
     if len(r) != len(c):
         _unmatched(acc, "structural_mismatch", r, path, ap, tol, summary(c))
         return
-    if not tol._cache.literal_index:
-        eap = tol._sub(ap, tol._index(0))
-        tl = tol._resolve(eap)
+    if not tol.literal_index:
+        eap = tol.child(ap, tol.index_segment(0))
+        tl = tol.resolve(eap)
         if tl is None:
             return
-        if len(r) >= NP_MIN and not (tol.periods and tol._period(eap)) and _float_list(r, c, path, tl, acc):
+        if len(r) >= NP_MIN and not (tol.periods and tol.period_at(eap)) and _float_list(r, c, path, tl, acc):
             return
         stack.extend((r[i], c[i], (path, i), eap) for i in range(len(r) - 1, -1, -1))
         return
     for i in range(len(r) - 1, -1, -1):
-        eap = tol._sub(ap, i)
-        if tol._resolve(eap) is not None:
+        eap = tol.child(ap, i)
+        if tol.resolve(eap) is not None:
             stack.append((r[i], c[i], (path, i), eap))
 
 
@@ -249,8 +250,8 @@ def _leaf(r: Any, c: Any, kr: str, kc: str, path: Cons, ap: Path, tol: Tolerance
         acc.fail("schema_failure", path, r, summary(c))
         return
     if kr == "number":
-        tl = tol._resolve(ap) or (tol.atol, tol.rtol)
-        period = tol._period(ap) if tol.periods and type(r) is float else None
+        tl = tol.resolve(ap) or (tol.atol, tol.rtol)
+        period = tol.period_at(ap) if tol.periods and type(r) is float else None
         if period is not None and periodic_ok(r, c, tl[0], tl[1], period) or number_ok(r, c, tl[0], tl[1]):
             acc.matched += 1
         else:

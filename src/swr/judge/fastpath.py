@@ -28,7 +28,7 @@ _LEAF_SHAPES = {float: "f", int: "i", str: "s", bool: "b", type(None): "n"}
 
 def fast_count(ref: Any, cand: Any, tol: Tolerances) -> int | None:
     """Graded leaf count when a compiled predicate proves a full match, else None."""
-    cache = tol._cache
+    cache = tol.memo
     fn = cache.last
     if fn is not None:
         try:
@@ -55,7 +55,7 @@ def _predicate_for(ref: Any, tol: Tolerances) -> Pred | None:
     shape = shape_of(ref, tol)
     if shape is None:
         return None
-    compiled = tol._cache.compiled
+    compiled = tol.memo.compiled
     fn = compiled.get(shape)
     if fn is None or fn is _SEEN_ONCE:
         if len(compiled) >= _MAX_COMPILED:
@@ -68,7 +68,7 @@ def _predicate_for(ref: Any, tol: Tolerances) -> Pred | None:
         except _Refuse:
             fn = _UNSUPPORTED
         compiled[shape] = fn
-    return None if fn is _UNSUPPORTED else fn
+    return fn if callable(fn) else None  # not _UNSUPPORTED
 
 
 def _weight(x: Any, shape: Any) -> int:
@@ -98,8 +98,8 @@ def shape_of(x: Any, tol: Tolerances, ap: Path = (), depth: int = 0) -> Any:
         for k, v in x.items():
             if type(k) is not str:
                 return None
-            cap = tol._sub(ap, k)
-            if tol._resolve(cap) is None:
+            cap = tol.child(ap, k)
+            if tol.resolve(cap) is None:
                 continue
             s = shape_of(v, tol, cap, depth + 1)
             if s is None:
@@ -107,8 +107,8 @@ def shape_of(x: Any, tol: Tolerances, ap: Path = (), depth: int = 0) -> Any:
             items.append((k, s))
         return ("d", tuple(items))
     if t is list:
-        eap = tol._sub(ap, tol._index(0))
-        if tol._resolve(eap) is None:
+        eap = tol.child(ap, tol.index_segment(0))
+        if tol.resolve(eap) is None:
             return ("l", None)
         if not x:
             return ("l", "empty")
@@ -134,8 +134,8 @@ class _Gen:
 
     def _ext(self, d: dict[Any, Any], keys: frozenset[str], ap: Path) -> bool:
         """True when every key of `d` outside `keys` is an ignored field."""
-        resolve = self.tol._resolve
-        return all(k in keys or resolve(self.tol._sub(ap, k)) is None for k in d)
+        resolve = self.tol.resolve
+        return all(k in keys or resolve(self.tol.child(ap, k)) is None for k in d)
 
     def build(self, shape: Any) -> Pred:
         """Generate, compile and return the predicate."""
@@ -167,7 +167,7 @@ class _Gen:
 
     def tol_of(self, ap: Path) -> tuple[str, str]:
         """Float literals of the (atol, rtol) resolved for an abstract path."""
-        res = self.tol._resolve(ap) or (self.tol.atol, self.tol.rtol)
+        res = self.tol.resolve(ap) or (self.tol.atol, self.tol.rtol)
         return repr(float(res[0])), repr(float(res[1]))
 
     def node(self, s: Any, r: str, c: str, ap: Path, ind: int) -> int:
@@ -214,7 +214,7 @@ class _Gen:
         for k, sub in items:
             rv, cv = self.fresh()
             self.emit(ind, f"{rv} = {r}[{k!r}]; {cv} = {c}[{k!r}]")
-            static += self.node(sub, rv, cv, self.tol._sub(ap, k), ind)
+            static += self.node(sub, rv, cv, self.tol.child(ap, k), ind)
         return static
 
     def list_node(self, elem: Any, r: str, c: str, ap: Path, ind: int) -> int:
@@ -226,7 +226,7 @@ class _Gen:
         if elem == "empty":
             self.emit(ind, f"if {r}: return None")
             return 0
-        eap = self.tol._sub(ap, self.tol._index(0))
+        eap = self.tol.child(ap, self.tol.index_segment(0))
         self.loops += 1
         if self.loops > _MAX_LOOPS:
             raise _Refuse("too many nested lists")
@@ -258,12 +258,12 @@ class _Gen:
     def table_call(self, elem: Any, r: str, c: str, eap: Path) -> str | None:
         """Column-wise numpy call for float tables (rows as lists or as dicts), if any."""
         if elem == ("l", "f"):
-            a, t = self.tol_of(self.tol._sub(eap, self.tol._index(0)))
+            a, t = self.tol_of(self.tol.child(eap, self.tol.index_segment(0)))
             return f"_npr({r}, {c}, {a}, {t})"
         if isinstance(elem, tuple) and elem[0] == "d" and len(elem[1]) >= 2 \
                 and all(sub == "f" for _, sub in elem[1]):
             keys = tuple(k for k, _ in elem[1])
-            tols = [self.tol._resolve(self.tol._sub(eap, k)) for k in keys]
+            tols = [self.tol.resolve(self.tol.child(eap, k)) for k in keys]
             atol = self.const(np.array([tl[0] for tl in tols]))  # type: ignore[index]
             rtol = self.const(np.array([tl[1] for tl in tols]))  # type: ignore[index]
             return f"_npd({r}, {c}, {self.const(keys)}, {atol}, {rtol})"

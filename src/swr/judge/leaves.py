@@ -32,7 +32,7 @@ def _kind_slow(x: Any) -> str:
     return "other"
 
 
-def float_ok(r: float, c: Any, atol: float, rtol: float) -> bool:
+def float_ok(r: float, c: float, atol: float, rtol: float) -> bool:
     """|c - r| <= atol + rtol*|r| with both finite; NaN == NaN; inf only equals the same inf."""
     if r != r:
         return c != c

@@ -14,33 +14,33 @@ _SCALAR_SIG = {float: "number", int: "number", str: "string", bool: "bool", type
 
 def _graded_elements(v: Any, p: Path, tol: Tolerances) -> list[tuple[Any, Path]]:
     """(element, abstract path) for the non-ignored elements of a list."""
-    if not tol._cache.literal_index:
-        ep = tol._sub(p, tol._index(0))
-        return [] if tol._resolve(ep) is None else [(w, ep) for w in v]
-    return [(w, tol._sub(p, i)) for i, w in enumerate(v) if tol._resolve(tol._sub(p, i)) is not None]
+    if not tol.literal_index:
+        ep = tol.child(p, tol.index_segment(0))
+        return [] if tol.resolve(ep) is None else [(w, ep) for w in v]
+    return [(w, tol.child(p, i)) for i, w in enumerate(v) if tol.resolve(tol.child(p, i)) is not None]
 
 
 def _scalar_list(v: Any, p: Path, tol: Tolerances) -> bool:
     """A list of JSON scalars whose elements share one tolerance path (the common case)."""
-    return not tol._cache.literal_index and set(map(type, v)) <= _SCALAR_SIG.keys()
+    return not tol.literal_index and set(map(type, v)) <= _SCALAR_SIG.keys()
 
 
 def count_leaves(x: Any, ap: Path, tol: Tolerances) -> int:
     """Number of graded (non-ignored) leaves under `x`; iterative, never recursion-limited."""
     n = 0
     stack: list[tuple[Any, Path]] = [(x, ap)]
-    resolve = tol._resolve
+    resolve = tol.resolve
     while stack:
         v, p = stack.pop()
         k = kind(v)
         if k == "dict":
             for key, w in v.items():
-                cp = tol._sub(p, key)
+                cp = tol.child(p, key)
                 if resolve(cp) is not None:
                     stack.append((w, cp))
         elif k == "list":
             if _scalar_list(v, p, tol):
-                n += len(v) if resolve(tol._sub(p, tol._index(0))) is not None else 0
+                n += len(v) if resolve(tol.child(p, tol.index_segment(0))) is not None else 0
             else:
                 stack.extend(_graded_elements(v, p, tol))
         else:
@@ -52,7 +52,7 @@ def structure(doc: Any, tol: Tolerances) -> Any:
     """Hashable signature of graded structure and leaf kinds (list lengths ignored)."""
     out: list[Any] = []
     stack: list[tuple[Any, Path, tuple[str, list[Any]] | None]] = [(doc, (), None)]
-    resolve = tol._resolve
+    resolve = tol.resolve
     while stack:
         node, ap, pending = stack.pop()
         if pending is not None:
@@ -60,13 +60,13 @@ def structure(doc: Any, tol: Tolerances) -> Any:
             continue
         k = kind(node)
         if k == "dict":
-            kids = [(key, v, tol._sub(ap, key)) for key, v in node.items()
-                    if resolve(tol._sub(ap, key)) is not None]
+            kids = [(key, v, tol.child(ap, key)) for key, v in node.items()
+                    if resolve(tol.child(ap, key)) is not None]
             stack.append((node, ap, ("dict", [key for key, _, _ in kids])))
             stack.extend((v, cap, None) for _, v, cap in reversed(kids))
         elif k == "list":
             if _scalar_list(node, ap, tol):
-                graded = resolve(tol._sub(ap, tol._index(0))) is not None
+                graded = resolve(tol.child(ap, tol.index_segment(0))) is not None
                 sigs = {_SCALAR_SIG[t] for t in set(map(type, node))} if graded else set()
                 out.append(("list", frozenset(sigs)))
                 continue
@@ -100,7 +100,8 @@ def project(doc: Any, ref: Any) -> Any:
         d, r, parent, slot = stack.pop()
         kd, kr = kind(d), kind(r)
         if kd == "dict" and kr == "dict":
-            parent[slot] = out = {}
+            out: dict[Any, Any] = {}
+            parent[slot] = out
             for k, rv in r.items():
                 if k in d:
                     out[k] = None

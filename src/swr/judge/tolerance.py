@@ -19,8 +19,10 @@ _DIGITS = re.compile(r"[0-9]+")
 _MAX_MEMO = 200_000
 
 
-class _Cache:
-    """Mutable per-instance memo (path resolutions, compiled fast predicates)."""
+class Memo:
+    """Mutable per-instance memo (path resolutions, compiled fast predicates): `compiled` and `last` belong to
+    swr.judge.fastpath, which keeps its predicates here so they live and die with the Tolerances they were
+    compiled for."""
 
     __slots__ = ("paths", "periods", "compiled", "last", "literal_index", "depth")
 
@@ -57,18 +59,18 @@ def check_tol(name: str, value: Any) -> float:
     """Tolerances are finite and non-negative: anything else would make grading meaningless."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
-    return value
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{name} must be finite and >= 0, got {number!r}")
+    return number
 
 
 def check_period(value: Any) -> float:
     """A period is a finite positive number (360 for degrees, 24 for hours, 2*pi for radians)."""
-    value = check_tol("period", value)
-    if value <= 0:
-        raise ValueError(f"period must be > 0, got {value!r}")
-    return value
+    number = check_tol("period", value)
+    if number <= 0:
+        raise ValueError(f"period must be > 0, got {number!r}")
+    return number
 
 
 def zero_rtol(rtol: float | None, zero: Any) -> float | None:
@@ -91,8 +93,8 @@ class Tolerances:
     periods: tuple[tuple[str, float], ...] = ()
     # patterns of float fields that are zero by construction (graded with rtol 0; swr.kinds.workflow.gates checks them)
     zeros: tuple[str, ...] = ()
-    _cache: _Cache = field(
-        default_factory=_Cache, init=False, repr=False, compare=False, hash=False
+    _cache: Memo = field(
+        default_factory=Memo, init=False, repr=False, compare=False, hash=False
     )
 
     def __post_init__(self) -> None:
@@ -139,7 +141,7 @@ class Tolerances:
 
     def options_for(self, path: Path) -> dict[str, Any]:
         """Comparator options of the artifact at `path`: the most specific matching pattern's."""
-        ap = self._abstract(tuple(path))
+        ap = self.abstract(tuple(path))
         best: tuple[int, str] | None = None
         for pat, opts in self.artifacts:
             segs = _split(pat)
@@ -149,18 +151,32 @@ class Tolerances:
 
     def for_path(self, path: Path) -> Resolved:
         """(atol, rtol) for a concrete path, or None when the path is ignored."""
-        return self._resolve(self._abstract(tuple(path)[: self._cache.depth]))
+        return self.resolve(self.abstract(tuple(path)[: self._cache.depth]))
 
     def period_for(self, path: Path) -> float | None:
         """The period of the float field at a concrete path (None: not periodic)."""
-        return self._period(self._abstract(tuple(path)[: self._cache.depth])) if self.periods else None
+        return self.period_at(self.abstract(tuple(path)[: self._cache.depth])) if self.periods else None
 
     def is_zero(self, path: Path) -> bool:
         """True when the field at a concrete path is declared zero by construction."""
         ap = tuple(ANY_INDEX if type(p) is int else p for p in path)
         return any(_prefix_match(_split(pat), ap) or _prefix_match(_split(pat), tuple(path)) for pat in self.zeros)
 
-    def _period(self, apath: Path) -> float | None:
+    # -- the abstract-path API of the judge's walkers (compare, shape, fastpath) ---------------------
+    # A walker turns a concrete path into an abstract one once (`abstract`), extends it per child (`child`,
+    # `index_segment`) and resolves it (`resolve`, `period_at`): memoised, as paths repeat across scenarios.
+
+    @property
+    def literal_index(self) -> bool:
+        """True when some pattern names a list index literally (then list elements resolve one by one)."""
+        return self._cache.literal_index
+
+    @property
+    def memo(self) -> Memo:
+        """This instance's memo (the fast path stores its compiled predicates in it)."""
+        return self._cache
+
+    def period_at(self, apath: Path) -> float | None:
         """Memoised period of an abstract path: the most specific matching pattern's (ties: last declared)."""
         memo = self._cache.periods
         if apath in memo:
@@ -177,28 +193,27 @@ class Tolerances:
         memo[apath] = res = None if best is None else best[1]
         return res
 
-    # -- internals shared with compare/fastpath -------------------------------------------
-
-    def _abstract(self, path: Path) -> Path:
+    def abstract(self, path: Path) -> Path:
         """Replace list indices by ANY_INDEX unless some pattern names an index literally."""
         if self._cache.literal_index:
             return tuple(path)
         return tuple(ANY_INDEX if type(p) is int else p for p in path)
 
-    def _sub(self, ap: Path, seg: str | int) -> Path:
+    def child(self, ap: Path, seg: str | int) -> Path:
         """Child abstract path, truncated at the longest pattern (keeps memo keys short)."""
         return ap + (seg,) if len(ap) < self._cache.depth else ap
 
-    def _index(self, i: int) -> str | int:
+    def index_segment(self, i: int) -> str | int:
         """The path segment used for list element `i` in abstract paths."""
         return i if self._cache.literal_index else ANY_INDEX
 
-    def _resolve(self, apath: Path) -> Resolved:
+    def resolve(self, apath: Path) -> Resolved:
         """Memoised resolution of an (abstract) path; paths repeat a lot across scenarios."""
         memo = self._cache.paths
-        hit = memo.get(apath, False)
-        if hit is not False:
-            return hit
+        try:
+            return memo[apath]
+        except KeyError:
+            pass
         if len(memo) > _MAX_MEMO:
             memo.clear()
         res = memo[apath] = self._resolve_uncached(apath)

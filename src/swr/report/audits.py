@@ -3,6 +3,7 @@
 one-line error naming the file and the field."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ class HtmlTable:
 
     title: str
     headers: tuple[str, ...]
-    rows: list[tuple[str, ...]]
+    rows: Sequence[tuple[str, ...]]
     caption: tuple[str, ...] = ()
 
 

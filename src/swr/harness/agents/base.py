@@ -1,5 +1,5 @@
 """What every agent is handed and hands back (Context, Budget, Outcome), the sandboxed job it may start and
-the error that is not its fault: its own module, so the registry (agents.py) and each agent import it."""
+the error that is not its fault: its own module, so the registry (agents/__init__.py) and each agent import it."""
 from __future__ import annotations
 
 import threading

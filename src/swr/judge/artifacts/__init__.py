@@ -19,7 +19,7 @@ KINDS: dict[str, str] = {
 Comparator = Callable[[Path, Path, float, float, Mapping[str, Any] | None], ArtifactResult]
 
 
-def kind_of(path: Path) -> str:
+def artifact_kind(path: Path) -> str:
     """The comparator kind for a reference file, by its suffix; anything unknown is text."""
     return KINDS.get(Path(path).suffix.lower(), "text")
 
@@ -50,12 +50,12 @@ def check_options(kind: str, options: Mapping[str, Any] | None) -> None:
 
 
 def compare_artifact(reference: Path, candidate: Path, *, atol: float = 1e-6, rtol: float = 1e-4,
-                     options: dict | None = None) -> ArtifactResult:
+                     options: dict[str, Any] | None = None) -> ArtifactResult:
     """Compare a candidate artifact with the reference, choosing the comparator by the
     reference's suffix. Never raises on candidate bytes; a bad reference or bad options raise
     ArtifactConfigError, since that is the task's fault and must not be graded as the candidate's."""
     reference, candidate = Path(reference), Path(candidate)
-    kind = kind_of(reference)
+    kind = artifact_kind(reference)
     atol, rtol = tol_value("atol", atol), tol_value("rtol", rtol)
     if options is not None and not isinstance(options, Mapping):
         raise ArtifactConfigError(f"options must be a mapping, got {type(options).__name__}")
@@ -72,4 +72,4 @@ def compare_artifact(reference: Path, candidate: Path, *, atol: float = 1e-6, rt
         return load_failure(kind, kind, exc)
 
 
-__all__ = ["KINDS", "ArtifactConfigError", "ArtifactResult", "check_options", "compare_artifact", "kind_of"]
+__all__ = ["KINDS", "ArtifactConfigError", "ArtifactResult", "check_options", "compare_artifact", "artifact_kind"]

@@ -15,7 +15,7 @@ from swr.core.layout import EXAMPLE_FILES
 
 from ..compare import Mismatch, dotted
 from ..tolerance import Tolerances
-from . import ArtifactResult, check_options, compare_artifact, kind_of
+from . import ArtifactResult, check_options, compare_artifact, artifact_kind
 from .bounded import compare_bounded
 
 RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
@@ -155,16 +155,16 @@ def compare_file(reference: Path, candidate: Path | None, name: str, path: Where
     build's gates, the audits' mutants of them), decoded here: a child per comparison would cost the build
     and the audits a process start each, for files no agent wrote."""
     if candidate is None:
-        return ArtifactResult(False, kind_of(reference), {}, f"no regular file {name!r} in $SWR_ARTIFACTS")
+        return ArtifactResult(False, artifact_kind(reference), {}, f"no regular file {name!r} in $SWR_ARTIFACTS")
     if same_bytes(reference, candidate):
-        check_options(kind_of(reference), tol.options_for(path))
-        return ArtifactResult(True, kind_of(reference), {"bytes": {"ok": True, "expected": "identical"}})
+        check_options(artifact_kind(reference), tol.options_for(path))
+        return ArtifactResult(True, artifact_kind(reference), {"bytes": {"ok": True, "expected": "identical"}})
     atol, rtol = tol.for_path(path) or (tol.atol, tol.rtol)
     options = tol.options_for(path)
-    check_options(kind_of(reference), options)  # the task's mistake, raised here before any child starts
+    check_options(artifact_kind(reference), options)  # the task's mistake, raised here before any child starts
     if trusted:
         return compare_artifact(reference, candidate, atol=atol, rtol=rtol, options=options)
-    return compare_bounded(reference, candidate, atol=atol, rtol=rtol, options=options, kind=kind_of(reference))
+    return compare_bounded(reference, candidate, atol=atol, rtol=rtol, options=options, kind=artifact_kind(reference))
 
 
 __all__ = ["MASK", "RESERVED", "Reference", "artifact_leaves", "as_reference", "digest", "get_at",

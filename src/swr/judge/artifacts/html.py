@@ -85,7 +85,8 @@ def parse(data: bytes) -> list[Event]:
     parser = etree.HTMLParser(target=target, encoding="utf-8", recover=True, no_network=True,
                               remove_comments=True, remove_pis=True)
     parser.feed(data)
-    return parser.close()
+    events: list[tuple[Any, ...]] = parser.close()
+    return events
 
 
 def _block(event: Event) -> bool:
@@ -140,7 +141,7 @@ def _in_script(out: list[Event]) -> bool:
             elif depth:
                 depth -= 1
             else:
-                return ev[1] == "script"
+                return bool(ev[1] == "script")
     return False
 
 
@@ -183,7 +184,7 @@ def _show(event: Event | None) -> str | None:
         attrs = "".join(f' {k}="{v}"' for k, v in event[2])
         text = f"<{value}{attrs}>"
     else:
-        text = {"end": f"</{value}>", "doctype": f"<!{value}>"}.get(kind, value)
+        text = {"end": f"</{value}>", "doctype": f"<!{value}>"}.get(kind, str(value))
     text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
     return text if len(text) <= _SHOW else text[:_SHOW] + "..."
 

@@ -61,6 +61,7 @@ def _profile_to_srgb(im: Any, icc: bytes) -> Any:
     alpha = im.getchannel("A") if mode in ("RGBA", "LA") else None
     base = im.convert(_ICC_MODES[mode]) if alpha is not None else im
     out = ImageCms.profileToProfile(base, src, ImageCms.createProfile("sRGB"), outputMode="RGB")
+    assert out is not None  # None only for inPlace=True
     if mode in ("L", "LA"):
         out = out.convert("L")
     if alpha is not None:

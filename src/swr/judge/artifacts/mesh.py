@@ -105,7 +105,8 @@ def gltf_values(doc: Any) -> int:
             total += _PRIMITIVE_COST + sum(_item(sizes, i) for i in refs)
         per_mesh.append(total)
     instanced = sum(_item(per_mesh, node["mesh"]) for node in doc.get("nodes", []) if "mesh" in node)
-    return sum(sizes) + sum(per_mesh) + instanced
+    total_size: int = sum(sizes) + sum(per_mesh) + instanced
+    return total_size
 
 
 def _glb_values(path: Path) -> int:
@@ -172,7 +173,8 @@ def degenerate_faces(mesh: Any) -> np.ndarray:
     longest = np.linalg.norm(tri - np.roll(tri, 1, axis=1), axis=2).max(axis=1)
     twice_area = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
     height = twice_area / np.where(longest > 0, longest, 1.0)
-    return repeated | (height <= _DEGENERATE * float(mesh.scale))
+    mask: np.ndarray = repeated | (height <= _DEGENERATE * float(mesh.scale))
+    return mask
 
 
 def without_degenerate(mesh: Any) -> Any:
@@ -193,7 +195,7 @@ def _points_to_triangles_sq(p: np.ndarray, tri: np.ndarray) -> np.ndarray:
     (robust for degenerate triangles, where the interior case simply never applies)."""
     a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
     pp = p[:, None, :]
-    best = None
+    best: np.ndarray | None = None
     for s, e in ((a, b), (b, c), (c, a)):
         d = e - s
         dd = np.einsum("ij,ij->i", d, d)
@@ -212,6 +214,7 @@ def _points_to_triangles_sq(p: np.ndarray, tri: np.ndarray) -> np.ndarray:
         side = np.einsum("nmj,mj->nm", np.cross(e - s, q - s), n)
         inside = inside & (side >= 0)
     plane = h * h * nn
+    assert best is not None  # three edges
     return np.where(inside, np.minimum(best, plane), best)
 
 
@@ -227,7 +230,8 @@ def distance_numpy(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
         for p0 in range(0, len(points), pstep):
             d = _points_to_triangles_sq(points[p0:p0 + pstep], tri).min(axis=1)
             np.minimum(out[p0:p0 + pstep], d, out=out[p0:p0 + pstep])
-    return np.sqrt(out)
+    dist: np.ndarray = np.sqrt(out)
+    return dist
 
 
 def surface_distance(points: np.ndarray, mesh: Any, backend: str = "auto") -> np.ndarray:

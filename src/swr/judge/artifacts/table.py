@@ -322,7 +322,7 @@ def _cells(ref: dict[str, Column], kinds: dict[str, str], cand: dict[str, list[A
     n_bad, first, tol = 0, None, None
     for key, cv in cand.items():
         kind = kinds[key]
-        rv = _text(ref[key]) if kind == "string" else ref[key].values
+        rv: list[Any] = _text(ref[key]) if kind == "string" else ref[key].values
         bad = (_float_bad(rv, cv, atol, rtol) if kind == "float" else _text_bad(rv, cv) if kind == "string"
                else _exact_bad(rv, cv))
         n_bad += int(bad.sum())

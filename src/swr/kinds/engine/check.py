@@ -70,7 +70,8 @@ def _script(spec: EngineSpec, name: str, payload: dict[str, Any], sandbox: Sandb
     if not res.ok:
         raise SwrError(f"{name} failed ({res.limit or res.returncode}): "
                        f"{res.stderr.decode(errors='replace').strip()[-400:]}", file=spec.directory / VERIFIER / name)
-    return json.loads(res.stdout)
+    answer: dict[str, Any] = json.loads(res.stdout)
+    return answer
 
 
 def selftests(spec: EngineSpec, sandbox: Sandbox) -> list[str]:
@@ -104,7 +105,7 @@ def dig(obj: Any, path: str) -> Any:
 def _close(got: Any, want: Any, rtol: float, atol: float) -> bool:
     if isinstance(want, (int, float)) and not isinstance(want, bool) and isinstance(got, (int, float)):
         return math.isclose(float(got), float(want), rel_tol=rtol, abs_tol=atol)
-    return got == want
+    return bool(got == want)
 
 
 # Another OpenBLAS kernel than the one in use: its summation order differs, as another CPU's would (x86_64:
@@ -203,14 +204,14 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     if nop["pass"]:
         problems.append("the empty candidate passes")
     cheats = {}
-    for d in sorted((spec.directory / CHEATS).iterdir()) if (spec.directory / CHEATS).is_dir() else []:
-        v = grade_engine(spec, verifier, d, cases, sandbox, jobs, spec.name, beneath=(spec.directory / REFERENCE,))
-        cheats[d.name] = {"pass": v["pass"], "labels": v["labels"], "score": v["score"]}
+    for cheat in sorted((spec.directory / CHEATS).iterdir()) if (spec.directory / CHEATS).is_dir() else []:
+        v = grade_engine(spec, verifier, cheat, cases, sandbox, jobs, spec.name, beneath=(spec.directory / REFERENCE,))
+        cheats[cheat.name] = {"pass": v["pass"], "labels": v["labels"], "score": v["score"]}
         if v["pass"] or not v["failed_checks"]:
-            problems.append(f"cheat {d.name} must fail on a named check: {v['labels']}")
+            problems.append(f"cheat {cheat.name} must fail on a named check: {v['labels']}")
     if not cheats:
         problems.append(f"{CHEATS}/: at least one cheating candidate")
-    report = {"engine": spec.name, "cases": len(cases),
+    report: dict[str, Any] = {"engine": spec.name, "cases": len(cases),
               "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE, "reference": {"score": ref["score"], "labels": ref["labels"]},
               "achievability": ach, "nop": {"pass": nop["pass"], "labels": nop["labels"]}, "cheats": cheats}
     report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs)

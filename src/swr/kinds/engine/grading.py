@@ -3,9 +3,6 @@ verifier (sandboxed too: it reads untrusted output), one record per (case, check
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,11 +142,3 @@ def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[s
             "labels": labels, "score": f"{ok_cases}/{n}", "failed_checks": [c.name for c in failed],
             "records": [r for _, recs in results for r in recs],
             "cases": [{"case": ran.case, "failure": ran.failure, "detail": ran.detail[-TAIL:]} for ran in runs]}
-
-
-def with_copy(src: Path, fn: Callable[[Path], Any]) -> Any:
-    """fn on a private copy of src (the verifier's directory is copied out of the engine's tree once)."""
-    with tempfile.TemporaryDirectory(prefix="swr-engine-") as d:
-        dst = Path(d) / "v"
-        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
-        return fn(dst)

@@ -3,7 +3,6 @@ checks its hidden verifier reports, with their kinds and thresholds."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -150,7 +149,3 @@ def read_cases(directory: Path, split: str) -> list[dict[str, Any]]:
             raise SwrError("a case is an object with `input` (and optionally `expected`)", file=f)
         out.append({"id": case.get("id", f.stem), **case})
     return out
-
-
-def case_id_ok(name: str) -> bool:
-    return re.fullmatch(r"[A-Za-z0-9_.-]+", name) is not None

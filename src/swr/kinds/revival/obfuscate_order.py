@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 MOVABLE = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign, ast.AugAssign)
 
@@ -24,7 +24,7 @@ def _binds(s: ast.stmt) -> set[str]:
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
-def _loads(nodes: list[ast.AST]) -> set[str]:
+def _loads(nodes: Sequence[ast.AST]) -> set[str]:
     return {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 

@@ -18,6 +18,7 @@ import tarfile
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 MIN_LEN = 30  # a normalised line shorter than this is too common to tell a copy (`return result`)
 HITS = 3  # lines of the signature a file must hold to be a copy
@@ -204,8 +205,8 @@ def _root_copies(root: str, lines: tuple[str, ...], cache: Path | None) -> list[
             return [Path(p) for p in json.loads((cache / f"{key}.json").read_text())]
         except (OSError, ValueError):
             pass
-    hits = scan([root], list(lines), suffixes=PYTHON_FILES)["hits"]
-    out = sorted({c for p, m in hits for c in cover_for(Path(p), m) if os.path.lexists(c)})  # type: ignore[misc]
+    hits = cast("list[list[str]]", scan([root], list(lines), suffixes=PYTHON_FILES)["hits"])
+    out = sorted({c for p, m in hits for c in cover_for(Path(p), m) if os.path.lexists(c)})
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         tmp = cache / f".{key}.{os.getpid()}"

@@ -21,16 +21,22 @@ import os
 import runpy
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # types for the checker only, as comments: this file runs on any Python 3
+    from typing import Any, Callable, Dict, Tuple  # noqa: F401
+
 MARK = "@@swr-revival-results@@"
 
 
 def _tests(req, emit):
+    # type: (Dict[str, Any], Callable[[str], None]) -> None
     import pytest
 
-    outcomes = {}
+    outcomes = {}  # type: Dict[str, str]
 
     class Collect(object):
         def pytest_runtest_logreport(self, report):
+            # type: (Any) -> None
             prev = outcomes.get(report.nodeid)
             if report.when == "call":
                 outcomes[report.nodeid] = prev if prev in ("failed", "error") else report.outcome
@@ -40,6 +46,7 @@ def _tests(req, emit):
                 outcomes[report.nodeid] = "skipped"
 
         def pytest_collectreport(self, report):
+            # type: (Any) -> None
             if report.failed:
                 outcomes["collect:" + report.nodeid] = "error"
 
@@ -49,11 +56,14 @@ def _tests(req, emit):
 
 
 def _emitter(nonce):
+    # type: (str) -> Callable[[str], None]
     """A writer of the one results line, bound now (before the project is imported) to a duplicate of stdout
     and to os.write itself; whatever sys.stdout has buffered goes out first, so the line is the last one."""
-    fd, write, streams = os.dup(1), os.write, (sys.stdout, sys.__stdout__)
+    fd, write = os.dup(1), os.write
+    streams = (sys.stdout, sys.__stdout__)  # type: Tuple[Any, ...]
 
     def emit(doc):
+        # type: (str) -> None
         for s in streams + (sys.stdout,):
             try:
                 s.flush()
@@ -67,6 +77,7 @@ def _emitter(nonce):
 
 
 def main():
+    # type: () -> None
     req = json.loads(sys.stdin.read())
     nonce = str(req.pop("nonce", ""))
     emit = _emitter(nonce)

@@ -131,7 +131,7 @@ def shapes(text: str) -> dict[bool, tuple[list[str], list[tuple[str, ...]]]]:
     except (SyntaxError, ValueError, RecursionError):
         body = None
     if rows is None or body is None:
-        out = {}
+        out: dict[bool, tuple[list[str], list[tuple[str, ...]]]] = {}
         for canonical in (False, True):
             lines = normalise(text, canonical_identifiers=canonical)
             out[canonical] = (lines, [(ln,) for ln in lines])

@@ -27,7 +27,7 @@ SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
 def sdist(spec: RevivalSpec) -> Path:
     """The sdist of a pypi source, fetched by the native interpreter's pip (which still reads the project's
     metadata); a wrong sha256 is refused."""
-    assert spec.pypi is not None
+    assert spec.pypi is not None and spec.sha256 is not None  # RevivalSpec's validator: a pypi source has both
     return cached_sdist(*spec.pypi, spec.sha256, python=interpreter(spec.native.python)[0] / "bin" / "python3",
                         spec=spec.directory / REVIVAL_TOML)
 

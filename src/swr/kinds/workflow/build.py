@@ -15,10 +15,10 @@ from swr.core.errors import SwrError
 from swr.kinds.workflow.fork_pool import Fresh
 from swr.kinds.workflow.grading import oracle_verdict
 from swr.judge import Tolerances
-from swr.judge.artifacts import ArtifactConfigError, kind_of
+from swr.judge.artifacts import ArtifactConfigError, artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
-from swr.judge.verdict import reference_view
+from swr.judge.decision import reference_view
 from swr.core.release_dir import task_dir
 from swr.kinds.workflow.task import Example, Task, task_meta, write_gates, write_task
 from swr.sandbox import RunResult, Sandbox
@@ -234,7 +234,7 @@ class WorkflowBuild:
         public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
         hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
         tid = f"{self.spec.name}-v{v}"
-        arts = {dotted(path): kind_of(Path(name)) for ex in public
+        arts = {dotted(path): artifact_kind(Path(name)) for ex in public
                 for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
         out_schema = schema(self.spec, [ex.output for ex in public], arts)
         instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)

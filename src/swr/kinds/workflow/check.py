@@ -58,12 +58,12 @@ def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int =
     staging = Path(tempfile.mkdtemp(prefix="swr-check-"))
     try:
         with ThreadPoolExecutor(jobs) as pool:
-            res = build_workflow(spec, staging, opts, sb, pool, lambda a, t: None)
+            built = build_workflow(spec, staging, opts, sb, pool, lambda a, t: None)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    if res.failure:
-        raise SwrError(res.message)
-    return CheckReport(spec, done, res.tasks)
+    if built.failure:
+        raise SwrError(built.message)
+    return CheckReport(spec, done, built.tasks)
 
 
 def trial_text(t: Trial, width: int = 200) -> tuple[str, str]:

@@ -11,8 +11,8 @@ from typing import Any
 
 from swr.judge import Execution, Tolerances, compare, equal, structure, verdict
 from swr.judge.artifacts.fields import Reference, artifact_leaves, judge_files, substitute
-from swr.judge.verdict import parse_output as parse_stdout
-from swr.judge.verdict import reference_view
+from swr.judge.decision import parse_output as parse_stdout
+from swr.judge.decision import reference_view
 from swr.kinds.workflow.task import Example
 from swr.sandbox import RunResult
 from swr.core.hashing import canonical_json

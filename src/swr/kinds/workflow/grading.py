@@ -14,7 +14,7 @@ from swr.core.errors import SwrError
 from swr.kinds.workflow.fork_pool import Fresh
 from swr.judge import Execution, missing_candidate
 from swr.judge.artifacts import ArtifactConfigError
-from swr.judge.verdict import Reference, decide, judge_scenario
+from swr.judge.decision import Reference, decide, judge_scenario
 from swr.core.layout import CANDIDATE_RUN, TASK_TOML
 from swr.kinds.workflow.task import Example, Task
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run

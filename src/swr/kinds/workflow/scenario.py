@@ -69,4 +69,5 @@ def _array_distance(inp: InputSpec, x: list[Any], y: list[Any]) -> float:
     if inp.items in ("number", "integer"):
         span = float(inp.max) - float(inp.min) or 1.0  # type: ignore[arg-type]
         return sum(((float(p) - float(q)) / span) ** 2 for p, q in zip(x, y)) / len(x)
-    return sum(p != q for p, q in zip(x, y)) / len(x)
+    distance: float = sum(p != q for p, q in zip(x, y)) / len(x)
+    return distance

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
 from swr.core.errors import SwrError, load_toml
 from swr.judge import Tolerances
@@ -211,7 +212,7 @@ def hash_tree(root: Path) -> str:
     return h.hexdigest()
 
 
-def _field_of(err: dict[str, Any]) -> str:
+def _field_of(err: ErrorDetails) -> str:
     return ".".join(str(x) for x in err["loc"] if not str(x).startswith("function-after"))
 
 

@@ -5,7 +5,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .artifacts.fields import Reference, artifact_leaves, as_reference, judge_files, substitute
 from .compare import LABEL_ORDER, compare, equal
@@ -17,7 +17,6 @@ STAGE_ORDER = (
     "input_independent", "public_replay", "numeric_mismatch", "categorical_mismatch",
     "structural_mismatch", "artifact_mismatch",
 )
-ANTI_SHORTCUT = ("input_independent", "public_replay")
 STDERR_TAIL = 2000
 _RANK = {lab: i for i, lab in enumerate(STAGE_ORDER)}
 
@@ -84,8 +83,8 @@ def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str
         "detail": None, "_output": None,
     }
     if ex.limit is not None or ex.returncode != 0:
-        why = f"limit exceeded: {ex.limit}" if ex.limit else f"exit code {ex.returncode}"
-        return _failed(out, "execution_failure", why, ref.output, tol)
+        failure = f"limit exceeded: {ex.limit}" if ex.limit else f"exit code {ex.returncode}"
+        return _failed(out, "execution_failure", failure, ref.output, tol)
     doc, why = parse_output(ex.stdout)
     if doc is None:
         return _failed(out, "parse_failure", why, ref.output, tol)
@@ -179,13 +178,13 @@ def decide(task: str, hid: list[dict[str, Any]], pub: list[dict[str, Any]], hidd
     labels = stage_sorted([lab for s in graded for lab in s["labels"]]
                           + [f["label"] for f in findings])
     passed = bool(graded) and score is not None and score >= threshold and not findings
-    return to_json({
+    return cast(dict[str, Any], to_json({
         "task": task, "pass": passed,
         "label": "pass" if passed else (labels[0] if labels else None),
         "labels": labels, "r_hid": r_hid if mode == "public" else (r_hid or 0.0), "r_pub": r_pub,
         "field_agreement": _agreement(graded), "anti_shortcut": findings,
         "scenarios": hid + pub,
-    })
+    }))
 
 
 def missing_candidate(task: str, reason: str) -> dict[str, Any]:
