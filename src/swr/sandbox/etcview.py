@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 from swr.sandbox import capped
+from swr.core.trees import KEEP_ALL, copy_tree
 
 VIEW_BYTES = 64 << 20  # the tmpfs of one /etc view (the allow-list copies to a few MiB)
 
@@ -82,7 +83,7 @@ class EtcView:
                     dst = path / name
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     if src.is_dir():
-                        shutil.copytree(src, dst, symlinks=True)
+                        copy_tree(src, dst, ignore=KEEP_ALL, symlinks=True)
                     else:
                         shutil.copy2(src, dst)
             except OSError as e:

@@ -37,6 +37,7 @@ from functools import cache
 from pathlib import Path
 
 from swr.core.errors import SandboxUnavailable
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.sandbox import capped, hide, seccomp
 from swr.sandbox.base import (
     ARTIFACTS,
@@ -122,13 +123,13 @@ class Skeleton:
         for r in python_roots():  # mount points made here, not concurrently by the runtime
             (root / str(r).lstrip("/")).mkdir(parents=True, exist_ok=True)
         if etc is not None:
-            shutil.copytree(etc, root / "etc", symlinks=True)
+            copy_tree(etc, root / "etc", ignore=KEEP_ALL, symlinks=True)
         else:
             (root / "etc").mkdir()
             for name in ETC_ALLOW:
                 src, dst = Path("/etc") / name, root / "etc" / name
                 if src.is_dir():
-                    shutil.copytree(src, dst, symlinks=True)
+                    copy_tree(src, dst, ignore=KEEP_ALL, symlinks=True)
                 elif src.exists():
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(src, dst)
@@ -323,7 +324,7 @@ class PodmanSandbox:
         # a private copy of the layers, given to the sandbox user
         copy = scratch_parent[0] / f"m{len(list(scratch_parent[0].iterdir()))}"  # (made by options())
         for layer in (*m.lower, m.src):
-            shutil.copytree(layer, copy, symlinks=True, dirs_exist_ok=True)
+            copy_tree(layer, copy, ignore=KEEP_ALL, symlinks=True, merge=True)
         if self.rootful:
             hand_over(copy)
         return ["-v", f"{_vol(copy)}:{m.dst}"]

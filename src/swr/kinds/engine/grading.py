@@ -3,7 +3,6 @@ verifier (sandboxed too: it reads untrusted output), one record per (case, check
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +12,7 @@ from typing import Any
 
 from swr.kinds.engine.spec import VERIFY, Check, EngineSpec
 from swr.core.layout import CANDIDATE_RUN
+from swr.core.trees import copy_tree
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
 
 TAIL = 2000
@@ -151,5 +151,5 @@ def with_copy(src: Path, fn: Callable[[Path], Any]) -> Any:
     """fn on a private copy of src (the verifier's directory is copied out of the engine's tree once)."""
     with tempfile.TemporaryDirectory(prefix="swr-engine-") as d:
         dst = Path(d) / "v"
-        shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+        copy_tree(src, dst)
         return fn(dst)
