@@ -13,7 +13,7 @@ would make it host root to every DAC check. What it must write is given to it (`
 overlay work directories are a private copy given to it.
 
 Limits: podman's `--pids-limit`/`--memory` flags, and, where this process can write cgroupfs (rootful
-podman with the cgroupfs manager), a per-run parent cgroup (runparent.py) that binds pids and memory
+podman with the cgroupfs manager), a per-run parent cgroup (cgroups.RunParent) that binds pids and memory
 exactly and tells which one was hit. Timeouts and the output cap kill every process of the
 container through that cgroup (else `podman kill`), then the container is removed (`--rm`, and `rm -f`
 when the client had to be killed).
@@ -55,7 +55,7 @@ from swr.sandbox.base import (
 from swr.sandbox.etcview import ETC_ALLOW, ETC_VIEW
 from swr.sandbox.images import PATH as IMAGE_PATH
 from swr.sandbox.images import Images
-from swr.sandbox.runparent import RunParent, cgroup_version
+from swr.sandbox.cgroups import RunParent, cgroup_version
 
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 SKELETON_BYTES = 64 << 20  # the tmpfs of the container's root skeleton (mount points and the /etc allow-list)

@@ -85,3 +85,22 @@ def test_copy_tree_named_sets(tmp_path: Path) -> None:
     assert "build/lib.py" not in _files(outs) and "run.py" in _files(outs) and not (outs / "link").is_symlink()
     copy_tree(src / "sub", exact / "sub", merge=True)  # merge into an existing tree
     assert (exact / "sub" / "data.csv").is_file()
+
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "swr"
+
+
+def _modules_naming(*needles: str) -> set[str]:
+    return {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py")
+            if any(n in p.read_text() for n in needles)}
+
+
+def test_one_cgroup_module() -> None:
+    """Every cgroup operation (cgroupfs paths, joins, limits, counters) lives in swr.sandbox.cgroups."""
+    assert _modules_naming("/sys/fs/cgroup", "cgroup.procs", "pids.max", "memory.max",
+                           "memory.limit_in_bytes", "subtree_control") == {"sandbox/cgroups.py"}
+
+
+def test_one_tree_copy() -> None:
+    """Every tree copy goes through swr.core.trees (or the untrusted-tree export of swr.sandbox.tree)."""
+    assert _modules_naming("copytree(", "ignore_patterns(") == {"core/trees.py"}
