@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import swr
 from swr.core.hashing import hash_files, tree_hash
 from swr.core.trees import BUILD_OUTPUTS, JUNK, KEEP_ALL, copy_tree
 from swr.harness.fingerprint import public_hash
@@ -87,7 +88,7 @@ def test_copy_tree_named_sets(tmp_path: Path) -> None:
     assert (exact / "sub" / "data.csv").is_file()
 
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "swr"
+SRC = Path(swr.__file__).resolve().parent  # the swr under test
 
 
 def _modules_naming(*needles: str) -> set[str]:
@@ -104,3 +105,103 @@ def test_one_cgroup_module() -> None:
 def test_one_tree_copy() -> None:
     """Every tree copy goes through swr.core.trees (or the untrusted-tree export of swr.sandbox.tree)."""
     assert _modules_naming("copytree(", "ignore_patterns(") == {"core/trees.py"}
+
+
+def _sandbox_layout(tmp_path: Path) -> Path:
+    """The scripts as the sandbox sees them: /sandbox/swr/{worker.py, forkserve.py, swr_warm_call.py}."""
+    import shutil
+
+    from swr.kinds.workflow.fork_pool import SERVER_DST, SERVER_SCRIPT
+    from swr.kinds.workflow.reference import WORKER_DST, WORKER_SCRIPT
+    from swr.kinds.workflow.warm_call import CALL_DST
+    from swr.kinds.workflow.warm_pool import CALL_SCRIPT
+
+    d = tmp_path / "sandbox-swr"
+    d.mkdir()
+    for src, dst in ((WORKER_SCRIPT, WORKER_DST), (SERVER_SCRIPT, SERVER_DST), (CALL_SCRIPT, CALL_DST)):
+        assert Path(dst).parent == Path("/sandbox/swr")
+        shutil.copyfile(src, d / Path(dst).name)
+    return d
+
+
+ENTRY = '''
+import sys
+def main(s):
+    print("chatter")
+    if s.get("fail"):
+        raise ValueError("refusing %r" % s["x"])
+    return {"y": 2 * s["x"], "swr_loaded": "swr" in sys.modules}
+'''
+
+
+def test_warm_worker_reply_format_standalone(tmp_path: Path) -> None:
+    """The worker script with the shared warm call beside it and nothing of swr importable: one reply per
+    request, {"ok": true, "output": JSON text} or {"ok": false, "error": traceback tail}; prints on stderr."""
+    import json
+    import subprocess
+    import sys
+
+    scripts = _sandbox_layout(tmp_path)
+    wf = tmp_path / "wf"
+    wf.mkdir()
+    (wf / "mod.py").write_text(ENTRY)
+    reqs = [{"scenario": {"x": 2}, "artifacts": "0"}, {"scenario": {"x": 3, "fail": True}, "artifacts": "1"}]
+    p = subprocess.run([sys.executable, str(scripts / "worker.py"), "mod:main"], cwd=wf,
+                       input="".join(json.dumps(r) + "\n" for r in reqs), capture_output=True, text=True,
+                       env={"SWR_ARTIFACTS": str(tmp_path / "art")}, timeout=60)
+    assert p.returncode == 0, p.stderr
+    ok, bad = (json.loads(ln) for ln in p.stdout.splitlines())
+    assert ok == {"ok": True, "output": json.dumps({"y": 4, "swr_loaded": False})}
+    assert bad["ok"] is False and set(bad) == {"ok", "error"}
+    assert bad["error"].startswith("Traceback") and bad["error"].rstrip().endswith("ValueError: refusing 3")
+    assert p.stderr.count("chatter") == 2 and (tmp_path / "art" / "1").is_dir()
+
+
+def test_fork_server_warm_reply_format_standalone(tmp_path: Path) -> None:
+    """The fork server's warm call answers with the same call (warm_call.py): output JSON in base64 stdout,
+    rc 0; a failure is rc 1 with the traceback tail as stderr."""
+    import base64
+    import json
+    import subprocess
+    import sys
+
+    scripts = _sandbox_layout(tmp_path)
+    wf = tmp_path / "wf"
+    wf.mkdir()
+    (wf / "mod.py").write_text(ENTRY)
+    cfg = {"argv": ["mod.py"], "preload": [], "watch": [], "learn": False, "entry": "mod:main"}
+    reqs = [{"warm": json.dumps(s), "time_s": 30, "stdout_bytes": 1000} for s in ({"x": 2}, {"x": 3, "fail": 1})]
+    p = subprocess.run([sys.executable, str(scripts / "forkserve.py"), json.dumps(cfg)], cwd=wf,
+                       input="".join(json.dumps(r) + "\n" for r in reqs), capture_output=True, text=True, timeout=60)
+    ready, ok, bad = (json.loads(ln) for ln in p.stdout.splitlines())
+    assert ready["ready"] is True, p.stderr
+    assert (ok["rc"], ok["limit"], ok["warm"]) == (0, None, True)
+    assert json.loads(base64.b64decode(ok["stdout"])) == {"y": 4, "swr_loaded": False}
+    assert bad["rc"] == 1 and bad["stdout"] == ""
+    assert base64.b64decode(bad["stderr"]).decode().rstrip().endswith("ValueError: refusing 3")
+    assert p.stderr.count("chatter") == 2
+
+
+def test_one_leaf_walk_for_audits_and_artifact_fields(tmp_path: Path) -> None:
+    """The audits' graded leaves, the self-report probe's numbers and the artifact fields are all the one
+    walk (judge.leaves.walk): same leaves, same document order, ignored subtrees skipped; and a deep
+    document does not exhaust the stack (the recursive walkers did)."""
+    from swr.audit.oracle import leaves, map_leaves
+    from swr.audit.selfreport import numeric_leaves, rewrite
+    from swr.judge import Tolerances
+    from swr.judge.artifacts.fields import Reference, artifact_leaves
+    from swr.judge.leaves import walk
+
+    doc = {"b": [1, 2.5, {"c": "plot.png", "d": True}], "a": {"skip": 3.0, "n": None}, "e": "plot.png"}
+    tol = Tolerances(ignore=("a.skip",))
+    assert list(leaves(doc, tol)) == [(("b", 0), 1), (("b", 1), 2.5), (("b", 2, "c"), "plot.png"),
+                                      (("b", 2, "d"), True), (("a", "n"), None), (("e",), "plot.png")]
+    assert list(numeric_leaves(doc)) == [(p, v) for p, v in walk(doc) if isinstance(v, (int, float))]
+    assert map_leaves(doc, lambda p, v: "x", tol)["a"] == {"skip": 3.0, "n": "x"}
+    assert rewrite(doc, lambda p, v: 0)["b"] == [0, 0, {"c": "plot.png", "d": 0}]
+    (tmp_path / "plot.png").write_bytes(b"png")
+    assert artifact_leaves(Reference(doc, tmp_path), tol) == [(("b", 2, "c"), "plot.png"), (("e",), "plot.png")]
+    deep: object = 1.0
+    for _ in range(1500):
+        deep = [deep]
+    assert list(leaves(deep, Tolerances())) == [((0,) * 1500, 1.0)]
