@@ -52,7 +52,7 @@ from swr.sandbox.base import (
     popen,
     python_roots,
 )
-from swr.sandbox.etcview import ETC_ALLOW, ETC_VIEW
+from swr.sandbox.etcview import ETC_VIEW, copy_allow_list
 from swr.sandbox.images import PATH as IMAGE_PATH
 from swr.sandbox.images import Images
 from swr.sandbox.cgroups import RunParent, cgroup_version
@@ -126,13 +126,7 @@ class Skeleton:
             copy_tree(etc, root / "etc", ignore=KEEP_ALL, symlinks=True)
         else:
             (root / "etc").mkdir()
-            for name in ETC_ALLOW:
-                src, dst = Path("/etc") / name, root / "etc" / name
-                if src.is_dir():
-                    copy_tree(src, dst, ignore=KEEP_ALL, symlinks=True)
-                elif src.exists():
-                    dst.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(src, dst)
+            copy_allow_list(root / "etc")
         for d, dirs, _ in os.walk(root):
             for name in dirs:
                 p = Path(d) / name
