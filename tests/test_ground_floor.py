@@ -205,3 +205,29 @@ def test_one_leaf_walk_for_audits_and_artifact_fields(tmp_path: Path) -> None:
     for _ in range(1500):
         deep = [deep]
     assert list(leaves(deep, Tolerances())) == [((0,) * 1500, 1.0)]
+
+
+def test_warm_calls_on_both_backends(backend, tmp_path: Path) -> None:
+    """The shared warm call is mounted beside both scripts on either backend (once, though a fork server's
+    job carries the worker's mounts): a warm worker, fresh fork-server children, then warm calls in that
+    server answer; an entry that raises is reported by both the same way."""
+    import json
+
+    from test_workers import entry_workflow
+
+    from swr.kinds.workflow.reference import Runner
+    from swr.kinds.workflow.spec import load_spec
+
+    d, _ = entry_workflow(tmp_path / "wf")
+    r = Runner(load_spec(d), backend, workers=1, fork=True)
+    try:
+        calls = [json.loads(r.run({"a": 1.0}).stdout)["calls"] for _ in range(2)]
+        assert calls == [1, 2]  # one warm worker, reused
+        assert json.loads(r.run_oracle({"a": 1.0}).stdout)["calls"] == 1  # a fresh child of the oracle's server
+        assert r.forks["oracle"] is not None
+        assert [json.loads(r.run_second({"a": 1.0}).stdout)["calls"] for _ in range(2)] == [1, 2]  # that server, warm
+        assert r.second is None  # served warm by the fork server, not by seed-1 workers
+        for res in (r.run({"a": -2.5, "mode": "raise"}), r.run_second({"a": -2.5, "mode": "raise"})):
+            assert res.returncode == 1 and res.stdout == b"" and b"ValueError: refusing a = -2.5" in res.stderr
+    finally:
+        r.close()

@@ -58,6 +58,24 @@ def write_limits(version: int, pids: Path, mem: Path, pids_max: int, memory_byte
             (mem / "memory.swap.max").write_text("0")
 
 
+def relimit(version: int, pids: Path, mem: Path, pids_max: int, memory_bytes: int) -> None:
+    """New limits for a cgroup in use; on v1 memsw must stay >= the memory limit, so the order of the two
+    writes follows the direction of the change."""
+    (pids / "pids.max").write_text(str(pids_max))
+    if version == 1:
+        files = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+        if memory_bytes > int((mem / files[0]).read_text()):
+            files.reverse()
+        for f in files:
+            try:
+                (mem / f).write_text(str(memory_bytes))
+            except OSError:  # memsw: no swap accounting, nothing to cap (as in write_limits)
+                if "memsw" not in f:
+                    raise
+    else:
+        (mem / "memory.max").write_text(str(memory_bytes))
+
+
 def procs(d: Path, recursive: bool = False) -> list[int] | None:
     """The processes in cgroup d (and its children if recursive); None if d cannot be read (gone)."""
     out: list[int] = []
@@ -179,23 +197,8 @@ class RunCgroup:
         self.name = name
 
     def set_limits(self, pids_max: int, memory_bytes: int) -> None:
-        """Re-limit a cgroup made ahead of its job (the launcher pool); memsw must stay >= the limit."""
-        if self.lay.version == 1:
-            (self.lay.pids / self.name / "pids.max").write_text(str(pids_max))
-            mem = self.lay.memory / self.name
-            files = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
-            if memory_bytes > int((mem / files[0]).read_text()):
-                files.reverse()
-            for f in files:
-                try:
-                    (mem / f).write_text(str(memory_bytes))
-                except OSError:  # memsw: no swap accounting, nothing to cap (as in __init__)
-                    if "memsw" not in f:
-                        raise
-        else:
-            d = self.lay.pids / self.name
-            (d / "pids.max").write_text(str(pids_max))
-            (d / "memory.max").write_text(str(memory_bytes))
+        """Re-limit a cgroup made ahead of its job (the launcher pool), or a fork server's."""
+        relimit(self.lay.version, self.lay.pids / self.name, self.lay.memory / self.name, pids_max, memory_bytes)
 
     def signal_all(self) -> None:
         """One SIGKILL to every process in the run's cgroups, without waiting for them to go."""
@@ -301,6 +304,12 @@ class RunParent:
                 (self.mem / "cgroup.event_control").write_text(f"{self.efd} {ofd}")
             finally:
                 os.close(ofd)
+
+    def set_limits(self, pids_max: int, memory_bytes: int) -> None:
+        """Re-limit the parent (a fork server's: its imports are its own, beside the child's budget). The
+        container's own --memory sits MEMORY_SLACK above the limit it started with, and stays there."""
+        relimit(self.version, self.pids, self.mem, pids_max, memory_bytes)
+        self.pids_max = pids_max
 
     @property
     def podman_parent(self) -> str:
