@@ -253,3 +253,13 @@ def test_dask_executor_runs_a_job_on_its_tls_cluster(linear_release: Path, tmp_p
                     concurrency=1)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.passed, rec.error
+
+
+def test_run_on_an_unreachable_scheduler_is_one_line_naming_it(linear_release: Path, tmp_path: Path) -> None:
+    """`swr run` and `swr build` share one executor (swr.core.executors): a scheduler that does not answer is
+    a usage error naming --scheduler for runs too, not a connection traceback."""
+    cfg = JobConfig(linear_release, "oracle", include=("good-linear-v1",), jobs_dir=tmp_path, executor="dask",
+                    concurrency=1, scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(SwrError) as e:
+        run_job(cfg)
+    assert e.value.field == "--scheduler" and "tcp://127.0.0.1:9" in e.value.message

@@ -8,17 +8,16 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from swr.core.cachedir import default_cache_dir
 
 from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
+from swr.core.executors import open_executor
 from swr.core.layout import ReleasePaths
 from swr.sandbox import get_sandbox
 from swr.kinds.workflow.spec import WorkflowSpec, load_spec
@@ -110,43 +109,12 @@ def build_on_dask(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions,
     shared = shared_for(opts)
     by_dir = {s.directory: s for s in specs}
     results: dict[Path, WorkflowResult] = {}
-    with dask_executor(opts.jobs, opts.scheduler) as ex:
-        from dask.distributed import as_completed  # importable: dask_executor checked
-
-        futures = {ex.client.submit(build_on_worker, shared, Planned(s.directory, s.content_hash), retries=1,
-                                    pure=False): s.directory for s in specs}
-        for f in as_completed(futures):
-            built: Built = f.result()
-            f.release()  # the task files leave the worker's memory once written here
+    with open_executor("dask", opts.jobs, opts.scheduler) as ex:
+        planned = [Planned(s.directory, s.content_hash) for s in specs]
+        for job, built in ex.map(build_on_worker, shared, planned, retries=1):
             unpack(built.files, ReleasePaths(staging).tasks)
-            res = built.result or WorkflowResult(by_dir[futures[f]], failure=built.unreadable)
-            res.spec = by_dir[futures[f]]  # the client's, naming the client's path in messages
-            results[futures[f]] = res
+            res = built.result or WorkflowResult(by_dir[job.directory], failure=built.unreadable)
+            res.spec = by_dir[job.directory]  # the client's, naming the client's path in messages
+            results[job.directory] = res
             done(res)
     return [results[s.directory] for s in specs]
-
-
-@contextmanager
-def dask_executor(workers: int, scheduler: str | None) -> Iterator[Any]:
-    """swr run's Dask executor (a local cluster with temporary TLS, or the user's scheduler); a scheduler
-    that cannot be reached is one line naming --scheduler, after 10 s rather than dask's 30 s."""
-    from swr.harness.executor import DaskExecutor
-
-    try:
-        import dask.config
-        import distributed  # noqa: F401 - its defaults load now, not inside (and undone with) the set below
-    except ImportError:
-        raise SwrError("--executor dask needs `pip install 'dask[distributed]'`", field="--executor") from None
-
-    if scheduler is None:
-        ex = DaskExecutor(workers, None)
-    else:
-        try:
-            with dask.config.set({"distributed.comm.timeouts.connect": "10s"}):
-                ex = DaskExecutor(workers, scheduler)
-        except (OSError, ValueError) as e:  # TimeoutError is an OSError: nothing answered
-            raise SwrError(f"cannot reach a Dask scheduler at {scheduler}: {e}", field="--scheduler") from None
-    try:
-        yield ex
-    finally:
-        ex.close()

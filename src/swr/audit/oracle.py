@@ -6,7 +6,8 @@ import math
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-Where = tuple[str | int, ...]
+from swr.judge.leaves import Where, graded, walk
+from swr.judge.leaves import map_leaves as _map_leaves
 
 
 class Tolerances(Protocol):
@@ -18,18 +19,9 @@ class Tolerances(Protocol):
     def period_for(self, path: Where) -> float | None: ...
 
 
-def leaves(doc: Any, tol: Tolerances, path: Where = ()) -> Iterator[tuple[Where, Any]]:
+def leaves(doc: Any, tol: Tolerances) -> Iterator[tuple[Where, Any]]:
     """Graded leaves in document order (ignored subtrees skipped)."""
-    if tol.for_path(path) is None:
-        return
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from leaves(v, tol, (*path, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from leaves(v, tol, (*path, i))
-    else:
-        yield path, doc
+    return walk(doc, graded(tol))
 
 
 def limit(ref: float, tol: Tolerances, path: Where) -> float:
@@ -71,12 +63,6 @@ def within(ref: Any, got: Any, tol: Tolerances, path: Where = ()) -> bool:
     return leaf_within(ref, got, tol, path)
 
 
-def map_leaves(doc: Any, fn: Any, tol: Tolerances, path: Where = ()) -> Any:
+def map_leaves(doc: Any, fn: Any, tol: Tolerances) -> Any:
     """A copy of doc with fn(path, value) applied to every graded leaf."""
-    if tol.for_path(path) is None:
-        return doc
-    if isinstance(doc, dict):
-        return {k: map_leaves(v, fn, tol, (*path, k)) for k, v in doc.items()}
-    if isinstance(doc, list):
-        return [map_leaves(v, fn, tol, (*path, i)) for i, v in enumerate(doc)]
-    return fn(path, doc)
+    return _map_leaves(doc, fn, graded(tol))

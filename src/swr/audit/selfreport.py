@@ -19,9 +19,9 @@ from typing import Any
 from swr.kinds.engine.grading import Case, grade_engine, run_candidate
 from swr.kinds.engine.task import EngineTask
 from swr.core.layout import CANDIDATE_RUN
+from swr.judge.leaves import Where, map_leaves, walk
 from swr.sandbox import Sandbox
 
-Where = tuple[str | int, ...]
 Outputs = dict[str, dict[str, Any]]  # case id -> the JSON object a candidate printed
 Measured = dict[tuple[str, str], tuple[Any, bool]]  # (case, check) -> (measured, pass)
 
@@ -61,25 +61,14 @@ def general(path: Where) -> str:
     return ".".join("*" if isinstance(p, int) else p for p in path) or "."
 
 
-def numeric_leaves(doc: Any, path: Where = ()) -> Iterator[tuple[Where, Any]]:
+def numeric_leaves(doc: Any) -> Iterator[tuple[Where, Any]]:
     """Every number and boolean of a JSON document, in document order."""
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from numeric_leaves(v, (*path, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from numeric_leaves(v, (*path, i))
-    elif isinstance(doc, (int, float)):
-        yield path, doc
+    return ((p, v) for p, v in walk(doc) if isinstance(v, (int, float)))
 
 
-def rewrite(doc: Any, fn: Callable[[Where, Any], Any], path: Where = ()) -> Any:
-    """A copy of doc with fn(path, value) in place of every number and boolean."""
-    if isinstance(doc, dict):
-        return {k: rewrite(v, fn, (*path, k)) for k, v in doc.items()}
-    if isinstance(doc, list):
-        return [rewrite(v, fn, (*path, i)) for i, v in enumerate(doc)]
-    return fn(path, doc) if isinstance(doc, (int, float)) else doc
+def rewrite(doc: Any, fn: Callable[[Where, Any], Any]) -> Any:
+    """A copy of doc with fn(path, value) in place of every number and boolean (in document order)."""
+    return map_leaves(doc, lambda p, v: fn(p, v) if isinstance(v, (int, float)) else v)
 
 
 def perturbed(doc: Any, diag: Callable[[Where], bool], rng: random.Random) -> Any:

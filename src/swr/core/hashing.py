@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from swr.core.trees import KEEP_ALL, Ignore, skip_walk
+
 
 def canonical_json(obj: Any) -> str:
     """One text per JSON value: sorted keys, no whitespace, shortest float repr."""
@@ -25,18 +27,19 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def tree_hash(root: Path) -> str:
-    """Content hash over every file under root: what `release.json` certifies."""
+def tree_hash(root: Path, ignore: Ignore = KEEP_ALL) -> str:
+    """Content hash over every file under root (relative paths and bytes, not mtimes): what `release.json`
+    certifies with every file, and a workflow's `workflow_hash` with `ignore=trees.JUNK`."""
     h = hashlib.sha256()
-    hash_files(h, root, root)
+    hash_files(h, root, root, ignore)
     return h.hexdigest()
 
 
-def hash_files(h: Any, top: Path, base: Path) -> None:
-    """Feed h every file under top, in a fixed order: its path relative to base, then its content's sha256."""
+def hash_files(h: Any, top: Path, base: Path, ignore: Ignore = KEEP_ALL) -> None:
+    """Feed h every file under top but what `ignore` names, in a fixed order: its path relative to base, then
+    its content's sha256. The one tree walk every stored hash (release, workflow, fingerprint, wheel key) uses."""
     for dirpath, dirnames, filenames in os.walk(top):
-        dirnames.sort()
-        for fn in sorted(filenames):
+        for fn in skip_walk(dirnames, filenames, ignore):
             p = Path(dirpath, fn)
             h.update(p.relative_to(base).as_posix().encode() + b"\0")
             h.update(hashlib.sha256(p.read_bytes()).digest())

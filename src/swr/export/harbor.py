@@ -24,6 +24,7 @@ from swr.core.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspaceP
 from swr.core.outputs import HARBOR, claim
 from swr.core.hashing import hash_files
 from swr.core.release_dir import list_tasks, load_release
+from swr.core.trees import copy_tree
 from swr.sandbox.hide import HOST_ONLY
 from swr.kinds.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
 
@@ -68,7 +69,7 @@ def export_task(root: Path, dest: Path, wheel: Path, release_hash: str, agent_ti
     image = base_image or f"python:{_python(meta)}-slim"
     hp.dockerfile.write_text(hf.dockerfile(image, apt_packages(meta, task), wheel.name, bool(pins),
                                            meta.anticheat.forbidden_binaries, exact=isinstance(meta, RevivalTaskFile)))
-    shutil.copytree(root, hp.task_copy, ignore=shutil.ignore_patterns("__pycache__"))
+    copy_tree(root, hp.task_copy)
     _script(hp.test_sh, hf.test_sh())
     kinds.write_oracle(task, hp.oracle)
     _script(hp.solve_sh, hf.solve_sh())
@@ -90,9 +91,9 @@ def _workspace(root: Path, meta: AnyTaskFile, dest: Path, instruction: str) -> N
     shutil.copyfile(src.toml, ws.toml)
     _script(ws.feedback, hf.feedback_sh())
     if isinstance(meta, RevivalTaskFile):
-        shutil.copytree(src.project, ws.solution, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+        copy_tree(src.project, ws.solution, symlinks=True)
     else:
-        shutil.copytree(src.public, ws.public, ignore=shutil.ignore_patterns("__pycache__"))
+        copy_tree(src.public, ws.public)
 
 
 def _python(meta: AnyTaskFile) -> str:
@@ -238,7 +239,7 @@ def _build_wheel(project: Path, src: Path, cache: Path) -> Path:
         tree = Path(tmp) / "src"
         for name in ("pyproject.toml", "README.md"):
             shutil.copyfile(project / name, Path(tmp) / name)
-        shutil.copytree(src, tree / src.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+        copy_tree(src, tree / src.name)
         env = {**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH, "PIP_NO_INPUT": "1"}
         res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                               "--wheel-dir", str(Path(tmp) / "dist"), tmp], capture_output=True, text=True, env=env)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from swr.core.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import tree
 from swr.sandbox.base import hand_over
@@ -56,9 +57,9 @@ def create(task: AnyTask, root: Path) -> Workspace:
     ws.feedback.write_text(feedback_script())
     ws.feedback.chmod(0o755)
     if isinstance(task, RevivalTask):  # the broken project is the starting solution (one root commit holds it)
-        shutil.copytree(task.project, ws.solution, symlinks=True)
+        copy_tree(task.project, ws.solution, ignore=KEEP_ALL, symlinks=True)
     else:
-        shutil.copytree(src.public, ws.public)
+        copy_tree(src.public, ws.public, ignore=KEEP_ALL)
         ws.solution.mkdir()
     _git(root, "init", "-q")
     _git(root, "add", "-A")

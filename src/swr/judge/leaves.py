@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from typing import Any
 
 INF = math.inf
+Where = tuple[str | int, ...]  # a concrete path into a JSON document: keys and list indices
 _MAX_INT_BITS = 13_000  # ~3900 decimal digits: below Python's int->str conversion limit
 
 
@@ -111,3 +113,39 @@ def json_safe(x: Any) -> Any:
     if isinstance(x, (dict, list, tuple)):
         return summary(x)
     return repr(x)[:200]
+
+
+def walk(doc: Any, keep: Callable[[Where], bool] | None = None) -> Iterator[tuple[Where, Any]]:
+    """(path, value) of every leaf of a JSON document (anything not a dict or list), in document order; a
+    node whose path `keep` rejects is skipped with everything under it (ignored fields: pass `graded(tol)`).
+    The one walk over output leaves the audits and the artifact fields use; iterative, so a deep document
+    cannot exhaust the stack."""
+    stack: list[tuple[Where, Any]] = [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        if keep is not None and not keep(path):
+            continue
+        if isinstance(node, dict):
+            stack.extend(((*path, k), v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(node))))
+        else:
+            yield path, node
+
+
+def map_leaves(doc: Any, fn: Callable[[Where, Any], Any], keep: Callable[[Where], bool] | None = None,
+               path: Where = ()) -> Any:
+    """A copy of doc with fn(path, value) in place of every leaf `walk` would yield; a skipped node is kept
+    as it is."""
+    if keep is not None and not keep(path):
+        return doc
+    if isinstance(doc, dict):
+        return {k: map_leaves(v, fn, keep, (*path, k)) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [map_leaves(v, fn, keep, (*path, i)) for i, v in enumerate(doc)]
+    return fn(path, doc)
+
+
+def graded(tol: Any) -> Callable[[Where], bool]:
+    """`keep` for walk/map_leaves: the paths a Tolerances grades (not ignored)."""
+    return lambda path: tol.for_path(path) is not None

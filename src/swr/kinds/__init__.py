@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from swr.kinds.engine.grading import grade_engine
 from swr.kinds.engine.task import EngineTask, load_engine_task
 from swr.core.errors import SwrError
 from swr.core.layout import TaskPaths
+from swr.core.trees import copy_tree
 from swr.kinds.workflow.task import Task, load_task
 from swr.kinds.revival.task import RevivalTask, load_revival_task
 from swr.kinds.revival.task import write_oracle as revival_oracle
@@ -198,7 +198,7 @@ def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["a
 def write_oracle(task: AnyTask, dest: Path) -> None:
     """The task's reference as a candidate directory (the oracle agent, the achievability audit)."""
     if isinstance(task, EngineTask):
-        shutil.copytree(task.reference_dir, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        copy_tree(task.reference_dir, dest)
         return
     if isinstance(task, RevivalTask):
         revival_oracle(task, dest)

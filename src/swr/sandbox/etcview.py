@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 from swr.sandbox import capped
+from swr.core.trees import KEEP_ALL, copy_tree
 
 VIEW_BYTES = 64 << 20  # the tmpfs of one /etc view (the allow-list copies to a few MiB)
 
@@ -25,6 +26,21 @@ def etc_binds() -> list[str]:
     """One bind per allow-listed /etc entry: the fallback when the copied view cannot be made."""
     return [a for name in ETC_ALLOW if (Path("/etc") / name).exists()
             for a in ("--ro-bind", f"/etc/{name}", f"/etc/{name}")]
+
+
+def copy_allow_list(dst: Path) -> None:
+    """Each allow-listed /etc entry that exists, copied under dst (links kept as links): the /etc of a bwrap
+    view and of a podman root alike."""
+    for name in ETC_ALLOW:
+        src = Path("/etc") / name
+        if not src.exists():
+            continue
+        target = dst / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            copy_tree(src, target, ignore=KEEP_ALL, symlinks=True)
+        else:
+            shutil.copy2(src, target)
 
 
 class EtcView:
@@ -76,15 +92,7 @@ class EtcView:
             try:
                 path = capped.private_dir(f"swr-etc-{os.getpid()}-", VIEW_BYTES)  # no host path in mountinfo
                 self.made.append(path)
-                for name, src in zip(ETC_ALLOW, srcs):
-                    if not src.exists():
-                        continue
-                    dst = path / name
-                    dst.parent.mkdir(parents=True, exist_ok=True)
-                    if src.is_dir():
-                        shutil.copytree(src, dst, symlinks=True)
-                    else:
-                        shutil.copy2(src, dst)
+                copy_allow_list(path)
             except OSError as e:
                 warnings.warn(f"cannot copy the /etc allow-list ({e}); binding its entries one by one", stacklevel=2)
                 self.failed = True

@@ -25,6 +25,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from swr.core.errors import SandboxUnavailable
 from swr.core.hashing import content_hash
+from swr.core.trees import copy_tree
 
 HUB_BASE = "docker.io/library/python:{python}-slim"
 LOCAL_BASE = "localhost/swr-base:bookworm"
@@ -140,7 +141,7 @@ class Images:
     def build(self, recipe: str, tag: str, requirements: list[str]) -> None:
         with tempfile.TemporaryDirectory(prefix="swr-imgctx-") as ctx:
             make_wheels(requirements, Path(ctx) / "wheels")
-            shutil.copytree(swr_package(), Path(ctx) / "swr", ignore=shutil.ignore_patterns("__pycache__"))
+            copy_tree(swr_package(), Path(ctx) / "swr")
             (Path(ctx) / "Containerfile").write_text(recipe)
             res = self.client("build", "--network", "host", "--tag", tag, "--file", f"{ctx}/Containerfile", ctx,
                               timeout=3600)

@@ -6,7 +6,6 @@ import atexit
 import os
 import queue
 import resource
-import shlex
 import shutil
 import subprocess
 import warnings
@@ -74,9 +73,8 @@ class _Launcher:
     def __init__(self, lay: cgroups.Layout):
         default = Limits()
         self.cg = cgroups.RunCgroup(lay, default.pids, default.memory_bytes)
-        joins = " && ".join(f"echo 0 > {shlex.quote(p)}" for p in self.cg.procs_files)
         try:
-            self.proc = popen(["/bin/sh", "-c", f"{joins} || exit 125; {_LAUNCH}", "swr-launch"],
+            self.proc = popen(["/bin/sh", "-c", f"{self.cg.join_command()} || exit 125; {_LAUNCH}", "swr-launch"],
                               {"PATH": "/usr/bin:/bin"}, cwd="/")
         except OSError:
             self.cg.remove()
@@ -154,8 +152,7 @@ def direct_launcher(cg: cgroups.RunCgroup | None, lim: Limits) -> list[str]:
     prlimit = shutil.which("prlimit")
     fsize = [prlimit, f"--fsize={lim.disk_bytes}", "--"] if prlimit else []
     if cg:
-        joins = " && ".join(f"echo 0 > {shlex.quote(p)}" for p in cg.procs_files)
-        return ["/bin/sh", "-c", f'{joins} || exit 125; exec "$@"', "swr-launch", *fsize]
+        return ["/bin/sh", "-c", f'{cg.join_command()} || exit 125; exec "$@"', "swr-launch", *fsize]
     if os.geteuid() == 0:
         warnings.warn("no writable cgroup: process and memory limits are not enforced for root", stacklevel=3)
     if prlimit:

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 from swr.sandbox import tree
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.sandbox.base import Handle, Job, Limits, base_env, hand_over, popen
 
 
@@ -56,7 +57,7 @@ class LocalSandbox:
             workdir = scratch / "work"
             layers = (*job.workdir.lower, job.workdir.src) if job.workdir.mode == "overlay" else (job.workdir.src,)
             for layer in layers:
-                shutil.copytree(layer, workdir, symlinks=True, dirs_exist_ok=True)
+                copy_tree(layer, workdir, ignore=KEEP_ALL, symlinks=True, merge=True)
             back = (workdir, job.workdir.src) if job.workdir.mode == "rw" else None
         mapping = {m.dst: str(m.src) for m in job.extra_mounts}
         mapping[job.workdir.dst] = str(workdir)

@@ -13,7 +13,7 @@ would make it host root to every DAC check. What it must write is given to it (`
 overlay work directories are a private copy given to it.
 
 Limits: podman's `--pids-limit`/`--memory` flags, and, where this process can write cgroupfs (rootful
-podman with the cgroupfs manager), a per-run parent cgroup (runparent.py) that binds pids and memory
+podman with the cgroupfs manager), a per-run parent cgroup (cgroups.RunParent) that binds pids and memory
 exactly and tells which one was hit. Timeouts and the output cap kill every process of the
 container through that cgroup (else `podman kill`), then the container is removed (`--rm`, and `rm -f`
 when the client had to be killed).
@@ -37,6 +37,7 @@ from functools import cache
 from pathlib import Path
 
 from swr.core.errors import SandboxUnavailable
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.sandbox import capped, hide, seccomp
 from swr.sandbox.base import (
     ARTIFACTS,
@@ -51,10 +52,10 @@ from swr.sandbox.base import (
     popen,
     python_roots,
 )
-from swr.sandbox.etcview import ETC_ALLOW, ETC_VIEW
+from swr.sandbox.etcview import ETC_VIEW, copy_allow_list
 from swr.sandbox.images import PATH as IMAGE_PATH
 from swr.sandbox.images import Images
-from swr.sandbox.runparent import RunParent, cgroup_version
+from swr.sandbox.cgroups import RunParent, cgroup_version
 
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 SKELETON_BYTES = 64 << 20  # the tmpfs of the container's root skeleton (mount points and the /etc allow-list)
@@ -122,16 +123,10 @@ class Skeleton:
         for r in python_roots():  # mount points made here, not concurrently by the runtime
             (root / str(r).lstrip("/")).mkdir(parents=True, exist_ok=True)
         if etc is not None:
-            shutil.copytree(etc, root / "etc", symlinks=True)
+            copy_tree(etc, root / "etc", ignore=KEEP_ALL, symlinks=True)
         else:
             (root / "etc").mkdir()
-            for name in ETC_ALLOW:
-                src, dst = Path("/etc") / name, root / "etc" / name
-                if src.is_dir():
-                    shutil.copytree(src, dst, symlinks=True)
-                elif src.exists():
-                    dst.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(src, dst)
+            copy_allow_list(root / "etc")
         for d, dirs, _ in os.walk(root):
             for name in dirs:
                 p = Path(d) / name
@@ -323,7 +318,7 @@ class PodmanSandbox:
         # a private copy of the layers, given to the sandbox user
         copy = scratch_parent[0] / f"m{len(list(scratch_parent[0].iterdir()))}"  # (made by options())
         for layer in (*m.lower, m.src):
-            shutil.copytree(layer, copy, symlinks=True, dirs_exist_ok=True)
+            copy_tree(layer, copy, ignore=KEEP_ALL, symlinks=True, merge=True)
         if self.rootful:
             hand_over(copy)
         return ["-v", f"{_vol(copy)}:{m.dst}"]

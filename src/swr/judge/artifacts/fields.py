@@ -14,6 +14,7 @@ from typing import Any
 from swr.core.layout import EXAMPLE_FILES
 
 from ..compare import Mismatch, dotted
+from ..leaves import Where, walk
 from ..tolerance import Tolerances
 from . import ArtifactResult, check_options, compare_artifact, artifact_kind
 from .bounded import compare_bounded
@@ -21,7 +22,6 @@ from .bounded import compare_bounded
 RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
 MASK = "<artifact>"
 DIGEST_CAP = 1 << 30  # bytes hashed per artifact: the sandbox's disk cap
-Where = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -57,18 +57,9 @@ def artifact_leaves(ref: Reference, tol: Tolerances) -> list[tuple[Where, str]]:
     names = {n for n in os.listdir(ref.files) if n not in RESERVED}
     if not names:
         return []
-    found: list[tuple[Where, str]] = []
-    stack: list[tuple[Any, Where]] = [(ref.output, ())]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, dict):
-            stack.extend((v, (*path, k)) for k, v in reversed(list(node.items())))
-        elif isinstance(node, list):
-            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(node))))
-        elif isinstance(node, str) and node in names and tol.for_path(path) is not None \
-                and safe_file(ref.files, node):
-            found.append((path, node))
-    return found
+    return [(path, node) for path, node in walk(ref.output)  # graded checked on names only: arrays stay cheap
+            if isinstance(node, str) and node in names and tol.for_path(path) is not None
+            and safe_file(ref.files, node)]
 
 
 def get_at(doc: Any, path: Where) -> Any:

@@ -17,6 +17,7 @@ from swr.kinds.engine.grading import CandidateTerms
 from swr.kinds.engine.spec import EngineSpec, load_engine
 from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.core.jsonfile import dump_json
+from swr.core.trees import copy_tree
 from swr.kinds.taskfile import Forbidden
 from swr.sandbox import Sandbox
 from swr.kinds.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
@@ -118,7 +119,7 @@ def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]]
     for name in (VERIFIER, REFERENCE, MUTANTS):  # the mutants: `swr audit adequacy` on the release
         if name == MUTANTS and not (src / name).is_dir():
             continue
-        shutil.copytree(src / name, at.private / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        copy_tree(src / name, at.private / name)
     at.build_record.write_text(dump_json(record))
 
 

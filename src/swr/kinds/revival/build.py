@@ -14,10 +14,11 @@ from typing import Any
 from swr.core.errors import SwrError
 from swr.core.layout import REVIVAL_TOML, TaskPaths
 from swr.core.jsonfile import dump_json
+from swr.core.trees import BUILD_OUTPUTS, JUNK, KEEP_ALL, copy_tree
 from swr.kinds.revival import copied, envs
 from swr.kinds.revival.anticheat import file_hash
 from swr.kinds.revival.grading import Verifier, grade_revival, hidden_and_public, observe
-from swr.kinds.revival.source import SKIP, apply_patch, module_file, most_imported, original, port_patch
+from swr.kinds.revival.source import apply_patch, module_file, most_imported, original, port_patch
 from swr.kinds.revival.spec import RevivalSpec, load_revival, norm
 from swr.kinds.revival.task import MODULE_REF, load_revival_task, write_oracle, write_revival_task
 from swr.sandbox import Sandbox, tree
@@ -88,7 +89,7 @@ def record_native(spec: RevivalSpec, project: Path, tests: Path, sandbox: Sandbo
 def break_project(spec: RevivalSpec, orig: Path, broken: Path) -> tuple[dict[str, Path], str]:
     """The broken project (hidden tests removed; for deleted-module the module's files too), the reference
     files it lacks ({project path: file}) and what the instruction says is missing."""
-    shutil.copytree(orig, broken, symlinks=True, ignore=shutil.ignore_patterns(*SKIP, "*.pyc", "*.egg-info"))
+    copy_tree(orig, broken, ignore=JUNK | BUILD_OUTPUTS, symlinks=True)
     for rel in spec.verify.hidden:
         target = broken / rel
         shutil.rmtree(target) if target.is_dir() else target.unlink()
@@ -167,7 +168,7 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
             return problems, {"native": recorded}
         if spec.kind != "deleted-module":
             probe = work / "patched"
-            shutil.copytree(orig, probe, symlinks=True)
+            copy_tree(orig, probe, ignore=KEEP_ALL, symlinks=True)
             apply_patch(probe, port_patch(spec))  # a port that does not apply is refused before anything is written
         reference, what = break_project(spec, orig, work / "broken")
         hashes = {f: h for f in spec.verify.public_files() if (h := file_hash(work / "broken", f))}
@@ -196,8 +197,8 @@ def check_rebuild(root: Path, rebuild: Path, threshold: float, sandbox: Sandbox)
     v = replace(task.verifier(), copy_threshold=threshold)
     with tempfile.TemporaryDirectory(prefix="swr-revival-rebuild-") as d:
         cand = Path(d) / "r"
-        shutil.copytree(task.project, cand, symlinks=True)
-        shutil.copytree(rebuild, cand, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        copy_tree(task.project, cand, ignore=KEEP_ALL, symlinks=True)
+        copy_tree(rebuild, cand, merge=True)
         got = grade_revival(v, task.id, cand, sandbox)
     brief = {**_brief(got), "similarity": got.get("similarity")}
     return brief, ([] if got["pass"] else [f"the honest rebuild in {rebuild} fails: {got['labels']} "

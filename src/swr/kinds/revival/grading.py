@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from swr.judge import Tolerances
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.judge.compare import compare
 from swr.kinds.revival import anticheat, copied
 from swr.kinds.revival.envs import Venv
@@ -79,7 +80,7 @@ def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> 
     shutil.copyfile(Path(__file__).with_name("runner.py"), scratch / RUNNER)
     (scratch / INI).write_text("[pytest]\n")
     if v.probes_dir.is_dir():
-        shutil.copytree(v.probes_dir, scratch / v.probes_dir.name)
+        copy_tree(v.probes_dir, scratch / v.probes_dir.name, ignore=KEEP_ALL)
     return scratch
 
 

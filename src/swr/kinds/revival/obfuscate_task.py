@@ -26,6 +26,7 @@ from swr.judge import Tolerances
 from swr.judge.compare import compare
 from swr.core.layout import PROBES, REVIVAL_TOML, TaskPaths
 from swr.core.jsonfile import dump_json
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.kinds.revival import copied, envs, identify
 from swr.kinds.revival.anticheat import file_hash
 from swr.kinds.revival.build import (RevivalResult, build_revival, check_task, original_tests, record_native,
@@ -98,9 +99,9 @@ def load_task(task_dir: Path) -> RevivalTask:
 
 def _intact(task: RevivalTask, dest: Path, drop: tuple[str, ...]) -> Path:
     """The original project again: the broken one, the original tests laid over it, the module restored."""
-    shutil.copytree(task.project, dest, symlinks=True)
-    shutil.copytree(task.paths.original_tests, dest, dirs_exist_ok=True)
-    shutil.copytree(task.reference_dir / MODULE_REF, dest, dirs_exist_ok=True)
+    copy_tree(task.project, dest, ignore=KEEP_ALL, symlinks=True)
+    copy_tree(task.paths.original_tests, dest, ignore=KEEP_ALL, merge=True)
+    copy_tree(task.reference_dir / MODULE_REF, dest, ignore=KEEP_ALL, merge=True)
     for stub in dest.rglob("*.pyi"):  # stubs name everything and the rewrite does not parse them: left out
         stub.unlink()
     for rel in drop:
@@ -164,7 +165,7 @@ def _variant_spec(task: RevivalTask, m: _Map, module: str, probes: dict[str, str
     dest.mkdir(parents=True)
     (dest / REVIVAL_TOML).write_text(tomli_w.dumps(raw))
     if probes:
-        shutil.copytree(probes_out / PROBES, dest / PROBES)
+        copy_tree(probes_out / PROBES, dest / PROBES, ignore=KEEP_ALL)
     return load_revival(dest, check_files=False)
 
 
@@ -182,7 +183,7 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         module = spec.module or most_imported(intact, spec.verify.pythonpath, spec.verify.hidden)
         probes_src = work / "probes-src"
         if task.paths.probes.is_dir():
-            shutil.copytree(task.paths.probes, probes_src / PROBES)
+            copy_tree(task.paths.probes, probes_src / PROBES, ignore=KEEP_ALL)
         opts = ObfuscateOptions(seed=variant.seed, strip=variant.strip, package=variant.package,
                                 tests=(probes_src / PROBES,) if probes_src.is_dir() else (),
                                 tests_out=work / "probes-out", python=str(envs.ensure(spec.native).python))
@@ -285,7 +286,7 @@ def _record(new: RevivalSpec, obf: Path, tests: Path, sandbox: Sandbox, recorded
 def _break(spec: RevivalSpec, new: RevivalSpec, m: _Map, task: RevivalTask, obf: Path, dest: Path
            ) -> tuple[Path, dict[str, Path], str]:
     """The obfuscated project broken as the plain one was: hidden tests and the deleted module's files gone."""
-    shutil.copytree(obf, dest, symlinks=True)
+    copy_tree(obf, dest, ignore=KEEP_ALL, symlinks=True)
     for rel in new.verify.hidden:
         shutil.rmtree(dest / rel) if (dest / rel).is_dir() else (dest / rel).unlink()
     old = sorted(f.relative_to(task.reference_dir / MODULE_REF).as_posix()

@@ -18,6 +18,7 @@ from pathlib import Path
 from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
 from swr.core.layout import PORT_PATCH, REVIVAL_PROJECT, REVIVAL_TOML
+from swr.core.trees import BUILD_OUTPUTS, JUNK, copy_tree
 from swr.kinds.revival.envs import interpreter
 from swr.kinds.revival.spec import RevivalSpec
 
@@ -75,7 +76,7 @@ def _sha256(path: Path) -> str:
 def original(spec: RevivalSpec, dest: Path) -> Path:
     """The intact project at dest: the sdist's single top directory, or project/ of a local source."""
     if spec.source == "local":
-        shutil.copytree(spec.directory / REVIVAL_PROJECT, dest, ignore=shutil.ignore_patterns(*SKIP, "*.pyc"))
+        copy_tree(spec.directory / REVIVAL_PROJECT, dest, ignore=JUNK | BUILD_OUTPUTS)
         return dest
     return unpack(sdist(spec), dest)
 

@@ -15,6 +15,7 @@ from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
 from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.jsonfile import dump_json
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.kinds.taskfile import Forbidden
 from swr.kinds.revival import copied, envs, originals
 from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
@@ -195,13 +196,12 @@ def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path,
     root.mkdir(parents=True)
     at.toml.write_text(dump_task_file(public_meta(spec, obfuscated)))
     at.instruction.write_text(instruction(spec, what, python, obfuscated))
-    shutil.copytree(broken, at.project, symlinks=True)
+    copy_tree(broken, at.project, ignore=KEEP_ALL, symlinks=True)
     at.private.mkdir()
     shutil.copyfile(spec.directory / "revival.toml", at.revival_toml)
     if spec.verify.probes:
-        shutil.copytree(spec.directory / PROBES, at.probes,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    shutil.copytree(tests, at.original_tests)
+        copy_tree(spec.directory / PROBES, at.probes)
+    copy_tree(tests, at.original_tests, ignore=KEEP_ALL)
     at.reference.mkdir()
     for rel, src in reference.items():
         dst = at.reference / MODULE_REF / rel
@@ -210,7 +210,7 @@ def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path,
     if spec.kind != "deleted-module":
         shutil.copyfile(spec.directory / PORT_PATCH, at.private / PORT_PATCH)
     elif (rebuild := spec.directory / "reference").is_dir() and any(rebuild.rglob("*.py")):
-        shutil.copytree(rebuild, at.reference / REBUILD_REF, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        copy_tree(rebuild, at.reference / REBUILD_REF)
     at.recorded.write_text(dump_json(recorded))
     at.test_hashes.write_text(dump_json(hashes))
     if spec.kind == "deleted-module":
@@ -232,12 +232,12 @@ def write_oracle(task: RevivalTask, dest: Path) -> None:
     """The broken project with the reference applied: the deleted module's honest rebuild where the task has
     one (it passes as any agent's candidate, Harbor's oracle too), else the module restored; or the port
     patched in."""
-    shutil.copytree(task.project, dest, symlinks=True)
+    copy_tree(task.project, dest, ignore=KEEP_ALL, symlinks=True)
     ref = task.reference_dir
     if (ref / REBUILD_REF).is_dir():
-        shutil.copytree(ref / REBUILD_REF, dest, dirs_exist_ok=True)
+        copy_tree(ref / REBUILD_REF, dest, ignore=KEEP_ALL, merge=True)
     elif (ref / MODULE_REF).is_dir():
-        shutil.copytree(ref / MODULE_REF, dest, dirs_exist_ok=True)
+        copy_tree(ref / MODULE_REF, dest, ignore=KEEP_ALL, merge=True)
     patch = task.paths.private / PORT_PATCH
     if patch.is_file():
         apply_patch(dest, patch)

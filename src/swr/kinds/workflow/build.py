@@ -23,6 +23,7 @@ from swr.core.release_dir import task_dir
 from swr.kinds.workflow.task import Example, Task, task_meta, write_gates, write_task
 from swr.sandbox import RunResult, Sandbox
 from swr.core.hashing import content_hash
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.kinds.workflow.scenario import sample_scenario
 from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec
 from swr.kinds.workflow.reference import Runner, command_exists, limits_for
@@ -276,7 +277,7 @@ def replayed(slots: list[Slot]) -> Fresh:
         if res is None:
             return None
         if res.artifacts:
-            shutil.copytree(res.artifacts, files, dirs_exist_ok=True)
+            copy_tree(res.artifacts, files, ignore=KEEP_ALL, merge=True)
         return replace(res, artifacts=files)
 
     return fresh

@@ -11,21 +11,19 @@ import contextlib
 import json
 import os
 import queue
-import select
 import shutil
 import sys
 import tempfile
-import threading
 import time
-from collections import deque
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-from swr.sandbox import WORKDIR, Handle, Job, Mount, RunResult, Sandbox
+from swr.sandbox import WORKDIR, Job, Mount, RunResult, Sandbox
 from swr.sandbox import tree
 from swr.sandbox.base import disk_used
 from swr.sandbox.capped import capped_dir
+from swr.kinds.workflow.warm_pool import Pool, Served, with_call_mount
 
 SERVER_SCRIPT = Path(__file__).with_name("fork_server.py")
 SERVER_DST = "/sandbox/swr/forkserve.py"
@@ -105,7 +103,7 @@ def preload_of(script: Path, roots: tuple[Path, ...]) -> list[list[Any]]:
     return out
 
 
-class ForkServer:
+class ForkServer(Served):
     """One server in its own sandbox; serves one scenario at a time. Artifacts land in a (capped) directory
     of its own, copied out after each child as a fresh process's are."""
 
@@ -118,19 +116,17 @@ class ForkServer:
         self.files = self.dir / "artifacts"
         self.stack = contextlib.ExitStack()
         self.capped = self.stack.enter_context(capped_dir(self.files, self.limits.disk_bytes))
-        self.stderr: deque[bytes] = deque(maxlen=64)
-        self.dead = False
         cfg = {"argv": argv, "preload": preload, "watch": list(WATCH), "learn": learn, "entry": entry}
         lim = replace(self.limits, time_s=float("inf"), pids=self.limits.pids + 1)  # +1: the server
         try:
-            self.h: Handle = sandbox.spawn(replace(
+            h = sandbox.spawn(replace(
                 job, argv=[sys.executable, SERVER_DST, json.dumps(cfg)], limits=lim, artifacts=self.files,
-                extra_mounts=(*job.extra_mounts, Mount(SERVER_SCRIPT, SERVER_DST))))
+                extra_mounts=with_call_mount((*job.extra_mounts, Mount(SERVER_SCRIPT, SERVER_DST)))))
         except BaseException:
             self.stack.close()
             shutil.rmtree(self.dir, ignore_errors=True)
             raise
-        threading.Thread(target=self._drain, daemon=True).start()
+        super().__init__(h)
         self.info = self._ready(lim.pids)
 
     def _ready(self, pids: int) -> dict[str, Any]:
@@ -153,31 +149,13 @@ class ForkServer:
         if cg is not None:
             cg.set_limits(self.pids, self.limits.memory_bytes + rss)
 
-    def _drain(self) -> None:
-        f = self.h.proc.stderr
-        assert f is not None
-        for chunk in iter(lambda: f.read1(1 << 16), b""):
-            self.stderr.append(chunk)
-
     def _line(self, deadline: float) -> bytes | None:
         """One protocol line, or None when the server is gone, past the deadline or past the disk cap."""
-        f = self.h.proc.stdout
-        assert f is not None
-        fd, buf = f.fileno(), bytearray()
-        while not buf.endswith(b"\n"):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], min(remaining, DISK_POLL_S))
-            if not ready:
-                if not self.capped and disk_used((self.files,)) > self.limits.disk_bytes:
-                    return None
-                continue
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None
-            buf += chunk
-        return bytes(buf)
+        line, _ = self.read_line(deadline, poll_s=DISK_POLL_S, over=self._over_disk)
+        return line
+
+    def _over_disk(self) -> bool:
+        return not self.capped and disk_used((self.files,)) > self.limits.disk_bytes
 
     def call(self, stdin: bytes, files: Path, warm: bool = False) -> RunResult | None:
         """One scenario in a forked child: what a fresh `run(sandbox, job, stdin)` would return; None if the
@@ -214,8 +192,7 @@ class ForkServer:
             self.dead = True  # its cgroup's counters keep the breach; a changed file stays: start afresh
         out, err = base64.b64decode(rep["stdout"]), base64.b64decode(rep["stderr"])
         if warm:  # what the entry printed went to the server's own stderr
-            err = b"".join(self.stderr) + err
-            self.stderr.clear()
+            err = self.take_stderr() + err
         return RunResult(None if limit else rep["rc"], out, err, limit, time.monotonic() - t0, files)
 
     def _empty_files(self) -> None:
@@ -238,24 +215,21 @@ class ForkServer:
         return RunResult(None, b"", err, limit, time.monotonic() - t0)
 
     def close(self) -> None:
-        self.h.close()
+        super().close()
         self.stack.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class ForkPool:
+class ForkPool(Pool[ForkServer]):
     """Up to `size` fork servers of one job shared by threads, started lazily; a dead one is replaced.
     If a server cannot start, the pool is off for good and run() returns None (run per process). A warm
     call takes a warm server, else turns a fresh one warm: the import is paid once for both kinds of run."""
 
     def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], size: int = 1,
                  entry: str | None = None):
+        super().__init__(size)
         self.sandbox, self.job, self.argv, self.preload, self.entry = sandbox, job, argv, preload, entry
-        self.idle: queue.LifoQueue[ForkServer] = queue.LifoQueue()
         self.warm: queue.LifoQueue[ForkServer] = queue.LifoQueue()
-        self.slots = threading.Semaphore(max(1, size))
-        self.all: list[ForkServer] = []
-        self.lock = threading.Lock()
         self.broken: str | None = None
         self.learn = True
 
@@ -265,35 +239,15 @@ class ForkPool:
         with self.slots:
             if self.broken:
                 return None
-            s = self._idle(warm)
+            s = self.take(self.warm, self.idle) if warm else self.take(self.idle)
             if s is None:
                 try:
-                    s = ForkServer(self.sandbox, self.job, self.argv, self.preload, self.learn, self.entry)
+                    s = self.add(ForkServer(self.sandbox, self.job, self.argv, self.preload, self.learn, self.entry))
                 except ForkUnavailable as e:
                     self.broken = str(e)
                     return None
-                with self.lock:
-                    self.all.append(s)
             res = s.call(stdin, files, warm)
             if s.dead:
                 self.learn = self.learn and not s.unlearnable
-                with self.lock:
-                    self.all.remove(s)
-                s.close()
-            else:
-                (self.warm if s.warm else self.idle).put(s)
+            self.release(s, self.warm if s.warm else self.idle)
             return res
-
-    def _idle(self, warm: bool) -> ForkServer | None:
-        for q in (self.warm, self.idle) if warm else (self.idle,):
-            try:
-                return q.get_nowait()
-            except queue.Empty:
-                pass
-        return None
-
-    def close(self) -> None:
-        with self.lock:
-            for s in self.all:
-                s.close()
-            self.all.clear()

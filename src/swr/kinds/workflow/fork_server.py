@@ -31,6 +31,11 @@ import time
 import traceback
 from typing import Any
 
+if __package__:  # imported on the host (tests)
+    from swr.kinds.workflow import warm_call
+else:  # run inside the sandbox: warm_call.py is mounted beside this script
+    import swr_warm_call as warm_call  # type: ignore[import-not-found,no-redef]
+
 STDERR_CAP = 1 << 20
 # jemalloc (pyarrow, which pandas imports) re-creates its background thread in a child (pthread_atfork)
 FORK_SAFE_THREADS = ("jemalloc_bg_thd",)
@@ -363,20 +368,18 @@ def _feed(sel: selectors.BaseSelector, fd: int, view: memoryview, opened: set[in
 
 
 def serve_warm(entry: str, req: dict[str, Any]) -> dict[str, Any]:
-    """The entry called here, on this process's state: what a warm worker's call returns. The host enforces
-    the deadline (it kills the server); prints go to stderr, as the server's fd 1 is its stderr."""
-    import importlib
-
-    module, func = entry.split(":")
-    sys.stdout = sys.stderr  # unbuffered into the server's stderr, as warm_worker.py; no child inherits it now
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # as warm_worker.py: a lazy import of the reference's own module
+    """The entry called here, on this process's state: what a warm worker's call returns (warm_call.py, shared
+    with it). The host enforces the deadline (it kills the server); prints go to stderr, as the server's fd 1
+    is its stderr."""
+    warm_call.quiet_prints()  # unbuffered into the server's stderr; no child inherits it now
     t0 = time.monotonic()
     try:
-        out = json.dumps(getattr(importlib.import_module(module), func)(json.loads(req["warm"])))
-        rc, err = 0, ""
+        scenario = json.loads(req["warm"])
     except BaseException:  # noqa: BLE001 - every failure is reported, the server survives
-        out, rc, err = "", 1, traceback.format_exc()[-4000:]
+        output, err = None, warm_call.failure()
+    else:
+        output, err = warm_call.call(entry, scenario)
+    out, rc = (output, 0) if output is not None else ("", 1)
     limit = "output" if len(out) > req["stdout_bytes"] else None
     return {"rc": rc, "limit": limit, "clean": limit is None, "wall_s": time.monotonic() - t0, "warm": True,
             "stdout": base64.b64encode(out.encode()).decode() if not limit else "",
@@ -409,8 +412,7 @@ def main() -> None:
     gc.collect()
     gc.freeze()  # the imported objects stay in their pages: children copy fewer of them
     snaps = {root: manifest(root) for root in cfg["watch"] if os.path.isdir(root)}
-    reply.write(json.dumps({"ready": True, "rss": _rss(), "preloaded": done, "failed": failed}) + "\n")
-    reply.flush()
+    warm_call.send(reply, {"ready": True, "rss": _rss(), "preloaded": done, "failed": failed})
     requests = os.fdopen(proto_in, "r", encoding="utf-8")
     learned, warm = not cfg.get("learn", True), False
     for line in requests:
@@ -419,8 +421,7 @@ def main() -> None:
             if "warm" not in req:
                 return  # a fresh child of a warm server would not be fresh
             warm = True
-            reply.write(json.dumps(serve_warm(cfg["entry"], req)) + "\n")
-            reply.flush()
+            warm_call.send(reply, serve_warm(cfg["entry"], req))
             continue
         res, names = serve_one(cfg, req, own, snaps, tell=not learned)
         if not learned and res["clean"] and res["rc"] == 0 and not res["limit"]:  # once, from a good child
@@ -429,8 +430,7 @@ def main() -> None:
                 res["clean"], res["unlearnable"] = False, why
             snaps = {root: manifest(root) for root in cfg["watch"] if os.path.isdir(root)}
             res["rss"] = _rss()
-        reply.write(json.dumps(res) + "\n")
-        reply.flush()
+        warm_call.send(reply, res)
         if not res["clean"]:
             return
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import queue
-import select
 import shlex
 import shutil
 import stat
@@ -14,7 +12,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections import deque
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -23,8 +20,9 @@ from swr.kinds.workflow import fork_pool as forkserver
 from swr.kinds.workflow.fork_pool import ForkPool, preload_of, python_argv
 from swr.core.layout import CANDIDATE_RUN
 from swr.kinds.workflow.task import copy_files, copy_reference
-from swr.sandbox import WORKDIR, Handle, Job, Limits, MiB, Mount, RunResult, Sandbox, run
+from swr.sandbox import WORKDIR, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 from swr.kinds.workflow.spec import WorkflowSpec
+from swr.kinds.workflow.warm_pool import Pool, Served, with_call_mount
 
 WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
 WORKER_DST = "/sandbox/swr/worker.py"
@@ -95,7 +93,7 @@ class Runner:
 
     def job(self, argv: list[str], limits: Limits | None = None, artifacts: Path | None = None,
             env: dict[str, str] | None = None) -> Job:
-        extra = (Mount(WORKER_SCRIPT, WORKER_DST),) if self.spec.entry else ()
+        extra = with_call_mount([Mount(WORKER_SCRIPT, WORKER_DST)]) if self.spec.entry else ()
         return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, artifacts=artifacts,
                    extra_mounts=extra, env=dict(env or {}), fixed_addresses=True)
 
@@ -206,7 +204,7 @@ class Runner:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-class Worker:
+class Worker(Served):
     """One warm process serving scenarios over a line protocol; restarted after any failure."""
 
     def __init__(self, runner: Runner, env: dict[str, str] | None = None):
@@ -216,17 +214,7 @@ class Worker:
         self.files = runner.new_dir()  # each call writes its artifacts into a fresh subdirectory of this
         self.calls = itertools.count()
         argv = [sys.executable, WORKER_DST, runner.spec.entry or ""]
-        self.h: Handle = runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf")), self.files, env))
-        self.stderr: deque[bytes] = deque(maxlen=64)
-        self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._drain.start()
-        self.dead = False
-
-    def _drain_stderr(self) -> None:
-        f = self.h.proc.stderr
-        assert f is not None
-        for chunk in iter(lambda: f.read1(1 << 16), b""):
-            self.stderr.append(chunk)
+        super().__init__(runner.sandbox.spawn(runner.job(argv, replace(lim, time_s=float("inf")), self.files, env)))
 
     def call(self, scenario: dict[str, Any]) -> RunResult:
         t0 = time.monotonic()
@@ -238,82 +226,40 @@ class Worker:
             p.stdin.flush()
         except (BrokenPipeError, OSError):
             return self._failed(t0, None)
-        line, limit = self._read_line(t0)
+        line, limit = self.read_line(t0 + self.limits.time_s, cap=self.limits.stdout_bytes)
         if line is None:
             return self._failed(t0, limit)
         try:
             reply = json.loads(line)
         except ValueError:
             return self._failed(t0, None)
-        err = b"".join(self.stderr)
-        self.stderr.clear()
+        err = self.take_stderr()
         if reply.get("ok"):
             return RunResult(0, reply["output"].encode(), err, None, time.monotonic() - t0, self.files / sub)
         return RunResult(1, b"", err + str(reply.get("error", "")).encode(), None, time.monotonic() - t0)
-
-    def _read_line(self, t0: float) -> tuple[bytes | None, str | None]:
-        f = self.h.proc.stdout
-        assert f is not None
-        fd, buf = f.fileno(), bytearray()
-        deadline = t0 + self.limits.time_s
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None, "timeout"
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                continue
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None, None
-            buf += chunk
-            if buf.endswith(b"\n"):
-                return bytes(buf), None
-            if len(buf) > self.limits.stdout_bytes:
-                return None, "output"
 
     def _failed(self, t0: float, limit: str | None) -> RunResult:
         self.dead = True
         self.h.kill()
         rc = self.h.proc.wait()
         limit = limit or self.h.breach()
-        self._drain.join(timeout=2)
+        self._drainer.join(timeout=2)
         return RunResult(None if limit else rc, b"", b"".join(self.stderr), limit, time.monotonic() - t0)
 
-    def close(self) -> None:
-        self.h.close()
 
-
-class WorkerPool:
+class WorkerPool(Pool[Worker]):
     """Up to `size` warm workers shared by threads; a failed worker is replaced lazily."""
 
     def __init__(self, runner: Runner, size: int, env: dict[str, str] | None = None):
+        super().__init__(size)
         self.runner, self.env = runner, env
-        self.idle: queue.LifoQueue[Worker] = queue.LifoQueue()
-        self.slots = threading.Semaphore(max(1, size))
-        self.all: list[Worker] = []
-        self.lock = threading.Lock()
 
     def run(self, scenario: dict[str, Any]) -> RunResult:
         with self.slots:
-            try:
-                w = self.idle.get_nowait()
-            except queue.Empty:
-                w = Worker(self.runner, self.env)
-                with self.lock:
-                    self.all.append(w)
+            w = self.take() or self.add(Worker(self.runner, self.env))
             res = w.call(scenario)
-            if w.dead:
-                w.close()
-            else:
-                self.idle.put(w)
+            self.release(w)
             return res
-
-    def close(self) -> None:
-        with self.lock:
-            for w in self.all:
-                w.close()
-            self.all.clear()
 
 
 def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shlex
 from functools import cached_property
 from pathlib import Path
@@ -13,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import ErrorDetails
 
 from swr.core.errors import SwrError, load_toml
+from swr.core.hashing import tree_hash
+from swr.core.trees import JUNK
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options, zero_rtol
 from swr.core.layout import WORKFLOW_TOML
@@ -27,7 +27,6 @@ DOMAINS = (
     "earth-space-sciences",
 )
 Scalar = str | int | float | bool
-_IGNORED_DIRS = {"__pycache__", ".git", ".pytest_cache", ".mypy_cache"}
 
 
 class _Strict(BaseModel):
@@ -198,18 +197,9 @@ class WorkflowSpec(_Strict):
 
 
 def hash_tree(root: Path) -> str:
-    """Content hash of a directory tree (relative paths + bytes), independent of mtimes."""
-    h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _IGNORED_DIRS)
-        for fn in sorted(filenames):
-            if fn.endswith(".pyc"):
-                continue
-            p = Path(dirpath, fn)
-            rel = p.relative_to(root).as_posix()
-            h.update(rel.encode() + b"\0")
-            h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
+    """Content hash of a workflow directory (relative paths + bytes, not mtimes) without trees.JUNK: what a
+    copy of it into a task keeps."""
+    return tree_hash(root, JUNK)
 
 
 def _field_of(err: ErrorDetails) -> str:

@@ -14,6 +14,7 @@ from swr.core import outputs
 from swr.core.errors import SwrError, load_json
 from swr.core.jsonfile import dump_json
 from swr.core.layout import TaskPaths, example_files
+from swr.core.trees import copy_tree
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
 from swr.kinds.taskfile import (
@@ -103,7 +104,7 @@ def write_gates(root: Path, gates: dict[str, Any]) -> None:
 
 def copy_reference(src: Path, dst: Path) -> None:
     """The reference as a task carries it: no bytecode."""
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), dirs_exist_ok=True)
+    copy_tree(src, dst, merge=True)
 
 
 def copy_files(src: Path, files: list[str], dst: Path) -> None:

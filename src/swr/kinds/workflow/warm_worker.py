@@ -3,23 +3,23 @@
 Stdlib only. Protocol: one request per line on stdin, {"scenario": {...}, "artifacts": "<name>"};
 the call gets $SWR_ARTIFACTS/<name> as its own $SWR_ARTIFACTS. One JSON reply per line on the
 original stdout: {"ok": true, "output": <text>} or {"ok": false, "error": <traceback>}.
-The entry's own prints go to stderr so they cannot corrupt the protocol.
+The entry's own prints go to stderr so they cannot corrupt the protocol (warm_call.py, shared with the
+fork server's warm call).
 """
 
-import importlib
 import json
 import os
 import sys
-import traceback
+
+if __package__:  # imported on the host (tests)
+    from swr.kinds.workflow import warm_call
+else:  # run inside the sandbox: warm_call.py is mounted beside this script
+    import swr_warm_call as warm_call  # type: ignore[import-not-found,no-redef]
 
 
 def main() -> None:
-    module_name, func_name = sys.argv[1].split(":")
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    sys.path.insert(0, os.getcwd())
-    func = getattr(importlib.import_module(module_name), func_name)
+    proto = warm_call.keep_protocol()
+    func = warm_call.load_entry(sys.argv[1])
     root = os.environ.get("SWR_ARTIFACTS", "/tmp")
     for line in sys.stdin:
         try:
@@ -27,12 +27,10 @@ def main() -> None:
             files = os.path.join(root, request["artifacts"])
             os.makedirs(files, exist_ok=True)
             os.environ["SWR_ARTIFACTS"] = files
-            out = func(request["scenario"])
-            reply = {"ok": True, "output": json.dumps(out)}
-        except BaseException:  # noqa: BLE001 - every failure is reported, the worker survives
-            reply = {"ok": False, "error": traceback.format_exc()[-4000:]}
-        proto.write(json.dumps(reply) + "\n")
-        proto.flush()
+            output, error = warm_call.call(func, request["scenario"])
+        except BaseException:  # noqa: BLE001 - a garbled request is reported too, the worker survives
+            output, error = None, warm_call.failure()
+        warm_call.send(proto, {"ok": True, "output": output} if output is not None else {"ok": False, "error": error})
 
 
 if __name__ == "__main__":
