@@ -32,7 +32,7 @@ BUILD_RIGHT = f"mkdir -p solution && cat > solution/run <<'EOF'\n{RIGHT}EOF\nchm
 
 def command_job(release: Path, tmp: Path, script: str, **kw: Any) -> JobConfig:
     """The generic command agent with a bash template, no network, on the first linear task."""
-    return JobConfig(release, "command", include=kw.pop("include", ("good-linear-v1",)), jobs_dir=tmp / "jobs",
+    return JobConfig(release=release, agent="command", include=kw.pop("include", ("good-linear-v1",)), jobs_dir=tmp / "jobs",
                      concurrency=1, agent_options={"command": script, "network": False}, **kw)
 
 
@@ -218,7 +218,7 @@ def test_every_agent_is_stopped_at_the_time_limit_from_outside(linear_release: P
     monkeypatch.setitem(agents_mod.AGENTS, agent.name, lambda opts: agent(release) if agent is StuckAgent else agent())
     monkeypatch.setattr(watchdog, "GRACE_S", 2.0)
     try:
-        cfg = JobConfig(linear_release, agent.name, include=("good-linear-v1",), jobs_dir=tmp_path,
+        cfg = JobConfig(release=linear_release, agent=agent.name, include=("good-linear-v1",), jobs_dir=tmp_path,
                         budget=Budget(time_limit_s=3))
         rec = only(run_job(cfg))
     finally:
@@ -238,7 +238,7 @@ def test_write_file_refuses_fifos_and_links(linear_release: Path, tmp_path: Path
                  [("write_file", {"path": "solution/notes", "content": "overwritten"})],
                  [("write_file", {"path": "solution/up/feedback", "content": "overwritten"})],
                  [("finish", {})]])
-    cfg = JobConfig(linear_release, "openai", "scripted-model", include=("good-linear-v1",), jobs_dir=tmp_path,
+    cfg = JobConfig(release=linear_release, agent="openai", model="scripted-model", include=("good-linear-v1",), jobs_dir=tmp_path,
                     agent_options={"base_url": srv.url})
     fifo = run_dir(cfg, plan(cfg)[0].key).workspace / SOLUTION / "run"
     done = threading.Event()
@@ -477,7 +477,7 @@ def test_a_models_deeply_nested_tool_arguments_are_its_own_failure(linear_releas
     srv = RawArguments([[("bash", {"raw": "[" * 100_000 + "]" * 100_000})],
                         [("write_file", {"path": "solution/run", "content": RIGHT})], [("finish", {})]])
     try:
-        cfg = JobConfig(linear_release, "openai", "scripted-model", include=("good-linear-v1",),
+        cfg = JobConfig(release=linear_release, agent="openai", model="scripted-model", include=("good-linear-v1",),
                         jobs_dir=tmp_path / "jobs", concurrency=1, retries=0, agent_options={"base_url": srv.url})
         rec = only(run_job(cfg))
     finally:

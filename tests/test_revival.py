@@ -22,7 +22,8 @@ from swr.kinds.revival.runner import MARK
 from swr.kinds.revival.source import imported_by, most_imported, original
 from swr.kinds.revival.spec import load_revival
 from swr.kinds.revival.task import RevivalTask
-from swr.kinds.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.verdict import parse_verdict
 
 REVIVAL = ROOT / "revivals" / "more-itertools-recipes"
 TASK = "more-itertools-recipes"
@@ -206,12 +207,12 @@ def test_public_split_runs_the_public_tests_only(task: RevivalTask, tmp_path: Pa
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
     """Acceptance 2 of issue 13 over every shipped revival task: the oracle passes each one, nop none."""
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs"))
     assert len(oracle) >= 6 and all(r.passed for r in oracle), [(r.task, r.label, r.error) for r in oracle]
     for r in oracle:
         k, n = r.verdict["score"].split("/")
         assert k == n and int(n) > 0, (r.task, r.verdict["score"])
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == len(oracle) and not any(r.passed for r in nop), [(r.task, r.label) for r in nop]
 
 

@@ -145,7 +145,7 @@ def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(reviva
     task = kinds.load(revival_release / "tasks" / PLAIN)
     assert (task.reference_dir / "rebuild" / MODULE).is_file()
     for agent in ("oracle", "nop"):
-        (r,) = run_job(JobConfig(revival_release, agent, jobs_dir=tmp_path / "jobs", include=(PLAIN,)))
+        (r,) = run_job(JobConfig(release=revival_release, agent=agent, jobs_dir=tmp_path / "jobs", include=(PLAIN,)))
         assert not any(f.get("kind") == "copied_original" for f in r.verdict["anticheat"]), r.verdict["anticheat"]
         sim = r.verdict["similarity"]
         assert r.passed is (agent == "oracle") and 0 <= sim["score"] < sim["threshold"] - 0.3, sim
@@ -199,7 +199,7 @@ def test_a_copying_agents_run_fails_and_export_sft_takes_nothing_of_it(task: Rev
               [("bash", {"command": "./feedback --json"})], [("finish", {})]]
     srv = Scripted(script)
     try:
-        (r,) = run_job(JobConfig(revival_release, "openai", "m", job="copy", jobs_dir=tmp_path / "jobs",
+        (r,) = run_job(JobConfig(release=revival_release, agent="openai", model="m", job="copy", jobs_dir=tmp_path / "jobs",
                                  concurrency=1, retries=0, include=(PLAIN,), agent_options={"base_url": srv.url}))
     finally:
         srv.close()

@@ -22,7 +22,8 @@ from swr.kinds.revival.envs import ensure, installed
 from swr.kinds.revival.source import apply_patch, original, port_patch
 from swr.kinds.revival.spec import load_revival, norm
 from swr.kinds.revival.task import RevivalTask
-from swr.kinds.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.verdict import parse_verdict
 
 REVIVAL = ROOT / "revivals" / "peakutils-scipy"
 TASK = "peakutils-scipy"
@@ -143,10 +144,10 @@ def test_a_byte_order_mark_does_not_hide_a_pin_back(tmp_path: Path, name: str, t
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs", include=(TASK,)))
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs", include=(TASK,)))
     assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict["score"] == "25/25", \
         [(r.label, r.error) for r in oracle]
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs", include=(TASK,)))
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs", include=(TASK,)))
     assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["label"] == "tests_failed"
 
 

@@ -18,7 +18,8 @@ from swr.kinds.revival.anticheat import dependency_downgrades
 from swr.kinds.revival.source import apply_patch, original, port_patch
 from swr.kinds.revival.spec import load_revival
 from swr.kinds.revival.task import RevivalTask
-from swr.kinds.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.verdict import parse_verdict
 
 REVIVAL = ROOT / "revivals" / "pandas-schema"
 BROKEN_TEST = "test/test_schema.py::OrderedSchema::test_mixed_columns"

@@ -128,8 +128,8 @@ def test_a_shipped_binary_is_not_graded(task: RevivalTask, built: Path, tmp_path
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs"))
     assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict["score"] == "200/200", \
         [(r.label, r.error) for r in oracle]
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["label"] == "build_failure"

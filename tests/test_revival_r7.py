@@ -48,7 +48,7 @@ def command_run(release: Path, task: RevivalTask, tmp_path_factory: pytest.TempP
     """One real `swr run -a command` whose command calls ./feedback before and after restoring the module."""
     module = (task.reference_dir / MODULE_REF / RECIPES).read_text()
     assert "SWR_R7_EOF" not in module
-    cfg = JobConfig(release, "command", jobs_dir=tmp_path_factory.mktemp("jobs"), concurrency=1,
+    cfg = JobConfig(release=release, agent="command", jobs_dir=tmp_path_factory.mktemp("jobs"), concurrency=1,
                     agent_options={"command": SCRIPT.format(module=module), "network": False})
     recs = run_job(cfg)
     assert len(recs) == 1 and recs[0].status == "done", (recs[0].error, recs[0].verdict)
@@ -130,7 +130,7 @@ def test_results_by_cohort(release: Path, linear_release: Path, tmp_path: Path) 
     workflow = next((linear_release / "tasks").iterdir())
     shutil.copytree(workflow, mixed / "tasks" / workflow.name, symlinks=True)
     jobs = tmp_path / "jobs"
-    run_job(JobConfig(mixed, "oracle", job="oracle", jobs_dir=jobs, include=(f"{TASK}*", workflow.name)))
+    run_job(JobConfig(release=mixed, agent="oracle", job="oracle", jobs_dir=jobs, include=(f"{TASK}*", workflow.name)))
     doc = _results("oracle", jobs, "--cohort", "obfuscated", "--cutoff", "2024-01-08")
     assert doc["passed"] == 2 and doc["runs"] == 3
     assert doc["cohorts"]["obfuscated"] == {

@@ -1,0 +1,38 @@
+"""Reading and writing a JSON file swr writes through its model: the file is the model's dump in the one JSON
+style (swr.core.jsonfile), so that a file read back and written again is byte-identical; a file that is not
+its model's is one line naming the file and the field."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from swr.core.errors import SwrError, first_problem, load_json
+from swr.core.jsonfile import dump_json
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def dump_record(model: BaseModel) -> str:
+    """The file's text: only the fields its writer set (a key it leaves out stays out), sorted keys."""
+    return dump_json(model.model_dump(by_alias=True, exclude_unset=True))
+
+
+def parse_record(model: type[M], doc: object, path: str | Path) -> M:
+    """A file's JSON value as its model; what does not fit is one line naming the file and the field."""
+    try:
+        return model.model_validate(doc)
+    except ValidationError as e:
+        msg, where = first_problem(e)
+        raise SwrError(msg, file=path, field=where) from None
+
+
+def read_record(model: type[M], path: Path) -> M:
+    """A file as its model (missing, unreadable or invalid JSON: one line naming it)."""
+    return parse_record(model, load_json(path), path)
+
+
+def write_record(path: Path, model: BaseModel) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_record(model))
