@@ -4,14 +4,25 @@ its model's is one line naming the file and the field."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, PlainValidator, ValidationError
 
 from swr.core.errors import SwrError, first_problem, load_json
 from swr.core.jsonfile import dump_json
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("Input should be a number")
+    return value
+
+
+# A number as its writer computed it: an int stays an int in the file, a float a float (a plain `float` field
+# would write 1 as 1.0); one check, so that a bad value names its field and not a member of a union.
+Number = Annotated[int | float, PlainValidator(_number)]
 
 
 def dump_record(model: BaseModel) -> str:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class Options(_Record):

@@ -7,11 +7,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Number = int | float  # as the build computed it: an int stays one in the file
+from swr.core.recordfile import Number
+
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid", strict=True)
 
 
 class Outcome(_Record):

@@ -64,9 +64,9 @@ class EngineVerdict(Verdict):
     @model_validator(mode="after")
     def _complete(self) -> EngineVerdict:
         """A verdict has its records and score; feedback its examples: each is refused without them."""
-        need = ({"note", "examples"} if self.split == "public"
-                else {"label", "labels", "score", "failed_checks", "records", "cases"})
-        if missing := sorted(need - self.model_fields_set):
+        need = (("note", "examples") if self.split == "public"
+                else ("label", "labels", "score", "failed_checks", "records", "cases"))
+        if missing := [k for k in need if k not in self.model_fields_set]:
             raise ValueError(f"{missing[0]} is required")
         return self
 

@@ -10,13 +10,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from swr.core.recordfile import parse_record, read_record, write_record
+from swr.core.recordfile import Number, parse_record, read_record, write_record
 
-Number = int | float  # as the build computed it: an int stays one in the file
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid", strict=True)
 
 
 class Outcome(_Record):
