@@ -311,7 +311,7 @@ def test_real_mini_swe_agent_drives_a_graded_run(linear_release: Path, tmp_path:
     cfg = job(linear_release, tmp_path, "mini-swe-agent", srv.url)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.label in ("pass", "numeric_mismatch"), (rec.error, rec.verdict)
-    assert rec.verdict and rec.verdict["scenarios"], "a verdict from grading"
+    assert rec.verdict and rec.verdict.scenarios, "a verdict from grading"
     assert rec.passed and rec.turns == len(MINI_SCRIPT) and rec.output_tokens == 11 * len(MINI_SCRIPT)
     assert all(r["max_tokens"] == cfg.budget.max_output_tokens for r in srv.requests)
     outputs = srv.tool_results()

@@ -77,14 +77,14 @@ def test_logic_synth_one_counterexample_fails_though_the_others_prove(engines_re
 
     cand = cheating_candidate("logic-synth", "one-wrong-design", tmp_path / "cand")
     v = kinds.grade(task, cand, get_sandbox("bwrap"))
-    ok, n = map(int, v["score"].split("/"))
-    assert not v["pass"] and ok == n - 1 and v["labels"] == ["proof_failure:equivalence"], v["labels"]
+    ok, n = map(int, v.score.split("/"))
+    assert not v.passed and ok == n - 1 and v.labels == ["proof_failure:equivalence"], v.labels
 
 
 def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp_path: Path) -> None:
     oracle = run_job(JobConfig(release=engines_release, agent="oracle", jobs_dir=tmp_path / "jobs"))
     assert oracle and all(r.passed for r in oracle), [(r.task, r.label, r.error) for r in oracle if not r.passed]
-    assert all(r.verdict["score"].split("/")[0] == r.verdict["score"].split("/")[1] for r in oracle)
+    assert all(r.verdict.score.split("/")[0] == r.verdict.score.split("/")[1] for r in oracle)
     nop = run_job(JobConfig(release=engines_release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == len(oracle) and not any(r.passed for r in nop)
     res = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs"), "--json")

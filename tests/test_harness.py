@@ -159,7 +159,7 @@ def test_modified_protected_files_fail_the_run(linear_release: Path, tmp_path: P
     recs = run_job(JobConfig(release=linear_release, agent="tamper", jobs_dir=tmp_path, include=("*-v1",)))
     assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")]
     assert recs[0].cheats == [{"kind": "protected_file", "path": "instruction.md"}]
-    assert recs[0].verdict["pass"] is True  # the candidate itself was right
+    assert recs[0].verdict.passed is True  # the candidate itself was right
 
 
 def test_results_json(linear_release: Path, tmp_path: Path) -> None:
@@ -251,7 +251,7 @@ def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(linear_rele
     toml.write_text(tomli_w.dumps(meta))
     monkeypatch.setitem(agents_mod.AGENTS, "vendoring", lambda opts: VendoringAgent())
     recs = run_job(JobConfig(release=rel, agent="vendoring", jobs_dir=tmp_path / "jobs", include=("*-v1",)))
-    assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")] and recs[0].verdict["pass"]
+    assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")] and recs[0].verdict.passed
     kinds = {c["kind"]: c for c in recs[0].cheats}
     assert kinds["forbidden_package"]["path"] == "solution/run"
     assert kinds["dependency_downgrade"]["package"] == "numpy"

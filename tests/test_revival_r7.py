@@ -88,7 +88,7 @@ def test_the_run_that_restored_the_module_by_copying_it_fails_with_its_score(
     k, n = doc["scores"][TASK].split("/")
     assert doc["passed"] == 0 and k == n and int(n) > 500, doc["scores"]
     (r,) = run_job(cfg)  # the recorded run, read back (the job resumes)
-    assert r.label == "copied_original" and r.verdict["similarity"]["ratio"] == 1.0, r.label
+    assert r.label == "copied_original" and r.verdict.similarity["ratio"] == 1.0, r.label
 
 
 def test_agent_sandbox_mounts_only_for_revival_tasks(task: RevivalTask, linear_release: Path) -> None:
@@ -107,7 +107,7 @@ def test_a_workspace_copy_grades_only_the_public_split(task: RevivalTask, tmp_pa
     with pytest.raises(SwrError, match="revival.toml"):
         kinds.grade(copy, ws.solution, get_sandbox("bwrap"), split="all")
     v = kinds.grade(copy, ws.solution, get_sandbox("bwrap"), split="public")
-    assert not v["pass"] and v["records"][0]["case"] == "collect:tests/test_more.py"
+    assert not v.passed and v.records[0].case == "collect:tests/test_more.py"
 
 
 def _results(job: str, jobs_dir: Path, *args: str) -> dict:
