@@ -99,7 +99,7 @@ def serve() -> Iterator[Any]:
 
 def job(release: Path, tmp: Path, agent: str, url: str, **kw: Any) -> JobConfig:
     opts = {"base_url": url, **kw.pop("options", {})}
-    return JobConfig(release, agent, "scripted-model", include=("good-linear-v1",), jobs_dir=tmp / "jobs",
+    return JobConfig(release=release, agent=agent, model="scripted-model", include=("good-linear-v1",), jobs_dir=tmp / "jobs",
                      concurrency=1, agent_options=opts, **kw)
 
 
@@ -248,7 +248,7 @@ def test_openai_agent_tells_a_revival_task_what_a_revival_is(revival_release: Pa
     the revival kind asks (repair the project in solution/, its hidden tests and probes grade it, feedback
     runs the public tests), asked of the task's kind. The model's port then passes."""
     srv = serve([[], [("bash", {"command": PORT})], [("feedback", {})], [("finish", {})]])
-    cfg = JobConfig(revival_release, "openai", "scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
+    cfg = JobConfig(release=revival_release, agent="openai", model="scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
                     agent_options={"base_url": srv.url})
     rec = only(run_job(cfg))
     system = srv.requests[0]["messages"][0]["content"]
@@ -281,7 +281,7 @@ def test_openai_agent_tells_an_engine_task_about_its_specification(engine_releas
     """An engine task: the system message names the specification and its worked examples, feedback runs the
     examples and finish hands solution/run to the hidden verifier (not "the public examples" of a workflow)."""
     srv = serve([[("feedback", {})], [("finish", {})]])
-    cfg = JobConfig(engine_release, "openai", "scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
+    cfg = JobConfig(release=engine_release, agent="openai", model="scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
                     agent_options={"base_url": srv.url})
     rec = only(run_job(cfg))
     # ./feedback in the workspace, which holds task.toml but no private engine.toml, runs the examples
@@ -311,7 +311,7 @@ def test_real_mini_swe_agent_drives_a_graded_run(linear_release: Path, tmp_path:
     cfg = job(linear_release, tmp_path, "mini-swe-agent", srv.url)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.label in ("pass", "numeric_mismatch"), (rec.error, rec.verdict)
-    assert rec.verdict and rec.verdict["scenarios"], "a verdict from grading"
+    assert rec.verdict and rec.verdict.scenarios, "a verdict from grading"
     assert rec.passed and rec.turns == len(MINI_SCRIPT) and rec.output_tokens == 11 * len(MINI_SCRIPT)
     assert all(r["max_tokens"] == cfg.budget.max_output_tokens for r in srv.requests)
     outputs = srv.tool_results()

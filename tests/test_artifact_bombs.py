@@ -489,8 +489,8 @@ print(json.dumps({"y": 2 * s["a"] + s["b"], "z": [s["a"], s["b"]]}))
         import shutil
 
         shutil.rmtree(scratch, ignore_errors=True)
-    assert v["pass"], v["label"]
-    assert len(v["scenarios"]) == len(task.hidden) + len(task.public) > jobs
+    assert v.passed, v.label
+    assert len(v.scenarios) == len(task.hidden) + len(task.public) > jobs
     assert samples[0] > 0 and peak[0] <= jobs * cap, (peak[0], samples[0])
 
 

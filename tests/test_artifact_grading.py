@@ -83,13 +83,13 @@ def test_reference_files_lie_next_to_each_output(box_task) -> None:
 
 def test_gates_hold_and_replay_controls_fail_on_files(box_task) -> None:
     gates = box_task.gates
-    assert all(g["pass"] for g in gates.values())
-    assert all(not c["pass"] for c in gates["replay_controls_fail"]["controls"].values())
+    assert all(g.passed for g in gates.values())
+    assert all(not c.passed for c in gates["replay_controls_fail"].controls.values())
 
 
 def test_oracle_passes(box_task, sandbox) -> None:
     v = oracle_verdict(box_task, sandbox)
-    assert v["pass"], v
+    assert v.passed, v
 
 
 @pytest.mark.parametrize("edit", [
@@ -99,7 +99,7 @@ def test_oracle_passes(box_task, sandbox) -> None:
 ])
 def test_equivalent_files_pass(box_task, sandbox, tmp_path: Path, edit: str) -> None:
     v = grade(box_task, candidate(tmp_path / "c", edit), sandbox)
-    assert v["pass"], v["scenarios"][0]["mismatches"]
+    assert v.passed, v.scenarios[0].mismatches
 
 
 @pytest.mark.parametrize("edit, field", [
@@ -111,16 +111,16 @@ def test_equivalent_files_pass(box_task, sandbox, tmp_path: Path, edit: str) -> 
 ])
 def test_wrong_files_fail_as_artifact_mismatch(box_task, sandbox, tmp_path: Path, edit: str, field: str) -> None:
     v = grade(box_task, candidate(tmp_path / "c", edit), sandbox)
-    assert not v["pass"]
-    assert v["label"] == "artifact_mismatch", v
-    assert {m["path"] for s in v["scenarios"] for m in s["mismatches"]} == {field}
+    assert not v.passed
+    assert v.label == "artifact_mismatch", v
+    assert {m["path"] for s in v.scenarios for m in s.mismatches} == {field}
 
 
 def test_a_named_file_that_was_not_written_fails(box_task, sandbox, tmp_path: Path) -> None:
     script = "import json; print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n"
     v = grade(box_task, write_candidate(tmp_path / "c", script), sandbox)
-    assert not v["pass"] and {s["label"] for s in v["scenarios"]} == {"artifact_mismatch"}
-    assert "no regular file 'box.stl'" in v["scenarios"][0]["mismatches"][0]["got"]
+    assert not v.passed and {s.label for s in v.scenarios} == {"artifact_mismatch"}
+    assert "no regular file 'box.stl'" in v.scenarios[0].mismatches[0]["got"]
 
 
 @pytest.mark.parametrize("target", ["/etc/passwd", "../../box.stl", "/sandbox/work/run"])
@@ -130,7 +130,7 @@ def test_links_out_of_the_artifact_directory_are_not_followed(box_task, sandbox,
               "os.mkfifo(os.path.join(art, 'curve.csv'))\n"
               "print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n")
     v = grade(box_task, write_candidate(tmp_path / "c", script), sandbox)
-    assert not v["pass"] and {s["label"] for s in v["scenarios"]} == {"artifact_mismatch"}
+    assert not v.passed and {s.label for s in v.scenarios} == {"artifact_mismatch"}
 
 
 def test_replaying_a_public_file_is_caught(box_task, sandbox, tmp_path: Path) -> None:
@@ -144,8 +144,8 @@ def test_replaying_a_public_file_is_caught(box_task, sandbox, tmp_path: Path) ->
               "    shutil.copyfile(n, os.path.join(os.environ['SWR_ARTIFACTS'], n))\n"
               "print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n")
     v = grade(box_task, write_candidate(c, script), sandbox)
-    assert not v["pass"]
-    assert {"input_independent", "public_replay"} <= set(v["labels"])
+    assert not v.passed
+    assert {"input_independent", "public_replay"} <= set(v.labels)
 
 
 def test_nondeterministic_artifact_fails_the_determinism_gate(tmp_path: Path) -> None:

@@ -125,10 +125,10 @@ def test_a_percentage_pass_criterion_is_caught(linear: Path, tmp_path: Path, san
     script = ("import json, sys\ns = json.load(sys.stdin)\nok = s == %r\n"
               "print(json.dumps({'y': 2 * s['a'] + s['b'] + (0 if ok else 1), 'z': [s['a'], s['b']]}))\n")
     wrong_once = write_candidate(tmp_path / "c", script % task.hidden[0].scenario)
-    assert not grade(task, wrong_once, sandbox)["pass"]  # right on 1 of 3 hidden scenarios
+    assert not grade(task, wrong_once, sandbox).passed  # right on 1 of 3 hidden scenarios
     right_twice = write_candidate(tmp_path / "d", script.replace("0 if ok else 1", "1 if ok else 0")
                                   % task.hidden[0].scenario)
-    assert grade(task, right_twice, sandbox)["pass"]  # wrong on one, and still passes: the defect
+    assert grade(task, right_twice, sandbox).passed  # wrong on one, and still passes: the defect
 
 
 def test_a_pattern_that_matches_nothing_is_named(linear: Path, tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def test_catalog_builds_byte_identically_from_a_cold_cache(catalog_release: Path
     for tid in tasks:
         assert files_of(tmp_path / "again" / "tasks" / tid) == files_of(catalog_release / "tasks" / tid)
     rel = load_release(catalog_release)
-    assert rel["content_hash"] == tree_hash(catalog_release / "tasks")
+    assert rel.content_hash == tree_hash(catalog_release / "tasks")
 
 
 def test_write_task_hands_back_the_task_load_task_reads(linear_release: Path, tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_another_seed_gives_other_scenarios(linear_release: Path, tmp_path: Path
     a = {content_hash(ex.scenario) for r in list_tasks(linear_release) for ex in load_task(r).public + load_task(r).hidden}
     b = {content_hash(ex.scenario) for r in list_tasks(tmp_path / "seed1") for ex in load_task(r).public + load_task(r).hidden}
     assert len(a) == len(b) == 12 and not a & b
-    assert load_release(tmp_path / "seed1")["content_hash"] != load_release(linear_release)["content_hash"]
+    assert load_release(tmp_path / "seed1").content_hash != load_release(linear_release).content_hash
 
 
 def test_hidden_scenarios_are_disjoint_from_every_sibling(catalog_release: Path) -> None:
@@ -196,8 +196,8 @@ def test_a_variant_failing_a_gate_is_drawn_afresh_and_only_it_is_dropped(tmp_pat
     [res] = build([FIXTURES / "good-linear"], tmp_path / "never", opts)
     assert len(tries) == 1 + b.VARIANT_REDRAWS
     assert res.failure is None and res.tasks == ["good-linear-v1", "good-linear-v3"]
-    [wf] = load_release(tmp_path / "never")["workflows"]
-    assert wf["status"] == "ok" and wf["dropped_variants"] == {"2": "gate replay_controls_fail: planted"}
+    [wf] = load_release(tmp_path / "never").workflows
+    assert wf.status == "ok" and wf.dropped_variants == {"2": "gate replay_controls_fail: planted"}
 
 
 def test_the_release_carries_the_defects_of_what_it_built(tmp_path: Path) -> None:

@@ -59,11 +59,11 @@ def test_every_gate_holds(task_id: str, catalog_release: Path, sandbox, tmp_path
     task = load_task(task_dir(catalog_release, task_id))
     assert len(task.public) == 5 and len(task.hidden) == 3
     gates = task.gates
-    assert set(gates) == set(GATES) and all(g["pass"] for g in gates.values())
-    assert gates["oracle_passes"]["r_hid"] == 1.0
+    assert set(gates) == set(GATES) and all(g.passed for g in gates.values())
+    assert gates["oracle_passes"].r_hid == 1.0
 
     missing = grade(task, tmp_path / "empty", sandbox)
-    assert not missing["pass"] and missing["label"] == "missing_candidate"
+    assert not missing.passed and missing.label == "missing_candidate"
 
     controls = replay_controls(task.reference_spec(), task.public, task.hidden)
     assert set(controls) == {"modal", "nearest", "best_public"}

@@ -83,7 +83,7 @@ def program(root: Path, module: str, sources: dict[str, str]) -> Path:
 
 
 def mismatched(v: dict[str, Any]) -> set[str]:
-    return {m["path"] for s in v["scenarios"] for m in s["mismatches"]}
+    return {m["path"] for s in v.scenarios for m in s.mismatches}
 
 
 def workflow_source(workflow: str) -> str:
@@ -117,14 +117,14 @@ def test_critical_density_wrong_at_its_own_scale_fails(cosmology: Task, sandbox,
                                                        edit: Edit) -> None:
     assert any(len(h.output["redshifts"]) > 1 for h in cosmology.hidden)  # so one constant is wrong somewhere
     v = grade(cosmology, lookup(tmp_path / "c", cosmology, edit), sandbox)
-    assert not v["pass"] and v["label"] == "numeric_mismatch", v["label"]
+    assert not v.passed and v.label == "numeric_mismatch", v.label
     assert {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {"critical_density_g_cm3"}
 
 
 def test_critical_density_within_its_precision_passes(cosmology: Task, sandbox, tmp_path: Path) -> None:
     edit = _density(lambda rows, i: rows[i]["critical_density_g_cm3"] * (1 + 3e-8))
     v = grade(cosmology, lookup(tmp_path / "c", cosmology, edit), sandbox)
-    assert v["pass"], mismatched(v)
+    assert v.passed, mismatched(v)
 
 
 TINY = '''import json, sys
@@ -196,14 +196,14 @@ def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Pat
     assert all("angular_distortion_deg" in graded[p] for p in (*CONFORMAL, "robinson"))
     told = (task.root / "instruction.md").read_text()
     assert "`projections.lcc.angular_distortion_deg`: atol 0.0001, rtol 0 (zero by construction)" in told
-    assert grade(task, lookup(tmp_path / "ref", task), sandbox)["pass"]
+    assert grade(task, lookup(tmp_path / "ref", task), sandbox).passed
     for proj in CONFORMAL:
         def skewed(out: dict[str, Any], files: Path, sc: dict[str, Any], proj: str = proj) -> dict[str, Any]:
             out["projections"][proj]["angular_distortion_deg"] = 12.5
             return out
 
         v = grade(task, lookup(tmp_path / proj, task, skewed), sandbox)
-        assert not v["pass"] and mismatched(v) == {f"projections.{proj}.angular_distortion_deg"}, proj
+        assert not v.passed and mismatched(v) == {f"projections.{proj}.angular_distortion_deg"}, proj
     old = shutil.copytree(src, tmp_path / "old" / "crs-transform")
     toml = old / "workflow.toml"
     toml.write_text("\n".join(ln for ln in toml.read_text().splitlines() if ln != "zero = true"))
@@ -249,14 +249,14 @@ def test_wrong_trace_mole_fractions_fail(gas: Task, sandbox, tmp_path: Path, edi
     traces = [v for h in gas.hidden for p in PHASES for v in h.output[p]["mole_fractions"].values() if 0 < v < 1e-9]
     assert traces, "the hidden scenarios have trace species below the old atol"
     v = grade(gas, lookup(tmp_path / "c", gas, edit), sandbox)
-    assert not v["pass"] and v["label"] == "numeric_mismatch"
+    assert not v.passed and v.label == "numeric_mismatch"
     assert all(".mole_fractions." in p for p in mismatched(v)), mismatched(v)
 
 
 def test_mole_fractions_within_solver_precision_pass(gas: Task, sandbox, tmp_path: Path) -> None:
     """Cantera's gibbs and element-potential solvers agree to ~1e-7 relative at every magnitude."""
     v = grade(gas, lookup(tmp_path / "c", gas, _trace(lambda v: v * (1 + 2e-7), below=2.0)), sandbox)
-    assert v["pass"], mismatched(v)
+    assert v.passed, mismatched(v)
 
 
 # --- SWR-D003/D004: OpenSCAD meshes against an ASCII STL with 6 significant digits -------------------------
@@ -292,9 +292,9 @@ def test_binary_stl_of_the_same_model_passes(workflow: str, seed: int, sandbox, 
     stl = [h.files / n for h in task.hidden for n in h.output.values()]
     assert stl and all(f.read_bytes().startswith(b"solid") for f in stl)  # the reference is ASCII STL
     v = grade(task, _binary_stl_program(tmp_path / "c", workflow), sandbox)  # feedback (public) too
-    assert v["pass"] and v["r_pub"] == 1.0, [m for s in v["scenarios"] for m in s["mismatches"]]
+    assert v.passed and v.r_pub == 1.0, [m for s in v.scenarios for m in s.mismatches]
     wrong = grade(task, lookup(tmp_path / "w", task, _scaled(1.001)), sandbox, split="hidden")
-    assert not wrong["pass"] and wrong["label"] == "artifact_mismatch"
+    assert not wrong.passed and wrong.label == "artifact_mismatch"
 
 
 # --- SWR-D005: station-pivot-csv keeps the three band columns -----------------------------------------------
@@ -335,12 +335,12 @@ def pivot(tmp_path_factory: pytest.TempPathFactory) -> Task:
 
 def test_band_columns_as_promised_pass(pivot: Task, sandbox, tmp_path: Path) -> None:
     v = grade(pivot, lookup(tmp_path / "c", pivot, _columns(_with_all_bands)), sandbox)
-    assert v["pass"], v["scenarios"]
+    assert v.passed, v.scenarios
 
 
 def test_a_dropped_empty_band_column_fails(pivot: Task, sandbox, tmp_path: Path) -> None:
     v = grade(pivot, lookup(tmp_path / "c", pivot, _columns(_without_empty_bands)), sandbox)
-    assert not v["pass"] and v["label"] == "artifact_mismatch"
+    assert not v.passed and v.label == "artifact_mismatch"
 
 
 # --- SWR-D006: equiv-check counterexamples ----------------------------------------------------------------
@@ -368,13 +368,13 @@ def equiv(tmp_path_factory: pytest.TempPathFactory) -> Task:
 
 def test_the_smallest_counterexample_by_brute_force_passes(equiv: Task, sandbox, tmp_path: Path) -> None:
     v = grade(equiv, lookup(tmp_path / "c", equiv, _counterexample(min)), sandbox)
-    assert v["pass"], mismatched(v)
+    assert v.passed, mismatched(v)
 
 
 @pytest.mark.parametrize("pick", [lambda xs: 0, max], ids=["agreeing_input", "not_the_smallest"])
 def test_a_non_counterexample_or_another_one_fails(equiv: Task, sandbox, tmp_path: Path, pick) -> None:
     v = grade(equiv, lookup(tmp_path / "c", equiv, _counterexample(pick)), sandbox)
-    assert not v["pass"] and mismatched(v) == {"counterexample_x"}
+    assert not v.passed and mismatched(v) == {"counterexample_x"}
 
 
 # --- SWR-D007: sat-passes event times at find_events' own accuracy ------------------------------------------
@@ -444,13 +444,13 @@ def test_pass_times_refined_beyond_find_events_pass(passes: Task, sandbox, tmp_p
     cand = program(tmp_path / "c", "sat_exact", {"sat_exact.py": SAT_EXACT,
                                                  "wf.py": workflow_source("sat-passes")})
     v = grade(passes, cand, sandbox, split="hidden")
-    assert v["pass"], [m for s in v["scenarios"] for m in s["mismatches"]][:5]
+    assert v.passed, [m for s in v.scenarios for m in s.mismatches][:5]
 
 
 @pytest.mark.parametrize("minutes", [2.0, 0.05])
 def test_a_shifted_pass_fails(passes: Task, sandbox, tmp_path: Path, minutes: float) -> None:
     v = grade(passes, lookup(tmp_path / "c", passes, _shifted(minutes)), sandbox)
-    assert not v["pass"] and v["label"] == "numeric_mismatch"
+    assert not v.passed and v.label == "numeric_mismatch"
     assert {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {"t_min"}
 
 
@@ -461,7 +461,7 @@ def test_an_azimuth_from_south_fails(passes: Task, sandbox, tmp_path: Path) -> N
                 row["az_deg"] = (row["az_deg"] + 180.0) % 360.0
         return out
     v = grade(passes, lookup(tmp_path / "c", passes, edit), sandbox)
-    assert not v["pass"] and {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {"az_deg"}
+    assert not v.passed and {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {"az_deg"}
 
 
 # --- SWR-D008: markdown-html compared as HTML, not line by line --------------------------------------------
@@ -485,11 +485,11 @@ def markdown(tmp_path_factory: pytest.TempPathFactory) -> Task:
 def test_html_void_element_without_slash_passes(markdown: Task, sandbox, tmp_path: Path) -> None:
     edit = _html(lambda t: t.replace('<meta charset="utf-8" />', '<meta charset="utf-8">'))
     v = grade(markdown, lookup(tmp_path / "c", markdown, edit), sandbox)
-    assert v["pass"], v["scenarios"][0]["mismatches"]
+    assert v.passed, v.scenarios[0].mismatches
 
 
 def test_html_with_other_text_fails(markdown: Task, sandbox, tmp_path: Path) -> None:
     edit = _html(lambda t: t.replace("<h1", "<h2", 1).replace("</h1>", "</h2>", 1) if "<h1" in t
                  else t.replace("<p>", "<p>x", 1))
     v = grade(markdown, lookup(tmp_path / "c", markdown, edit), sandbox)
-    assert not v["pass"] and v["label"] == "artifact_mismatch"
+    assert not v.passed and v.label == "artifact_mismatch"

@@ -38,7 +38,7 @@ def ignition(tmp_path_factory: pytest.TempPathFactory) -> Task:
 @pytest.mark.parametrize("edit", [_traces(lambda v: 0.0), _traces(lambda v: -v)], ids=["zero", "negated"])
 def test_wrong_trace_species_fail(ignition: Task, sandbox, tmp_path: Path, edit: Edit) -> None:
     v = grade(ignition, lookup(tmp_path / "c", ignition, edit), sandbox)
-    assert not v["pass"] and v["label"] == "numeric_mismatch"
+    assert not v.passed and v.label == "numeric_mismatch"
     assert all(".mole_fractions." in p for p in mismatched(v)), mismatched(v)
 
 
@@ -48,7 +48,7 @@ def test_a_thousandfold_tighter_integration_passes(ignition: Task, sandbox, tmp_
     assert "RTOL, ATOL = 1e-9, 1e-15" in src
     tight = src.replace("RTOL, ATOL = 1e-9, 1e-15", "RTOL, ATOL = 1e-12, 1e-20")
     v = grade(ignition, program(tmp_path / "c", "tight", {"tight.py": tight}), sandbox)
-    assert v["pass"], sorted(mismatched(v))[:5]
+    assert v.passed, sorted(mismatched(v))[:5]
 
 
 # --- SWR-D011: signal-stat graded at SoX's printed precision ------------------------------------------------
@@ -92,7 +92,7 @@ def signal(tmp_path_factory: pytest.TempPathFactory) -> Task:
 def test_statistics_computed_exactly_pass(signal: Task, sandbox, tmp_path: Path) -> None:
     cand = program(tmp_path / "c", "sox_exact", {"sox_exact.py": SOX_EXACT, "wf.py": workflow_source("signal-stat")})
     v = grade(signal, cand, sandbox)
-    assert v["pass"] and v["r_pub"] == 1.0, sorted(mismatched(v))
+    assert v.passed and v.r_pub == 1.0, sorted(mismatched(v))
 
 
 def _small(fn: Callable[[float], float]) -> Edit:
@@ -108,7 +108,7 @@ def _small(fn: Callable[[float], float]) -> Edit:
 def test_a_wrong_mean_of_about_1e6_fails(signal: Task, sandbox, tmp_path: Path, edit: Edit) -> None:
     assert any(h.output["stat"]["mean_amplitude"] != 0.0 for h in signal.hidden)
     v = grade(signal, lookup(tmp_path / "c", signal, edit), sandbox)
-    assert not v["pass"] and mismatched(v) <= {"stat.mean_amplitude", "stats.dc_offset"} and mismatched(v)
+    assert not v.passed and mismatched(v) <= {"stat.mean_amplitude", "stats.dc_offset"} and mismatched(v)
 
 
 # --- SWR-D012: sat-passes grades only what is well-conditioned at each event --------------------------------
@@ -155,7 +155,7 @@ def test_events_report_only_well_conditioned_quantities(sat: Task) -> None:
 def test_events_timed_within_find_events_accuracy_pass(sat: Task, sandbox, tmp_path: Path, shift_s: float,
                                                        ok: bool) -> None:
     v = grade(sat, _shifted_program(tmp_path / "c", shift_s), sandbox, split="hidden")
-    assert v["pass"] is ok, sorted(mismatched(v))[:5]
+    assert v.passed is ok, sorted(mismatched(v))[:5]
     assert ok or "t_min" in {p.rsplit(".", 1)[-1] for p in mismatched(v)}
 
 
@@ -176,7 +176,7 @@ def _at_rise_and_set(field: str, fn: Callable[[float], float]) -> Edit:
 def test_geometry_wrong_beyond_timing_fails(sat: Task, sandbox, tmp_path: Path, field: str, edit: Edit) -> None:
     """Each is more than a second's motion off (0.34 deg/s, 7.5 km/s, 0.042 km/s^2 at most), yet passed before."""
     v = grade(sat, lookup(tmp_path / "c", sat, edit), sandbox)
-    assert not v["pass"] and {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {field}
+    assert not v.passed and {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {field}
 
 
 # --- SWR-D013: seasonal-ar's ADF p-value at its own scale ----------------------------------------------------
@@ -205,5 +205,5 @@ def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandb
 
     for fn in (lambda p: 0.0, lambda p: -p):
         v = grade(task, lookup(tmp_path / f"c{id(fn)}", task, tiny(fn)), sandbox)
-        assert not v["pass"] and mismatched(v) == {"adf.pvalue"}, mismatched(v)
-    assert grade(task, lookup(tmp_path / "ref", task), sandbox)["pass"]
+        assert not v.passed and mismatched(v) == {"adf.pvalue"}, mismatched(v)
+    assert grade(task, lookup(tmp_path / "ref", task), sandbox).passed

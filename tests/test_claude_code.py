@@ -122,7 +122,7 @@ def test_real_claude_code_drives_a_graded_run(linear_release: Path, tmp_path: Pa
         [("text", "solution/run passes the public examples.")],
     ])
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-scripted")
-    cfg = JobConfig(linear_release, "claude-code", "claude-scripted", include=("good-linear-v1",),
+    cfg = JobConfig(release=linear_release, agent="claude-code", model="claude-scripted", include=("good-linear-v1",),
                     jobs_dir=tmp_path / "jobs", concurrency=1, budget=Budget(max_output_tokens=2048),
                     agent_options={"base_url": srv.url})
     rec = only(run_job(cfg))

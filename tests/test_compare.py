@@ -17,6 +17,7 @@ from test_agents import RIGHT, WRONG, Scripted
 from swr.harness.matrix import compare_jobs, pearson, spearman
 from swr.harness.run import JobConfig, run_job
 from swr.harness.store import RunRecord, Store
+from swr.kinds.verdict import parse_verdict
 
 # ------------------------------------------------------------------ real jobs, through the CLI
 
@@ -44,7 +45,7 @@ def jobs(linear_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
                 ("ja", "model-a", a.url, {"price_in": 2, "price_out": 10}),
                 ("jb", "model-b", b.url, {}),
                 ("jc", "model-b", f"http://127.0.0.1:{_closed_port()}/v1", {"max_retries": 0})):
-            cfg = JobConfig(linear_release, "openai", model, job=name, jobs_dir=d, concurrency=1, retries=0,
+            cfg = JobConfig(release=linear_release, agent="openai", model=model, job=name, jobs_dir=d, concurrency=1, retries=0,
                             include=("good-linear-v1",) if name == "jc" else (),
                             agent_options={"base_url": url, **extra})
             run_job(cfg)
@@ -148,13 +149,14 @@ def test_bad_requests_are_one_line(jobs: Path, args: tuple[str, ...], needle: st
 
 
 def _engine(score: str, passed: bool) -> dict[str, Any]:
-    return {"kind": "engine", "pass": passed, "score": score, "label": "pass" if passed else "tolerance",
-            "labels": [] if passed else ["tolerance"]}
+    return {"kind": "engine", "task": "e1", "pass": passed, "score": score, "label": "pass" if passed else "tolerance",
+            "labels": [] if passed else ["tolerance"], "failed_checks": [], "records": [], "cases": []}
 
 
 def _workflow(agreement: float, passed: bool, label: str = "numeric_mismatch") -> dict[str, Any]:
-    return {"pass": passed, "label": None if passed else label, "labels": [] if passed else [label],
-            "field_agreement": agreement}
+    return {"task": "w1", "pass": passed, "label": None if passed else label, "labels": [] if passed else [label],
+            "r_hid": 1.0 if passed else 0.0, "r_pub": None, "field_agreement": agreement, "anti_shortcut": [],
+            "scenarios": []}
 
 
 def _store(d: Path, jobs: dict[str, tuple[str, list[tuple[str, int, dict[str, Any] | None]]]]) -> None:
@@ -166,14 +168,15 @@ def _store(d: Path, jobs: dict[str, tuple[str, list[tuple[str, int, dict[str, An
             store.put_job(job, {"agent": "openai", "model": model, "release": str(d / "gone"), "planned": planned})
             for (t, a, fields), (_, _, key) in zip(runs, planned):
                 if fields is not None:
-                    store.put_run(RunRecord(key, job, t, "h", "openai", model, a, **fields))
+                    store.put_run(RunRecord(key=key, job=job, task=t, task_hash="h", agent="openai", model=model,
+                                            attempt=a, **fields))
     finally:
         store.close()
 
 
 def _done(verdict: dict[str, Any], turns: int, tokens: int, cost: float, family: str = "f") -> dict[str, Any]:
     return {"status": "done", "passed": verdict["pass"], "label": "pass" if verdict["pass"] else verdict["label"],
-            "verdict": verdict, "turns": turns, "input_tokens": tokens, "output_tokens": 1, "cost": cost,
+            "verdict": parse_verdict(verdict), "turns": turns, "input_tokens": tokens, "output_tokens": 1, "cost": cost,
             "family": family, "domain": "d"}
 
 
@@ -217,7 +220,8 @@ def test_one_job_holding_two_models_is_a_comparison(tmp_path: Path) -> None:
     store = Store(tmp_path)
     try:
         failed = _done(_workflow(0.2, False), 1, 1, 0)
-        store.put_run(RunRecord("mixed-t-2", "mixed", "t", "h", "openai", "m2", 2, **failed))
+        store.put_run(RunRecord(key="mixed-t-2", job="mixed", task="t", task_hash="h", agent="openai", model="m2",
+                                attempt=2, **failed))
     finally:
         store.close()
     res = swr("results", "mixed", "--jobs-dir", str(tmp_path), "--json")
@@ -247,7 +251,8 @@ def test_two_jobs_of_one_model_with_the_same_run_key_each_count_their_own_run(tm
     try:
         store.put_job("a2", {"agent": "openai", "model": "m1", "release": str(tmp_path),
                              "planned": [["t", 1, "a1-t-1"]]})
-        store.put_run(RunRecord("a1-t-1", "a2", "t", "h", "openai", "m1", 1, **_done(_workflow(1.0, True), 3, 1, 0)))
+        store.put_run(RunRecord(key="a1-t-1", job="a2", task="t", task_hash="h", agent="openai", model="m1", attempt=1,
+                                **_done(_workflow(1.0, True), 3, 1, 0)))
         assert store.runs("a1") == [] and [r.job for r in store.runs("a2")] == ["a2"]
     finally:
         store.close()

@@ -249,7 +249,7 @@ def test_tls_scheduler_without_dask_tls_settings_is_a_usage_error() -> None:
 
 def test_dask_executor_runs_a_job_on_its_tls_cluster(linear_release: Path, tmp_path: Path) -> None:
     """The workers of the TLS-only local cluster still receive runs and send back their records."""
-    cfg = JobConfig(linear_release, "oracle", include=("good-linear-v1",), jobs_dir=tmp_path, executor="dask",
+    cfg = JobConfig(release=linear_release, agent="oracle", include=("good-linear-v1",), jobs_dir=tmp_path, executor="dask",
                     concurrency=1)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.passed, rec.error

@@ -16,6 +16,7 @@ from conftest import ROOT
 
 from swr.kinds.engine import check
 from swr.kinds.engine.spec import load_engine
+from swr.kinds.engine.verdict import CheckRecord
 from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
@@ -61,8 +62,9 @@ def test_a_margin_smaller_than_twice_the_platform_variation_is_refused() -> None
     half its margin makes the threshold unsafe on another CPU."""
     spec = load_engine(ENGINES / "statistics")
 
-    def recs(value: float) -> list[dict[str, object]]:
-        return [{"case": "h1", "check": "lre_linear", "measured": value}]
+    def recs(value: float) -> list[CheckRecord]:
+        return [CheckRecord(case="h1", check="lre_linear", kind="tolerance", measured=value, threshold=None,
+                            better="higher", passed=True, detail="")]
 
     steady = check.achievability(spec, recs(9.0), recs(8.9))[0]  # required 6.5: margin 2.4, variation 0.1
     assert steady["margin_ok"] and steady["variation"] == pytest.approx(0.1)

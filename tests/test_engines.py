@@ -77,15 +77,15 @@ def test_logic_synth_one_counterexample_fails_though_the_others_prove(engines_re
 
     cand = cheating_candidate("logic-synth", "one-wrong-design", tmp_path / "cand")
     v = kinds.grade(task, cand, get_sandbox("bwrap"))
-    ok, n = map(int, v["score"].split("/"))
-    assert not v["pass"] and ok == n - 1 and v["labels"] == ["proof_failure:equivalence"], v["labels"]
+    ok, n = map(int, v.score.split("/"))
+    assert not v.passed and ok == n - 1 and v.labels == ["proof_failure:equivalence"], v.labels
 
 
 def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp_path: Path) -> None:
-    oracle = run_job(JobConfig(engines_release, "oracle", jobs_dir=tmp_path / "jobs"))
+    oracle = run_job(JobConfig(release=engines_release, agent="oracle", jobs_dir=tmp_path / "jobs"))
     assert oracle and all(r.passed for r in oracle), [(r.task, r.label, r.error) for r in oracle if not r.passed]
-    assert all(r.verdict["score"].split("/")[0] == r.verdict["score"].split("/")[1] for r in oracle)
-    nop = run_job(JobConfig(engines_release, "nop", jobs_dir=tmp_path / "jobs"))
+    assert all(r.verdict.score.split("/")[0] == r.verdict.score.split("/")[1] for r in oracle)
+    nop = run_job(JobConfig(release=engines_release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == len(oracle) and not any(r.passed for r in nop)
     res = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs"), "--json")
     assert res.returncode == 0, res.stderr
@@ -146,7 +146,7 @@ def test_workspace_has_no_forbidden_binary_or_package(engines_release: Path, tmp
     """Forbidden tools are absent from the agent's sandbox: logic-synth's yosys (the host has it) is not
     on its PATH, place-route's networkx and cad-2d's manifold3d (Clipper2 inside; installed here) are not
     importable."""
-    cfg = JobConfig(engines_release, "command", job="probe", jobs_dir=tmp_path / "jobs", include=(engine,),
+    cfg = JobConfig(release=engines_release, agent="command", job="probe", jobs_dir=tmp_path / "jobs", include=(engine,),
                     budget=Budget(time_limit_s=120), agent_options={
                         "command": PROBE.replace("__BINARY__", binary).replace("__PACKAGE__", package),
                         "network": False})

@@ -23,6 +23,7 @@ import pytest
 
 from swr.export.harbor import _build_wheel, swr_wheel
 from swr.export.harbor_judge import reward_of
+from swr.kinds.verdict import parse_verdict
 from swr.core.layout import HarborTaskPaths, ReleasePaths, TaskPaths
 from swr.core.release_dir import list_tasks
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
@@ -348,18 +349,27 @@ def test_base_image_option_pins_from(release: Path, tmp_path: Path) -> None:
 
 
 def test_reward_components_follow_the_first_failing_stage() -> None:
-    def scenario(i: int, labels: list[str]) -> dict:
-        return {"split": "hidden", "index": i, "labels": labels}
+    def scenario(i: int, labels: list[str], split: str = "hidden") -> dict:
+        return {"split": split, "index": i, "pass": not labels, "label": labels[0] if labels else None,
+                "labels": labels, "field_agreement": 1.0, "matched": 1, "total": 1, "mismatches": [],
+                "extra_keys": [], "exit_code": 0, "limit": None, "wall_s": 0.1, "stderr_tail": "", "detail": None}
 
-    v = {"pass": False, "r_hid": 1 / 3, "anti_shortcut": [{"label": "input_independent"}],
+    v = {"task": "t", "pass": False, "label": "input_independent", "labels": ["input_independent"], "r_hid": 1 / 3,
+         "r_pub": 0.0, "field_agreement": 0.5, "anti_shortcut": [{"label": "input_independent"}],
          "scenarios": [scenario(0, []), scenario(1, ["parse_failure"]), scenario(2, ["execution_failure"]),
-                       {"split": "public", "index": 0, "labels": ["execution_failure"]}]}
-    r = reward_of(v)
+                       scenario(0, ["execution_failure"], "public")]}
+    r = reward_of(parse_verdict(v))
     assert (r.execution, r.schema_, r.semantic, r.anti_shortcut, r.reward) == (0.666667, 0.333333, 1 / 3, 0.0, 0.0)
-    engine = {"kind": "engine", "pass": False, "score": "1/2",
-              "cases": [{"case": "h1", "failure": None}, {"case": "h2", "failure": None}],
-              "records": [{"case": "h2", "measured": None}, {"case": "h1", "measured": 3.0}]}
-    assert reward_of(engine).model_dump(by_alias=True) == {"execution": 1.0, "schema": 0.5, "semantic": 0.5,
+
+    def record(case: str, measured: float | None) -> dict:
+        return {"case": case, "check": "c", "kind": "tolerance", "measured": measured, "threshold": 1.0,
+                "better": "lower", "pass": False, "detail": ""}
+
+    engine = {"kind": "engine", "task": "t", "pass": False, "label": "tolerance_failure:c",
+              "labels": ["tolerance_failure:c"], "score": "1/2", "failed_checks": ["c"],
+              "cases": [{"case": "h1", "failure": None, "detail": ""}, {"case": "h2", "failure": None, "detail": ""}],
+              "records": [record("h2", None), record("h1", 3.0)]}
+    assert reward_of(parse_verdict(engine)).model_dump(by_alias=True) == {"execution": 1.0, "schema": 0.5, "semantic": 0.5,
                                                            "anti_shortcut": 1.0, "reward": 0.0}
 
 

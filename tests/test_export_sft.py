@@ -75,7 +75,7 @@ def _job(release: Path, jobs_dir: Path, name: str, model: str, tasks: tuple[str,
          runs: int, server: type[Scripted] = Scripted, **kw: Any) -> None:
     srv = server(script * runs)
     try:
-        cfg = JobConfig(release, "openai", model, job=name, jobs_dir=jobs_dir, concurrency=1, retries=0,
+        cfg = JobConfig(release=release, agent="openai", model=model, job=name, jobs_dir=jobs_dir, concurrency=1, retries=0,
                         include=tasks, agent_options={"base_url": srv.url}, **kw)
         records = run_job(cfg)
         assert len(records) == runs and len(srv.requests) == len(script) * runs, [r.error for r in records]

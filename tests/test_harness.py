@@ -39,7 +39,7 @@ def records(jobs: Path, job: str):
 
 def _oracle_passes(release: Path, jobs_dir: Path, tasks: list[str], why: str) -> None:
     """`swr run -a oracle` on exactly these tasks passes every one."""
-    oracle = run_job(JobConfig(release, "oracle", include=tuple(tasks), jobs_dir=jobs_dir, concurrency=2))
+    oracle = run_job(JobConfig(release=release, agent="oracle", include=tuple(tasks), jobs_dir=jobs_dir, concurrency=2))
     failed = [(r.task, r.label, r.error) for r in oracle if not r.passed]
     assert sorted({r.task for r in oracle}) == sorted(tasks) and not failed, (why, failed)
 
@@ -49,7 +49,7 @@ def test_nop_passes_nothing_and_a_seeded_sample_passes_the_oracle(catalog_releas
     (workspace, agent, grading, records) on three tasks per domain drawn with the printed seed. The build's own
     oracle gate has already passed the reference as a candidate on every task's hidden split."""
     tasks = len(list_tasks(catalog_release))
-    nop = run_job(JobConfig(catalog_release, "nop", jobs_dir=tmp_path, concurrency=2))
+    nop = run_job(JobConfig(release=catalog_release, agent="nop", jobs_dir=tmp_path, concurrency=2))
     assert len(nop) == tasks and not any(r.passed for r in nop) and {r.label for r in nop} == {"missing_candidate"}
     sample = sample_per_domain(catalog_release, 3)
     assert len(sample) == 3 * 6
@@ -84,11 +84,11 @@ def test_workspace_holds_nothing_hidden_and_feedback_works_inside_the_sandbox(li
 # --------------------------------------------------------------------- resume and kill -9
 
 def test_the_same_command_again_runs_nothing(linear_release: Path, tmp_path: Path) -> None:
-    cfg = JobConfig(linear_release, "oracle", attempts=2, jobs_dir=tmp_path, job="twice")
+    cfg = JobConfig(release=linear_release, agent="oracle", attempts=2, jobs_dir=tmp_path, job="twice")
     first = {r.key: r for r in run_job(cfg)}
     assert len(first) == 2 * 2 and all(r.passed for r in first.values())
     stamps = sqlite3.connect(tmp_path / DB_FILE).execute("SELECT key, finished FROM runs").fetchall()
-    again = run_job(JobConfig(linear_release, "oracle", attempts=2, jobs_dir=tmp_path, job="twice", concurrency=1))
+    again = run_job(JobConfig(release=linear_release, agent="oracle", attempts=2, jobs_dir=tmp_path, job="twice", concurrency=1))
     assert {r.key for r in again} == set(first)
     assert sqlite3.connect(tmp_path / DB_FILE).execute("SELECT key, finished FROM runs").fetchall() == stamps
 
@@ -123,7 +123,7 @@ def test_dask_job_survives_a_killed_worker(linear_release: Path, tmp_path: Path)
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        cfg = JobConfig(linear_release, "oracle", attempts=5, jobs_dir=tmp_path, job="dask", executor="dask",
+        cfg = JobConfig(release=linear_release, agent="oracle", attempts=5, jobs_dir=tmp_path, job="dask", executor="dask",
                         scheduler=cluster.scheduler_address)
         out: dict[str, list] = {}
         t = threading.Thread(target=lambda: out.setdefault("records", run_job(cfg)))
@@ -156,14 +156,14 @@ class TamperAgent:
 
 def test_modified_protected_files_fail_the_run(linear_release: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setitem(agents_mod.AGENTS, "tamper", lambda opts: TamperAgent())
-    recs = run_job(JobConfig(linear_release, "tamper", jobs_dir=tmp_path, include=("*-v1",)))
+    recs = run_job(JobConfig(release=linear_release, agent="tamper", jobs_dir=tmp_path, include=("*-v1",)))
     assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")]
     assert recs[0].cheats == [{"kind": "protected_file", "path": "instruction.md"}]
-    assert recs[0].verdict["pass"] is True  # the candidate itself was right
+    assert recs[0].verdict.passed is True  # the candidate itself was right
 
 
 def test_results_json(linear_release: Path, tmp_path: Path) -> None:
-    run_job(JobConfig(linear_release, "oracle", attempts=2, jobs_dir=tmp_path, job="ok"))
+    run_job(JobConfig(release=linear_release, agent="oracle", attempts=2, jobs_dir=tmp_path, job="ok"))
     res = swr("results", "ok", "--jobs-dir", str(tmp_path), "--json")
     assert res.returncode == 0, res.stderr
     r = json.loads(res.stdout)
@@ -204,7 +204,7 @@ def test_two_jobs_with_the_same_settings_each_keep_their_own_records(linear_rele
 
 
 def test_a_missing_record_counts_as_a_failure(linear_release: Path, tmp_path: Path) -> None:
-    run_job(JobConfig(linear_release, "oracle", jobs_dir=tmp_path, job="gap"))
+    run_job(JobConfig(release=linear_release, agent="oracle", jobs_dir=tmp_path, job="gap"))
     db = sqlite3.connect(tmp_path / DB_FILE)
     with db:
         db.execute("DELETE FROM runs WHERE rowid = (SELECT min(rowid) FROM runs)")
@@ -250,12 +250,12 @@ def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(linear_rele
     meta["anticheat"] = {"forbidden_packages": ["numpy"]}
     toml.write_text(tomli_w.dumps(meta))
     monkeypatch.setitem(agents_mod.AGENTS, "vendoring", lambda opts: VendoringAgent())
-    recs = run_job(JobConfig(rel, "vendoring", jobs_dir=tmp_path / "jobs", include=("*-v1",)))
-    assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")] and recs[0].verdict["pass"]
+    recs = run_job(JobConfig(release=rel, agent="vendoring", jobs_dir=tmp_path / "jobs", include=("*-v1",)))
+    assert [(r.passed, r.label) for r in recs] == [(False, "anti_cheat")] and recs[0].verdict.passed
     kinds = {c["kind"]: c for c in recs[0].cheats}
     assert kinds["forbidden_package"]["path"] == "solution/run"
     assert kinds["dependency_downgrade"]["package"] == "numpy"
     assert kinds["hidden_path_attempt"]["marker"] == "private/hidden"
-    recorded = run_job(JobConfig(rel, "vendoring", jobs_dir=tmp_path / "jobs2", include=("*-v1",),
+    recorded = run_job(JobConfig(release=rel, agent="vendoring", jobs_dir=tmp_path / "jobs2", include=("*-v1",),
                                  cheat_policy="record"))
     assert recorded[0].passed and recorded[0].cheats  # recorded, but the policy lets it pass

@@ -32,7 +32,7 @@ BUILD_RIGHT = f"mkdir -p solution && cat > solution/run <<'EOF'\n{RIGHT}EOF\nchm
 
 def command_job(release: Path, tmp: Path, script: str, **kw: Any) -> JobConfig:
     """The generic command agent with a bash template, no network, on the first linear task."""
-    return JobConfig(release, "command", include=kw.pop("include", ("good-linear-v1",)), jobs_dir=tmp / "jobs",
+    return JobConfig(release=release, agent="command", include=kw.pop("include", ("good-linear-v1",)), jobs_dir=tmp / "jobs",
                      concurrency=1, agent_options={"command": script, "network": False}, **kw)
 
 
@@ -127,7 +127,7 @@ def test_a_symlinked_solution_is_a_failed_run_and_never_followed(linear_release:
     cfg = command_job(linear_release, tmp_path, script)
     rec = only(run_job(cfg))
     assert rec.status == "done" and not rec.passed and rec.label == "missing_candidate", (rec.error, rec.verdict)
-    assert "symbolic link" in rec.verdict["detail"]
+    assert "symbolic link" in rec.verdict.detail
     assert not run_dir(cfg, rec.key).solution.exists()  # nothing kept through the link
     assert "solution" in run_dir(cfg, rec.key).diff.read_text()  # the diff shows the link, not its target
 
@@ -154,7 +154,7 @@ def test_a_1200_deep_directory_fails_only_its_run_and_cleanup_does_not_wedge(lin
     cfg = command_job(linear_release, tmp_path, BUILD_RIGHT + DEEP, retries=0)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.label == "missing_candidate", (rec.error, rec.verdict)
-    assert "deeper than" in rec.verdict["detail"]
+    assert "deeper than" in rec.verdict.detail
     assert any(n["kind"] == "workspace_not_read" for n in rec.cheats)  # junk/ is too deep to read whole
     d = run_dir(cfg, rec.key)
     assert not d.live.exists() and not d.solution.exists()
@@ -218,7 +218,7 @@ def test_every_agent_is_stopped_at_the_time_limit_from_outside(linear_release: P
     monkeypatch.setitem(agents_mod.AGENTS, agent.name, lambda opts: agent(release) if agent is StuckAgent else agent())
     monkeypatch.setattr(watchdog, "GRACE_S", 2.0)
     try:
-        cfg = JobConfig(linear_release, agent.name, include=("good-linear-v1",), jobs_dir=tmp_path,
+        cfg = JobConfig(release=linear_release, agent=agent.name, include=("good-linear-v1",), jobs_dir=tmp_path,
                         budget=Budget(time_limit_s=3))
         rec = only(run_job(cfg))
     finally:
@@ -238,7 +238,7 @@ def test_write_file_refuses_fifos_and_links(linear_release: Path, tmp_path: Path
                  [("write_file", {"path": "solution/notes", "content": "overwritten"})],
                  [("write_file", {"path": "solution/up/feedback", "content": "overwritten"})],
                  [("finish", {})]])
-    cfg = JobConfig(linear_release, "openai", "scripted-model", include=("good-linear-v1",), jobs_dir=tmp_path,
+    cfg = JobConfig(release=linear_release, agent="openai", model="scripted-model", include=("good-linear-v1",), jobs_dir=tmp_path,
                     agent_options={"base_url": srv.url})
     fifo = run_dir(cfg, plan(cfg)[0].key).workspace / SOLUTION / "run"
     done = threading.Event()
@@ -339,7 +339,7 @@ def test_pytests_account_keeps_its_lines_and_stays_inert() -> None:
 def test_hidden_reaches_see_a_command_agents_shell(linear_release: Path, tmp_path: Path) -> None:
     script = "cat ../private/hidden/0/output.json 2>/dev/null || true\n" + BUILD_RIGHT
     rec = only(run_job(command_job(linear_release, tmp_path, script)))
-    assert rec.status == "done" and rec.verdict["pass"] and not rec.passed and rec.label == "anti_cheat"
+    assert rec.status == "done" and rec.verdict.passed and not rec.passed and rec.label == "anti_cheat"
     assert [c["marker"] for c in rec.cheats if c["kind"] == "hidden_path_attempt"] == ["private/hidden"]
 
 
@@ -359,7 +359,7 @@ def test_hidden_reaches_see_a_stream_json_tool_call_the_agent_hides(linear_relea
               f"echo {b64(STREAM)} | base64 -d\n")
     cfg = command_job(linear_release, tmp_path, script)
     rec = only(run_job(cfg))
-    assert rec.status == "done" and rec.verdict["pass"] and rec.label == "anti_cheat", (rec.error, rec.cheats)
+    assert rec.status == "done" and rec.verdict.passed and rec.label == "anti_cheat", (rec.error, rec.cheats)
     assert [c["marker"] for c in rec.cheats if c["kind"] == "hidden_path_attempt"] == ["private/hidden"]
     d = run_dir(cfg, rec.key)
     kept = json.loads(d.trajectory.read_text())
@@ -453,7 +453,7 @@ def test_another_python_and_a_forbidden_native_library_are_findings(linear_relea
     script = BUILD_RIGHT + ("printf 'import ctypes\\nlib = ctypes.CDLL(\"libgmsh.so.4.15\")\\n' > solution/occ.py\n"
                             "printf '/usr/bin/python3 -c \"import scipy\"\\n' > solution/alt.sh\n")
     rec = only(run_job(command_job(rel, tmp_path, script)))
-    assert rec.status == "done" and rec.verdict["pass"] and rec.label == "anti_cheat", (rec.error, rec.cheats)
+    assert rec.status == "done" and rec.verdict.passed and rec.label == "anti_cheat", (rec.error, rec.cheats)
     found = {(c["kind"], c["path"]) for c in rec.cheats}
     assert {("forbidden_library", "solution/occ.py"), ("other_interpreter", "solution/alt.sh")} <= found, found
     assert not any(c["path"] == "solution/run" for c in rec.cheats)  # `#!/usr/bin/env python3` is the task's own
@@ -477,7 +477,7 @@ def test_a_models_deeply_nested_tool_arguments_are_its_own_failure(linear_releas
     srv = RawArguments([[("bash", {"raw": "[" * 100_000 + "]" * 100_000})],
                         [("write_file", {"path": "solution/run", "content": RIGHT})], [("finish", {})]])
     try:
-        cfg = JobConfig(linear_release, "openai", "scripted-model", include=("good-linear-v1",),
+        cfg = JobConfig(release=linear_release, agent="openai", model="scripted-model", include=("good-linear-v1",),
                         jobs_dir=tmp_path / "jobs", concurrency=1, retries=0, agent_options={"base_url": srv.url})
         rec = only(run_job(cfg))
     finally:

@@ -54,13 +54,13 @@ def test_a_rolloff_off_by_2e4_db_fails(rlc: Task, sandbox, tmp_path: Path) -> No
     for h in rlc.hidden:  # the old tolerance let it through
         assert within(h.output, _rolloff_shifted(copy.deepcopy(h.output), tmp_path, {}), OLD)
     v = grade(rlc, lookup(tmp_path / "c", rlc, _rolloff_shifted), sandbox)
-    assert not v["pass"] and v["label"] == "numeric_mismatch", v["label"]
+    assert not v.passed and v.label == "numeric_mismatch", v.label
     assert {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {"gain_dB"}
 
 
 def test_the_gain_from_the_transfer_function_passes(rlc: Task, sandbox, tmp_path: Path) -> None:
     v = grade(rlc, lookup(tmp_path / "c", rlc, _analytic), sandbox)
-    assert v["pass"], mismatched(v)
+    assert v.passed, mismatched(v)
 
 
 def test_rlc_lints_clean(rlc: Task) -> None:

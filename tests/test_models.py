@@ -15,7 +15,9 @@ from swr.core.errors import SwrError
 from swr.core.release_dir import task_dir
 from swr.kinds.workflow.task import load_task
 from swr.kinds.taskfile import WorkflowTaskFile, dump_task_file, read_task_file
-from swr.kinds.verdicts import EngineVerdict, WorkflowVerdict, parse_verdict, run_outcome
+from swr.kinds.engine.verdict import EngineVerdict
+from swr.kinds.verdict import parse_verdict, run_outcome
+from swr.kinds.workflow.verdict import WorkflowVerdict
 
 
 def test_a_built_task_records_its_kind_and_reads_back_as_its_model(linear_release: Path) -> None:

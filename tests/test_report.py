@@ -49,7 +49,7 @@ def _job(release: Path, jobs_dir: Path, name: str, model: str, tasks: tuple[str,
          status: str = "done") -> None:
     srv = Scripted(replies)
     try:
-        cfg = JobConfig(release, "openai", model, include=tasks, job=name, jobs_dir=jobs_dir, concurrency=1,
+        cfg = JobConfig(release=release, agent="openai", model=model, include=tasks, job=name, jobs_dir=jobs_dir, concurrency=1,
                         agent_options={"base_url": srv.url, "max_retries": 0}, retries=0)
         for rec in run_job(cfg):
             assert rec.status == status, rec.error

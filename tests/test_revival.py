@@ -22,7 +22,8 @@ from swr.kinds.revival.runner import MARK
 from swr.kinds.revival.source import imported_by, most_imported, original
 from swr.kinds.revival.spec import load_revival
 from swr.kinds.revival.task import RevivalTask
-from swr.kinds.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.verdict import parse_verdict
 
 REVIVAL = ROOT / "revivals" / "more-itertools-recipes"
 TASK = "more-itertools-recipes"
@@ -104,37 +105,37 @@ def test_the_workspace_is_the_broken_project_in_one_root_commit(task: RevivalTas
 def test_verdict_shape_and_score(task: RevivalTask, tmp_path: Path) -> None:
     good = _grade(task, _oracle(task, tmp_path / "good"), reference=True)
     assert isinstance(parse_verdict(good), RevivalVerdict)
-    n = len(good["records"])
-    assert good["pass"] and good["score"] == f"{n}/{n}" and good["label"] == "pass" and good["labels"] == []
-    assert {r["check"] for r in good["records"]} == {"test", "probe"}
+    n = len(good.records)
+    assert good.passed and good.score == f"{n}/{n}" and good.label == "pass" and good.labels == []
+    assert {r.check for r in good.records} == {"test", "probe"}
     nop = _grade(task, task.project)
-    assert not nop["pass"] and nop["score"] == f"0/{n}" and nop["labels"] == ["tests_failed", "probe_mismatch"]
+    assert not nop.passed and nop.score == f"0/{n}" and nop.labels == ["tests_failed", "probe_mismatch"]
     # one recipe wrong (sliding_window drops its last window): some records fail, not all
     bad = _oracle(task, tmp_path / "bad")
     rec = bad / "more_itertools" / "recipes.py"
     rec.write_text(rec.read_text() + "\n_sw = sliding_window\n"
                    "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n")
     v = _grade(task, bad, reference=True)  # the original with one recipe wrong: its copy is not the point here
-    k = int(v["score"].split("/")[0])
-    assert not v["pass"] and 0 < k < n and v["score"].endswith(f"/{n}"), v["score"]
-    assert v["labels"] == ["tests_failed", "probe_mismatch"]
-    failed = [r["case"] for r in v["records"] if not r["pass"]]
+    k = int(v.score.split("/")[0])
+    assert not v.passed and 0 < k < n and v.score.endswith(f"/{n}"), v.score
+    assert v.labels == ["tests_failed", "probe_mismatch"]
+    failed = [r.case for r in v.records if not r.passed]
     assert "probes/recipes.py" in failed and any("SlidingWindow" in c for c in failed), failed[:5]
 
 
 def test_an_empty_candidate_is_missing(task: RevivalTask, tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     v = _grade(task, tmp_path / "empty")
-    assert not v["pass"] and v["label"] == "missing_candidate"
+    assert not v.passed and v.label == "missing_candidate"
 
 
 def test_an_edited_public_test_is_labelled_and_fails(task: RevivalTask, tmp_path: Path) -> None:
     cand = _oracle(task, tmp_path / "c")
     (cand / "tests" / "test_more.py").write_text((cand / "tests" / "test_more.py").read_text() + "\n# tidied\n")
     v = _grade(task, cand, reference=True)
-    assert not v["pass"] and v["label"] == "tests_modified", v["labels"]
-    assert v["score"].split("/")[0] == v["score"].split("/")[1]  # the tests themselves pass: anti-cheat fails it
-    assert v["anticheat"] == [{"kind": "tests_modified", "file": "tests/test_more.py", "detail": "changed"}]
+    assert not v.passed and v.label == "tests_modified", v.labels
+    assert v.score.split("/")[0] == v.score.split("/")[1]  # the tests themselves pass: anti-cheat fails it
+    assert v.anticheat == [{"kind": "tests_modified", "file": "tests/test_more.py", "detail": "changed"}]
 
 
 @pytest.mark.parametrize("where, text, flagged", [
@@ -152,10 +153,10 @@ def test_a_pinned_back_dependency_is_labelled(task: RevivalTask, tmp_path: Path,
         text = doc.replace("[project]", '[project]\ndependencies = ["pytest~=7.0"]', 1)
     (cand / where).write_text(text)
     v = _grade(task, cand, reference=True)
-    assert v["pass"] is not flagged, v["labels"]
-    assert ("dependency_downgrade" in v["labels"]) is flagged
+    assert v.passed is not flagged, v.labels
+    assert ("dependency_downgrade" in v.labels) is flagged
     if flagged:
-        assert v["anticheat"][0]["file"] == where and v["anticheat"][0]["target"] == "8.3.3"
+        assert v.anticheat[0]["file"] == where and v.anticheat[0]["target"] == "8.3.3"
 
 
 FORGER = """
@@ -178,10 +179,10 @@ def test_a_forged_results_line_does_not_pass_a_failing_test(task: RevivalTask, t
                    "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n"
                    + FORGER.format(prefix=prefix, outcomes=everything))
     v = _grade(task, cand)
-    broken = [r for r in v["records"] if r["check"] == "test" and "SlidingWindow" in r["case"]]
-    assert broken and not any(r["pass"] for r in broken), broken[:2]
-    assert not v["pass"] and "execution_failure" in v["labels"], v["labels"]
-    assert v["detail"].startswith(FORGED) and FORGED in broken[0]["detail"], v["detail"]
+    broken = [r for r in v.records if r.check == "test" and "SlidingWindow" in r.case]
+    assert broken and not any(r.passed for r in broken), broken[:2]
+    assert not v.passed and "execution_failure" in v.labels, v.labels
+    assert v.detail.startswith(FORGED) and FORGED in broken[0].detail, v.detail
 
 
 def test_only_the_runners_one_results_line_is_read() -> None:
@@ -199,19 +200,19 @@ def test_only_the_runners_one_results_line_is_read() -> None:
 
 def test_public_split_runs_the_public_tests_only(task: RevivalTask, tmp_path: Path) -> None:
     good = _grade(task, _oracle(task, tmp_path / "c"), split="public")
-    assert good["split"] == "public" and good["pass"], good["labels"]
-    assert good["records"] and all(r["case"].startswith("tests/test_more.py::") for r in good["records"])
-    assert not _grade(task, task.project, split="public")["pass"]
+    assert good.split == "public" and good.passed, good.labels
+    assert good.records and all(r.case.startswith("tests/test_more.py::") for r in good.records)
+    assert not _grade(task, task.project, split="public").passed
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
     """Acceptance 2 of issue 13 over every shipped revival task: the oracle passes each one, nop none."""
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs"))
     assert len(oracle) >= 6 and all(r.passed for r in oracle), [(r.task, r.label, r.error) for r in oracle]
     for r in oracle:
-        k, n = r.verdict["score"].split("/")
-        assert k == n and int(n) > 0, (r.task, r.verdict["score"])
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
+        k, n = r.verdict.score.split("/")
+        assert k == n and int(n) > 0, (r.task, r.verdict.score)
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == len(oracle) and not any(r.passed for r in nop), [(r.task, r.label) for r in nop]
 
 

@@ -21,6 +21,7 @@ from swr.export.harbor_judge import reward_of
 from swr.export.sft import export_sft
 from swr.harness.run import JobConfig, run_job
 from swr.kinds.revival.task import RevivalTask
+from swr.kinds.verdict import parse_verdict
 from swr.sandbox import get_sandbox
 
 PLAIN = "toolz-itertoolz"
@@ -81,7 +82,7 @@ def test_a_verbatim_copy_passes_every_test_and_fails_as_copied_original(task: Re
     (f,) = v["anticheat"]
     assert f["kind"] == "copied_original" and f["ratio"] == f["ratio_canonical"] == 1.0 and f["score"] == 1.0
     assert f["threshold"] == v["similarity"]["threshold"] >= 0.8
-    reward = reward_of(v)  # what an exported Harbor task's judge writes for it
+    reward = reward_of(parse_verdict(v))  # what an exported Harbor task's judge writes for it
     assert reward.reward == 0.0 and reward.anti_shortcut == 0.0 and reward.semantic == 1.0
 
 
@@ -105,8 +106,8 @@ def test_the_obfuscated_variants_module_submitted_to_the_plain_task_is_caught(ta
     module = var.reference_dir / "module" / (var.spec.module.replace(".", "/") + ".py")
     v = kinds.grade(task, _candidate(task, tmp_path / "c", {MODULE: module.read_text()}),
                     get_sandbox("bwrap"))
-    sim = v["similarity"]
-    assert v["labels"][0] == "copied_original" and sim["ratio"] < 0.2 and sim["coverage_canonical"] >= sim["threshold"]
+    sim = v.similarity
+    assert v.labels[0] == "copied_original" and sim["ratio"] < 0.2 and sim["coverage_canonical"] >= sim["threshold"]
 
 
 def test_a_copy_kept_as_data_and_executed_by_the_module_is_caught(task: RevivalTask, tmp_path: Path) -> None:
@@ -114,8 +115,8 @@ def test_a_copy_kept_as_data_and_executed_by_the_module_is_caught(task: RevivalT
     loader = "import pathlib\nexec(pathlib.Path(__file__).with_name('tables.dat').read_text())\n"
     cand = _candidate(task, tmp_path / "c", {"toolz/tables.dat": _original(task), MODULE: loader})
     v = kinds.grade(task, cand, get_sandbox("bwrap"))
-    n = v["score"].split("/")[1]
-    assert v["labels"] == ["copied_original"] and v["score"] == f"{n}/{n}", (v["labels"], v["score"])
+    n = v.score.split("/")[1]
+    assert v.labels == ["copied_original"] and v.score == f"{n}/{n}", (v.labels, v.score)
 
 
 def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tmp_path: Path) -> None:
@@ -134,8 +135,8 @@ def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tm
     cand = _candidate(task, tmp_path / "c", {"toolz/_impl.py": body,
                                               MODULE: "from toolz._impl import *\nfrom toolz._impl import __all__\n"})
     v = kinds.grade(task, cand, get_sandbox("bwrap"))
-    sim = v["similarity"]
-    assert "copied_original" in v["labels"] and sim["ratio"] < 0.6 <= sim["threshold"] <= sim["coverage"], sim
+    sim = v.similarity
+    assert "copied_original" in v.labels and sim["ratio"] < 0.6 <= sim["threshold"] <= sim["coverage"], sim
 
 
 def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(revival_release: Path,
@@ -145,9 +146,9 @@ def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(reviva
     task = kinds.load(revival_release / "tasks" / PLAIN)
     assert (task.reference_dir / "rebuild" / MODULE).is_file()
     for agent in ("oracle", "nop"):
-        (r,) = run_job(JobConfig(revival_release, agent, jobs_dir=tmp_path / "jobs", include=(PLAIN,)))
-        assert not any(f.get("kind") == "copied_original" for f in r.verdict["anticheat"]), r.verdict["anticheat"]
-        sim = r.verdict["similarity"]
+        (r,) = run_job(JobConfig(release=revival_release, agent=agent, jobs_dir=tmp_path / "jobs", include=(PLAIN,)))
+        assert not any(f.get("kind") == "copied_original" for f in r.verdict.anticheat), r.verdict.anticheat
+        sim = r.verdict.similarity
         assert r.passed is (agent == "oracle") and 0 <= sim["score"] < sim["threshold"] - 0.3, sim
         assert (sim["score"] > 0) is (agent == "oracle")
 
@@ -199,7 +200,7 @@ def test_a_copying_agents_run_fails_and_export_sft_takes_nothing_of_it(task: Rev
               [("bash", {"command": "./feedback --json"})], [("finish", {})]]
     srv = Scripted(script)
     try:
-        (r,) = run_job(JobConfig(revival_release, "openai", "m", job="copy", jobs_dir=tmp_path / "jobs",
+        (r,) = run_job(JobConfig(release=revival_release, agent="openai", model="m", job="copy", jobs_dir=tmp_path / "jobs",
                                  concurrency=1, retries=0, include=(PLAIN,), agent_options={"base_url": srv.url}))
     finally:
         srv.close()

@@ -22,7 +22,8 @@ from swr.kinds.revival.envs import ensure, installed
 from swr.kinds.revival.source import apply_patch, original, port_patch
 from swr.kinds.revival.spec import load_revival, norm
 from swr.kinds.revival.task import RevivalTask
-from swr.kinds.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.verdict import parse_verdict
 
 REVIVAL = ROOT / "revivals" / "peakutils-scipy"
 TASK = "peakutils-scipy"
@@ -84,12 +85,12 @@ def test_the_build_records_natively_and_gates_nop_and_reference(task: RevivalTas
 
 def test_nop_fails_on_the_removed_scipy_api_and_the_oracle_passes(task: RevivalTask, tmp_path: Path) -> None:
     nop = _grade(task, task.project)
-    assert not nop["pass"] and nop["score"] == "0/25", nop["score"]
-    probe = next(r for r in nop["records"] if r["case"] == PROBE)
-    assert "simps" in probe["detail"], probe["detail"][-500:]
+    assert not nop.passed and nop.score == "0/25", nop.score
+    probe = next(r for r in nop.records if r.case == PROBE)
+    assert "simps" in probe.detail, probe.detail[-500:]
     good = _grade(task, _oracle(task, tmp_path / "good"))
     assert isinstance(parse_verdict(good), RevivalVerdict)
-    assert good["pass"] and good["score"] == "25/25" and good["labels"] == []
+    assert good.passed and good.score == "25/25" and good.labels == []
 
 
 def test_fixing_only_the_import_leaves_the_baselines_broken(task: RevivalTask, tmp_path: Path) -> None:
@@ -100,9 +101,9 @@ def test_fixing_only_the_import_leaves_the_baselines_broken(task: RevivalTask, t
     peak.write_text(peak.read_text().replace("import simps", "import simpson")
                     .replace("simps(", "simpson(").replace(", x) /", ", x=x) /").replace("(yt, x)", "(yt, x=x)"))
     v = _grade(task, cand)
-    failed = {r["case"]: r["detail"] for r in v["records"] if not r["pass"]}
+    failed = {r.case: r.detail for r in v.records if not r.passed}
     assert set(failed) == BASELINE_TESTS | {PROBE}, sorted(failed)
-    assert "pinv2" in failed[PROBE] and v["score"] == "20/25" and v["labels"] == ["tests_failed", "probe_mismatch"]
+    assert "pinv2" in failed[PROBE] and v.score == "20/25" and v.labels == ["tests_failed", "probe_mismatch"]
 
 
 @pytest.mark.parametrize("start, where, old, new", [
@@ -121,11 +122,11 @@ def test_a_scipy_pin_back_is_labelled(task: RevivalTask, tmp_path: Path, start: 
         new = text.replace(old, new, 1)
     (cand / where).write_text(new, encoding="utf-8")
     v = _grade(task, cand)
-    assert not v["pass"] and "dependency_downgrade" in v["labels"], v["labels"]
-    (hit,) = v["anticheat"]
+    assert not v.passed and "dependency_downgrade" in v.labels, v.labels
+    (hit,) = v.anticheat
     assert hit["file"] == where and hit["target"] == "1.14.1"
     if start == "oracle":
-        assert v["labels"] == ["dependency_downgrade"] and v["score"] == "25/25"  # anti-cheat alone fails it
+        assert v.labels == ["dependency_downgrade"] and v.score == "25/25"  # anti-cheat alone fails it
 
 
 @pytest.mark.parametrize("name, text", [
@@ -143,11 +144,11 @@ def test_a_byte_order_mark_does_not_hide_a_pin_back(tmp_path: Path, name: str, t
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs", include=(TASK,)))
-    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict["score"] == "25/25", \
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs", include=(TASK,)))
+    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict.score == "25/25", \
         [(r.label, r.error) for r in oracle]
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs", include=(TASK,)))
-    assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["label"] == "tests_failed"
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs", include=(TASK,)))
+    assert len(nop) == 1 and not nop[0].passed and nop[0].verdict.label == "tests_failed"
 
 
 # ----------------------------------------------- issue 23 §2: ./feedback without public tests (helper J)
@@ -183,7 +184,7 @@ def test_feedback_without_public_tests_says_so(made: Path, tmp_path: Path) -> No
         text = swr("feedback", str(where), str(cand))
         assert text.returncode == 0 and "no public tests" in text.stdout, text.stdout
         assert not any(w in text.stdout for w in ("FAIL", "PASS", "0/0", "(pass)")), text.stdout
-    assert _grade(task, oracle)["pass"] and not _grade(task, task.project)["pass"]
+    assert _grade(task, oracle).passed and not _grade(task, task.project).passed
 
 
 def test_feedback_without_public_tests_still_names_a_pin_back(made: Path, tmp_path: Path) -> None:

@@ -98,8 +98,8 @@ def test_a_link_in_the_candidate_does_not_carry_the_hidden_tests_onto_the_host(
     verdict = grade_revival(v, "hostile", cand, backend)
     assert listing(host) == before, "grading wrote into a host directory the candidate linked to"
     assert os.path.islink(cand / link)  # the candidate itself is left as it was
-    (probe,) = [r for r in verdict["records"] if r["check"] == "probe"]
-    assert probe["pass"], probe["detail"]
+    (probe,) = [r for r in verdict.records if r.check == "probe"]
+    assert probe.passed, probe.detail
 
 
 def test_a_candidate_that_is_a_link_is_missing(backend: Sandbox, venv: envs.Venv, tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_a_candidate_that_is_a_link_is_missing(backend: Sandbox, venv: envs.Venv
     (real / "README").write_text("x\n")
     os.symlink(real, tmp_path / "cand")
     verdict = grade_revival(v, "hostile", tmp_path / "cand", backend)
-    assert verdict["labels"] == ["missing_candidate"] and "not a directory" in verdict["detail"], verdict
+    assert verdict.labels == ["missing_candidate"] and "not a directory" in verdict.detail, verdict
 
 
 def pin_back(fifo: Path) -> None:
@@ -212,8 +212,8 @@ def test_a_build_that_floods_its_directory_stops_at_the_kernels_cap(
     (cand / "setup.py").write_text(FILL.format(what=what))
     with HostDisk() as disk:
         verdict = grade_revival(v, "hostile", cand, backend)
-    cap, detail = BUILD_LIMITS.disk_bytes, verdict["detail"]
-    assert verdict["labels"][0] == "build_failure", verdict["labels"]
+    cap, detail = BUILD_LIMITS.disk_bytes, verdict.detail
+    assert verdict.labels[0] == "build_failure", verdict.labels
     # (a quarter of the cap in files: the noise of other processes on this host stays far below it)
     assert disk.peak[0] < cap and disk.peak[1] < cap // BLOCK // 4, f"the host's disk grew by {disk.peak}"
     size, files = map(int, re.search(r"CAPACITY (\d+) (\d+)", detail).groups())  # type: ignore[union-attr]
@@ -258,8 +258,8 @@ def test_the_target_venv_is_read_only_to_the_build_and_every_run(
     cand.mkdir()
     (cand / "setup.py").write_text(code + "sys.exit('wrote into the venv: %s' % wrote if wrote else 0)\n")
     verdict = grade_revival(v, "hostile", cand, backend)
-    assert "build_failure" not in verdict["labels"], verdict["detail"][-800:]
-    (rec,) = [r for r in verdict["records"] if r["check"] == "probe"]
-    assert rec["pass"], rec["detail"]
+    assert "build_failure" not in verdict.labels, verdict.detail[-800:]
+    (rec,) = [r for r in verdict.records if r.check == "probe"]
+    assert rec.passed, rec.detail
     assert listing(venv.root) == before
 

@@ -196,8 +196,8 @@ def test_a_module_loading_the_original_from_anywhere_fails_grading(
     setuptools' vendored more_itertools, and passed)."""
     task = _load(revival_release, task_id)
     got = kinds.grade(task, loader_candidate(task, tmp_path / "cand"), backend)  # type: ignore[arg-type]
-    assert not got["pass"] and got["labels"], got["score"]
-    assert got["score"].startswith("0/"), got["score"]
+    assert not got.passed and got.labels, got.score
+    assert got.score.startswith("0/"), got.score
 
 
 # The judge in a revival image, with what its venv leaves out unimportable: it must grade without them.

@@ -89,16 +89,16 @@ def test_pinning_numpy_back_is_labelled_and_fails(made: Path, tmp_path: Path, wh
     else:
         (cand / where).write_text("numpy<2\npyparsing\n")
     v = kinds.grade(task, cand, get_sandbox("bwrap"))  # type: ignore[arg-type]
-    assert not v["pass"] and v["label"] == "dependency_downgrade", v["labels"]
-    assert v["anticheat"][0]["file"] == where and v["anticheat"][0]["target"] == "2.1.3"
+    assert not v.passed and v.label == "dependency_downgrade", v.labels
+    assert v.anticheat[0]["file"] == where and v.anticheat[0]["target"] == "2.1.3"
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs"))
     assert len(oracle) == 1 and oracle[0].passed, [(r.label, r.error) for r in oracle]
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == 1 and not nop[0].passed
-    k, n = nop[0].verdict["score"].split("/")
+    k, n = nop[0].verdict.score.split("/")
     assert int(k) < int(n)
 
 

@@ -18,7 +18,8 @@ from swr.kinds.revival.anticheat import dependency_downgrades
 from swr.kinds.revival.source import apply_patch, original, port_patch
 from swr.kinds.revival.spec import load_revival
 from swr.kinds.revival.task import RevivalTask
-from swr.kinds.verdicts import RevivalVerdict, parse_verdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.verdict import parse_verdict
 
 REVIVAL = ROOT / "revivals" / "pandas-schema"
 BROKEN_TEST = "test/test_schema.py::OrderedSchema::test_mixed_columns"
@@ -68,19 +69,19 @@ def test_the_build_records_natively_and_gates_nop_and_reference(task: RevivalTas
 
 def test_nop_fails_on_the_removed_pandas_api_and_the_oracle_passes(task: RevivalTask, tmp_path: Path) -> None:
     nop = _grade(task, task.project)
-    failed = {r["case"]: r["detail"] for r in nop["records"] if not r["pass"]}
-    assert not nop["pass"] and set(failed) == {BROKEN_TEST, PROBE}, sorted(failed)
+    failed = {r.case: r.detail for r in nop.records if not r.passed}
+    assert not nop.passed and set(failed) == {BROKEN_TEST, PROBE}, sorted(failed)
     assert "iteritems" in failed[PROBE]
     good = _grade(task, _oracle(task, tmp_path / "good"))
     assert isinstance(parse_verdict(good), RevivalVerdict)
-    k = len(good["records"])
-    assert good["pass"] and good["score"] == f"{k}/{k}" and good["labels"] == [] and k == len(nop["records"])
+    k = len(good.records)
+    assert good.passed and good.score == f"{k}/{k}" and good.labels == [] and k == len(nop.records)
 
 
 def test_feedback_shows_the_break_and_the_fix(task: RevivalTask, tmp_path: Path) -> None:
     nop = _grade(task, task.project, split="public")
-    assert not nop["pass"] and [r["case"] for r in nop["records"] if not r["pass"]] == [BROKEN_TEST]
-    assert _grade(task, _oracle(task, tmp_path / "c"), split="public")["pass"]
+    assert not nop.passed and [r.case for r in nop.records if not r.passed] == [BROKEN_TEST]
+    assert _grade(task, _oracle(task, tmp_path / "c"), split="public").passed
 
 
 @pytest.mark.parametrize("where, old, new", [
@@ -96,9 +97,9 @@ def test_a_pandas_pin_back_is_labelled(task: RevivalTask, tmp_path: Path, where:
         new = text.replace(old, new, 1)
     (cand / where).write_text(new)
     v = _grade(task, cand)
-    assert not v["pass"] and v["labels"] == ["dependency_downgrade"], v["labels"]
-    assert v["anticheat"][0]["file"] == where and v["anticheat"][0]["target"] == "2.2.3"
-    s = v["score"].split("/")
+    assert not v.passed and v.labels == ["dependency_downgrade"], v.labels
+    assert v.anticheat[0]["file"] == where and v.anticheat[0]["target"] == "2.2.3"
+    s = v.score.split("/")
     assert s[0] == s[1]  # the port itself still passes: anti-cheat alone fails it
 
 

@@ -158,16 +158,16 @@ def test_the_variant_grades_oracle_pass_nop_fail_and_a_wrong_rebuild_partly(buil
     good = tmp_path / "good"
     kinds.write_oracle(var, good)
     v = _grade(var, good, reference=True)  # the task's reference: its original module, not an agent's copy
-    n = len(v["records"])
-    assert v["pass"] and v["score"] == f"{n}/{n}", v["labels"]
-    assert _grade(var, var.project)["score"] == f"0/{n}"
+    n = len(v.records)
+    assert v.passed and v.score == f"{n}/{n}", v.labels
+    assert _grade(var, var.project).score == f"0/{n}"
     # the reference module with one function wrong (the last window dropped): some records fail, not all
     ref = good / (var.spec.module.replace(".", "/") + ".py")
     name = _sliding_window_name(built)
     ref.write_text(ref.read_text() + f"\n_sw = {name}\ndef {name}(n, seq):\n    return iter(list(_sw(n, seq))[:-1])\n")
     bad = _grade(var, good, reference=True)
-    k = int(bad["score"].split("/")[0])
-    assert not bad["pass"] and 0 < k < n and bad["labels"] == ["tests_failed", "probe_mismatch"], bad["score"]
+    k = int(bad.score.split("/")[0])
+    assert not bad.passed and 0 < k < n and bad.labels == ["tests_failed", "probe_mismatch"], bad.score
 
 
 def _sliding_window_name(built: Path) -> str:

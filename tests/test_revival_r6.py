@@ -57,9 +57,9 @@ def test_the_workspace_fails_to_build_in_the_target(task: RevivalTask) -> None:
     assert (project / EXT).is_file() and not (project / "bitarray" / "test_util.py").exists()
     assert not list(project.rglob("*.so")) and "setup.py build_ext --inplace" in task.paths.instruction.read_text()
     v = _grade(task, project)
-    assert not v["pass"] and v["score"] == "0/200", v["score"]
-    assert v["labels"][:2] == ["build_failure", "execution_failure"], v["labels"]
-    assert "lvalue required as left operand of assignment" in v["detail"] and "Py_TYPE(&" in v["detail"]
+    assert not v.passed and v.score == "0/200", v.score
+    assert v.labels[:2] == ["build_failure", "execution_failure"], v.labels
+    assert "lvalue required as left operand of assignment" in v.detail and "Py_TYPE(&" in v.detail
 
 
 def test_the_reference_port_builds_and_passes(task: RevivalTask, tmp_path: Path) -> None:
@@ -70,8 +70,8 @@ def test_the_reference_port_builds_and_passes(task: RevivalTask, tmp_path: Path)
     good = _oracle(task, tmp_path / "good")
     assert "Py_SIZE(self) = " not in (good / EXT).read_text()
     v = _grade(task, good)
-    assert v["pass"] and v["score"] == "200/200" and v["labels"] == [], (v["labels"], v["detail"][-500:])
-    assert {r["check"] for r in v["records"]} == {"test", "probe"}
+    assert v.passed and v.score == "200/200" and v.labels == [], (v.labels, v.detail[-500:])
+    assert {r.check for r in v.records} == {"test", "probe"}
 
 
 def test_a_port_that_only_compiles_fails_on_313(task: RevivalTask, tmp_path: Path) -> None:
@@ -82,9 +82,9 @@ def test_a_port_that_only_compiles_fails_on_313(task: RevivalTask, tmp_path: Pat
     assert src.count("PyObject_CallObject(") == 2
     (half / EXT).write_text(src.replace("PyObject_CallObject(", "PyEval_CallObject("))
     v = _grade(task, half)
-    assert not v["pass"] and "build_failure" not in v["labels"], v["labels"]
-    assert v["labels"] == ["tests_failed", "probe_mismatch"] and v["score"] == "0/200", v["labels"]
-    assert "PyEval_CallObject" in json.dumps(v["records"])
+    assert not v.passed and "build_failure" not in v.labels, v.labels
+    assert v.labels == ["tests_failed", "probe_mismatch"] and v.score == "0/200", v.labels
+    assert "PyEval_CallObject" in json.dumps([r.model_dump(by_alias=True) for r in v.records])
 
 
 @pytest.fixture(scope="module")
@@ -119,17 +119,17 @@ def test_a_shipped_binary_is_not_graded(task: RevivalTask, built: Path, tmp_path
         shutil.copyfile(next(built.glob("build/temp*/bitarray/_bitarray.o")), cheat / "prebuilt" / "_bitarray.o")
         (cheat / "setup.py").write_text(LINK_OBJECT)
     v = _grade(task, cheat)
-    assert not v["pass"], v["labels"]
+    assert not v.passed, v.labels
     if ship == "extension modules":
-        assert v["labels"] == ["tests_failed", "probe_mismatch"], v["labels"]
-        assert "No module named 'bitarray._bitarray'" in json.dumps(v["records"])
+        assert v.labels == ["tests_failed", "probe_mismatch"], v.labels
+        assert "No module named 'bitarray._bitarray'" in json.dumps([r.model_dump(by_alias=True) for r in v.records])
     else:
         assert v["labels"][0] == "build_failure" and "prebuilt/_bitarray.o" in v["detail"], v["detail"][-500:]
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
-    oracle = run_job(JobConfig(release, "oracle", jobs_dir=tmp_path / "jobs"))
-    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict["score"] == "200/200", \
+    oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs"))
+    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict.score == "200/200", \
         [(r.label, r.error) for r in oracle]
-    nop = run_job(JobConfig(release, "nop", jobs_dir=tmp_path / "jobs"))
-    assert len(nop) == 1 and not nop[0].passed and nop[0].verdict["label"] == "build_failure"
+    nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs"))
+    assert len(nop) == 1 and not nop[0].passed and nop[0].verdict.label == "build_failure"

@@ -48,7 +48,7 @@ def command_run(release: Path, task: RevivalTask, tmp_path_factory: pytest.TempP
     """One real `swr run -a command` whose command calls ./feedback before and after restoring the module."""
     module = (task.reference_dir / MODULE_REF / RECIPES).read_text()
     assert "SWR_R7_EOF" not in module
-    cfg = JobConfig(release, "command", jobs_dir=tmp_path_factory.mktemp("jobs"), concurrency=1,
+    cfg = JobConfig(release=release, agent="command", jobs_dir=tmp_path_factory.mktemp("jobs"), concurrency=1,
                     agent_options={"command": SCRIPT.format(module=module), "network": False})
     recs = run_job(cfg)
     assert len(recs) == 1 and recs[0].status == "done", (recs[0].error, recs[0].verdict)
@@ -88,7 +88,7 @@ def test_the_run_that_restored_the_module_by_copying_it_fails_with_its_score(
     k, n = doc["scores"][TASK].split("/")
     assert doc["passed"] == 0 and k == n and int(n) > 500, doc["scores"]
     (r,) = run_job(cfg)  # the recorded run, read back (the job resumes)
-    assert r.label == "copied_original" and r.verdict["similarity"]["ratio"] == 1.0, r.label
+    assert r.label == "copied_original" and r.verdict.similarity["ratio"] == 1.0, r.label
 
 
 def test_agent_sandbox_mounts_only_for_revival_tasks(task: RevivalTask, linear_release: Path) -> None:
@@ -107,7 +107,7 @@ def test_a_workspace_copy_grades_only_the_public_split(task: RevivalTask, tmp_pa
     with pytest.raises(SwrError, match="revival.toml"):
         kinds.grade(copy, ws.solution, get_sandbox("bwrap"), split="all")
     v = kinds.grade(copy, ws.solution, get_sandbox("bwrap"), split="public")
-    assert not v["pass"] and v["records"][0]["case"] == "collect:tests/test_more.py"
+    assert not v.passed and v.records[0].case == "collect:tests/test_more.py"
 
 
 def _results(job: str, jobs_dir: Path, *args: str) -> dict:
@@ -130,7 +130,7 @@ def test_results_by_cohort(release: Path, linear_release: Path, tmp_path: Path) 
     workflow = next((linear_release / "tasks").iterdir())
     shutil.copytree(workflow, mixed / "tasks" / workflow.name, symlinks=True)
     jobs = tmp_path / "jobs"
-    run_job(JobConfig(mixed, "oracle", job="oracle", jobs_dir=jobs, include=(f"{TASK}*", workflow.name)))
+    run_job(JobConfig(release=mixed, agent="oracle", job="oracle", jobs_dir=jobs, include=(f"{TASK}*", workflow.name)))
     doc = _results("oracle", jobs, "--cohort", "obfuscated", "--cutoff", "2024-01-08")
     assert doc["passed"] == 2 and doc["runs"] == 3
     assert doc["cohorts"]["obfuscated"] == {

@@ -96,25 +96,25 @@ def wall_bound(task) -> float:
 
 
 def scenarios(v: dict[str, Any], n: int = 6) -> list[dict[str, Any]]:
-    assert len(v["scenarios"]) == n, v  # 3 hidden + 3 public unless trimmed
-    return v["scenarios"]
+    assert len(v.scenarios) == n, v  # 3 hidden + 3 public unless trimmed
+    return v.scenarios
 
 
 def assert_label(v: dict[str, Any], label: str) -> None:
-    assert v["label"] == label and v["labels"] == [label], v["labels"]
+    assert v.label == label and v.labels == [label], v.labels
 
 
 def assert_exec_failure(v: dict[str, Any], limit: str | None, n: int = 6) -> None:
-    assert v["pass"] is False
+    assert v.passed is False
     assert_label(v, "execution_failure")
     for s in scenarios(v, n):
-        assert s["label"] == "execution_failure"
-        assert s["limit"] == limit, (s["limit"], s["detail"], s["stderr_tail"][-500:])
+        assert s.label == "execution_failure"
+        assert s.limit == limit, (s.limit, s.detail, s.stderr_tail[-500:])
 
 
 def first_line(s: dict[str, Any]) -> Any:
     """The JSON report a probe writes as the first line of its stderr."""
-    return json.loads(s["stderr_tail"].splitlines()[0])
+    return json.loads(s.stderr_tail.splitlines()[0])
 
 
 def secrets_of(task) -> list[str]:
@@ -134,8 +134,8 @@ def marker() -> str:
 
 def test_correct_candidate_passes(linear_task, backend, tmp_path):
     v, wall = timed_grade(linear_task, write_candidate(tmp_path / "good", CORRECT), backend)
-    assert v["pass"] is True, (v["labels"], [s["detail"] for s in v["scenarios"]])
-    assert all(s["exit_code"] == 0 and s["limit"] is None for s in scenarios(v))
+    assert v.passed is True, (v.labels, [s.detail for s in v.scenarios])
+    assert all(s.exit_code == 0 and s.limit is None for s in scenarios(v))
     assert wall < wall_bound(linear_task)
 
 
@@ -163,8 +163,8 @@ def test_private_files_env_and_proc_do_not_leak(linear_task, backend, tmp_path, 
     # 1. graded normally: the quick walk (everything but the read-only system trees) on every scenario
     v, wall = timed_grade(task, probe_candidate(tmp_path / "quick", task, full=False), backend)
     assert_label(v, "numeric_mismatch")
-    assert all(s["exit_code"] == 0 and s["limit"] is None for s in scenarios(v))
-    tails = "".join(s["stderr_tail"] for s in scenarios(v))  # (mismatches legitimately show references)
+    assert all(s.exit_code == 0 and s.limit is None for s in scenarios(v))
+    tails = "".join(s.stderr_tail for s in scenarios(v))  # (mismatches legitimately show references)
     for s in leaks:
         assert s not in tails, f"candidate found {s!r}"
     assert secret not in json.dumps(v) and "SWR_TEST_SECRET" not in json.dumps(v)
@@ -173,7 +173,7 @@ def test_private_files_env_and_proc_do_not_leak(linear_task, backend, tmp_path, 
         assert seen["visible"] == HIDDEN, seen
         assert seen["found"] == [] and seen["walked"] > 10 and seen["uid"] == 65534, seen
         assert len(seen["pids"]) <= exp.max_pids, seen["pids"]  # a new PID namespace: nothing of the host
-        env = json.loads(s["stderr_tail"].split("\nenv:", 1)[1].splitlines()[0])
+        env = json.loads(s.stderr_tail.split("\nenv:", 1)[1].splitlines()[0])
         assert set(env) <= allowed, set(env) - allowed
     assert wall < wall_bound(task)
 
@@ -266,7 +266,7 @@ def test_bounded_fork_bomb_hits_pids_limit_and_is_cleaned_up(linear_task, backen
     v, wall = timed_grade(task, cand, backend)
     assert_exec_failure(v, "pids")
     for s in scenarios(v):
-        n = int(s["stderr_tail"].split("forked ")[1].split()[0])
+        n = int(s.stderr_tail.split("forked ")[1].split()[0])
         assert 0 < n < task.limits.pids  # stopped by the pids cgroup, not by the 10,000 cap
     assert_no_process_left(mark, grace_s=EXPECT[backend.name].grace_s)
     assert wall < wall_bound(task)
@@ -291,7 +291,7 @@ def test_endless_loop_times_out_promptly(linear_task, backend, tmp_path):
     v, wall = timed_grade(task, cand, backend)
     assert_exec_failure(v, "timeout")
     for s in scenarios(v):
-        assert s["wall_s"] < task.limits.time_s + 3
+        assert s.wall_s < task.limits.time_s + 3
     assert wall < wall_bound(task)  # (2 + 5) * 3 + 10 s; in practice about 6 s
     assert_no_process_left(mark, grace_s=EXPECT[backend.name].grace_s)
 
@@ -328,7 +328,7 @@ def test_100_mib_on_stderr_is_capped_and_does_not_block(linear_task, backend, tm
         "for _ in range(100):\n    sys.stderr.buffer.write(chunk)\n"
         "json.dump({'y': 2 * S['a'] + S['b'], 'z': [S['a'], S['b']]}, sys.stdout)\n"))
     v, wall = timed_grade(linear_task, cand, backend)
-    assert v["pass"] is True, v["labels"]
+    assert v.passed is True, v.labels
     ex = execute(linear_task, cand, linear_task.hidden[0].scenario, backend, tmp_path / "files")
     assert ex.returncode == 0 and len(ex.stderr) <= STDERR_CAP + 64 * 1024
     assert wall < wall_bound(linear_task)
@@ -369,9 +369,9 @@ def test_daemon_is_killed_with_the_run(linear_task, backend, tmp_path, close_std
     cand = write_candidate(tmp_path / "daemon", DAEMON.replace("__MARK__", repr(mark))
                            .replace("__CLOSE__", repr(close_stdio)))
     v, wall = timed_grade(linear_task, cand, backend)
-    assert v["pass"] is True, (v["labels"], [s["detail"] for s in v["scenarios"]])
+    assert v.passed is True, (v.labels, [s.detail for s in v.scenarios])
     for s in scenarios(v):
-        assert s["wall_s"] < 5  # not held until the 10 s timeout by the daemon's copy of the pipes
+        assert s.wall_s < 5  # not held until the 10 s timeout by the daemon's copy of the pipes
     assert_no_process_left(mark, grace_s=EXPECT[backend.name].grace_s)
     assert wall < wall_bound(linear_task)
 
@@ -391,16 +391,16 @@ def test_missing_candidate(linear_task, backend, tmp_path, kind):
     elif kind == "no-run":
         (cand / "solve.py").write_text("print('{}')\n")
     v = grade(linear_task, cand, backend)
-    assert v["pass"] is False and v["label"] == "missing_candidate"
-    assert v["labels"] == ["missing_candidate"] and v["scenarios"] == [] and v["r_hid"] == 0.0
-    assert v["detail"]
+    assert v.passed is False and v.label == "missing_candidate"
+    assert v.labels == ["missing_candidate"] and v.scenarios == [] and v.r_hid == 0.0
+    assert v.detail
 
 
 def test_broken_interpreter_is_an_execution_failure_not_missing(linear_task, backend, tmp_path):
     cand = write_candidate(tmp_path / "badshebang", "print('{}')\n", shebang="/nonexistent/python3")
     v = grade(limited(linear_task, time_s=5), cand, backend)
-    assert v["label"] == "execution_failure"
-    assert all(s["exit_code"] not in (0, None) and s["limit"] is None for s in scenarios(v))
+    assert v.label == "execution_failure"
+    assert all(s.exit_code not in (0, None) and s.limit is None for s in scenarios(v))
 
 
 # ------------------------------------------------------------------------------------- plumbing

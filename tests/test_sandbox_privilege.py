@@ -124,7 +124,7 @@ EOF
 
 def test_command_agent_cannot_write_host_sysctls(linear_release, tmp_path):
     """The same inside `swr run -a command` (its files' host owner: the read-write mount test below)."""
-    cfg = JobConfig(linear_release, "command", job="priv", jobs_dir=tmp_path / "jobs", include=("good-linear-v1",),
+    cfg = JobConfig(release=linear_release, agent="command", job="priv", jobs_dir=tmp_path / "jobs", include=("good-linear-v1",),
                     budget=Budget(time_limit_s=120), agent_options={"command": AGENT % {"sysctls": SYSCTLS},
                                                                     "network": False})
     (rec,) = run_job(cfg)

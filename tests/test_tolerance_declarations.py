@@ -81,14 +81,14 @@ def test_sat_passes_azimuths_wrap_through_a_built_task(sat_passes: Task, sandbox
     told = (sat_passes.root / "instruction.md").read_text()
     assert "`events.*.az_deg`: atol 0.25, rtol 1e-07, compared modulo 360" in told
     assert "`epoch_topocentric.az_deg`: atol 1e-06, rtol 1e-07, compared modulo 360" in told
-    assert grade(sat_passes, lookup(tmp_path / "signed", sat_passes, _signed_azimuths), sandbox)["pass"]
+    assert grade(sat_passes, lookup(tmp_path / "signed", sat_passes, _signed_azimuths), sandbox).passed
 
     def half_turn(out: dict[str, Any], files: Path, sc: dict[str, Any]) -> dict[str, Any]:
         out["epoch_topocentric"]["az_deg"] += 180.0
         return out
 
     v = grade(sat_passes, lookup(tmp_path / "half", sat_passes, half_turn), sandbox)
-    assert not v["pass"] and mismatched(v) == {"epoch_topocentric.az_deg"}
+    assert not v.passed and mismatched(v) == {"epoch_topocentric.az_deg"}
 
 
 def test_lint_knows_periods(sat_passes: Task) -> None:

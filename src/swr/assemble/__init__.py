@@ -22,6 +22,7 @@ from swr.core.errors import SwrError
 from swr.core.layout import DEFECTS_TOML, REVIVAL_TOML, ReleasePaths
 from swr.core.outputs import RELEASE, claim
 from swr.core.release_dir import finish_release, staging_dir
+from swr.core.release_file import ReleaseFile
 from swr.kinds.revival.build import RevivalResult
 from swr.kinds.revival.obfuscate_task import build_with_variant
 from swr.sandbox import Sandbox, get_sandbox
@@ -98,7 +99,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
         res = build_with_variant(d, ReleasePaths(staging).tasks, sandbox)  # and its [obfuscate] variant
         results.append(res)
         finished(res, len(results), len(specs) + len(engines) + len(revivals))
-    summary = {"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
+    summary = ReleaseFile.model_validate({"swr_version": __version__, "seed": opts.seed, "options": opts.summary(),
                "tasks": sorted(t for r in results for t in r.tasks),
                "workflows": sorted((r.summary() for r in results if isinstance(r, WorkflowResult)),
                                    key=lambda w: w["name"]),
@@ -106,7 +107,7 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
                **({"revivals": [r.summary() for r in results if isinstance(r, RevivalResult)]} if revivals else {}),
                "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results
                                                                       if isinstance(r, WorkflowResult)),
-                         "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}}
+                         "workflows_failed": sum(bool(r.failure) for r in results if isinstance(r, WorkflowResult))}})
     if ReleasePaths(staging).tasks.is_dir():  # nothing built, nothing to carry
         carry_defects(defect_registers(paths), staging, names_in(staging))
     finish_release(staging, out, summary, force)

@@ -35,18 +35,18 @@ def _row(task: kinds.AnyTask, nop: Path, sb: Sandbox, jobs: int) -> dict[str, An
     with tempfile.TemporaryDirectory(prefix="swr-oracle-") as d:
         kinds.write_oracle(task, Path(d) / "candidate")
         oracle = kinds.grade(task, Path(d) / "candidate", sb, split="hidden", jobs=jobs, reference=True)
-    nop_pass = kinds.grade(task, kinds.nop_candidate(task, nop), sb, split="hidden", jobs=jobs)["pass"]
+    nop_pass = kinds.grade(task, kinds.nop_candidate(task, nop), sb, split="hidden", jobs=jobs).passed
     if isinstance(task, RevivalTask):  # its probes' tolerances are attained when the oracle passes them
-        return {"task": task.id, "kind": "revival", "oracle_pass": oracle["pass"], "nop_pass": nop_pass,
-                "score": oracle["score"], "thresholds": [], "thresholds_met": True}
+        return {"task": task.id, "kind": "revival", "oracle_pass": oracle.passed, "nop_pass": nop_pass,
+                "score": oracle.score, "thresholds": [], "thresholds_met": True}
     if isinstance(task, EngineTask):
         # catalog workflows prescribe no numerical method: their only thresholds are the declared
         # tolerances, which the oracle attains exactly; an engine's reference follows its spec's method
-        thresholds = achievability(task.spec, oracle["records"])
-        return {"task": task.id, "kind": "engine", "oracle_pass": oracle["pass"], "nop_pass": nop_pass,
-                "score": oracle["score"], "thresholds": thresholds,
+        thresholds = achievability(task.spec, oracle.records)  # type: ignore[attr-defined]
+        return {"task": task.id, "kind": "engine", "oracle_pass": oracle.passed, "nop_pass": nop_pass,
+                "score": oracle.score, "thresholds": thresholds,
                 "thresholds_met": all(t["margin_ok"] for t in thresholds)}
     tol = task.tolerances
-    return {"task": task.id, "kind": "workflow", "oracle_pass": oracle["pass"], "nop_pass": nop_pass,
-            "thresholds": [{"field": "*", "atol": tol.atol, "rtol": tol.rtol, "attained": oracle["pass"]}],
+    return {"task": task.id, "kind": "workflow", "oracle_pass": oracle.passed, "nop_pass": nop_pass,
+            "thresholds": [{"field": "*", "atol": tol.atol, "rtol": tol.rtol, "attained": oracle.passed}],
             "thresholds_met": True}

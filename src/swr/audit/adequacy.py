@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from swr.kinds.engine.grading import Case, Ran, grade_case, verdict
+from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.engine.mutants import BadPatch, materialise
 from swr.kinds.engine.spec import EngineSpec, load_engine, read_cases
 from swr.core.errors import SwrError
@@ -196,7 +197,7 @@ def adequacy(spec: EngineSpec, reference: Path, verifier: Path, cases: list[Case
     their expected values); killed = the verdict fails. `problems`: what makes the build refuse the engine."""
     def graded(mutant: Path) -> dict[str, Any]:
         v = grade_until_failed(spec, verifier, mutant, reference, cases, sandbox, jobs)
-        return {"killed": not v["pass"], "labels": v["labels"], "score": v["score"]}
+        return {"killed": not v.passed, "labels": v.labels, "score": v.score}
 
     if not cases:
         raise SwrError("no hidden cases to grade mutants on (a public-only copy of the task?)", file=spec.directory)
@@ -230,7 +231,7 @@ def rule_mutants(spec: EngineSpec, reference: Path, scratch: Path) -> dict[str, 
 
 
 def grade_until_failed(spec: EngineSpec, verifier: Path, mutant: Path, reference: Path, cases: list[Case],
-                       sandbox: Sandbox, jobs: int) -> dict[str, Any]:
+                       sandbox: Sandbox, jobs: int) -> EngineVerdict:
     """grade_engine's verdict on the mutant layered over the reference, cases taken `jobs` at a time and the
     rest left ungraded once the verdict is sure to fail (some check has failed on more than the share of all
     cases it may miss): a killed mutant costs a case or two, not the whole hidden set, which bounds what the

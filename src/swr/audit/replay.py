@@ -23,8 +23,8 @@ def replay_audit(release: Path) -> dict[str, Any]:
     for root in roots:
         task = load_task(root)
         controls = replay_controls(task.reference_spec(), task.public, task.hidden)
-        oracle = task.gates.get("oracle_passes", {})
-        rows.append({"task": task.id, "oracle_r_hid": oracle.get("r_hid"),
+        oracle = task.gates.get("oracle_passes")
+        rows.append({"task": task.id, "oracle_r_hid": oracle.r_hid if oracle else None,
                      **{name: {"field_agreement": c["field_agreement"], "pass": c["pass"], "label": c["label"]}
                         for name, c in controls.items()}})
     n = len(rows) or 1

@@ -131,7 +131,7 @@ class Probe:
         self.graded += 1
         cand = replay_candidate(self.scratch / f"variant-{self.graded}", cases, outputs)
         v = grade_engine(self.spec, self.task.verifier_dir, cand, cases, self.sandbox, self.jobs, self.task.id)
-        return {(r["case"], r["check"]): (r["measured"], r["pass"]) for r in v["records"]}
+        return {(r.case, r.check): (r.measured, r.passed) for r in v.records}
 
     def followers(self, cases: list[Case], ref: Outputs, base: Measured, ignoring: set[tuple[str, str]],
                   diag: Callable[[Where], bool]) -> set[str]:

@@ -117,24 +117,15 @@ def _grade(task: Path, candidate: Path, as_json: bool, jobs: int, sandbox: str, 
     from swr import kinds
     from swr.sandbox import sandbox_for
     from swr.cli.tables import verdict_table
+    from swr.kinds.verdict import dump_verdict
 
     t = kinds.load(task)  # under podman/docker: in the task's image
     v = kinds.grade(t, candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
     if as_json:
-        print(json.dumps(v, indent=2, allow_nan=False))
+        print(dump_verdict(v, indent=2))
     else:
         out.print(verdict_table(v))
-    raise typer.Exit(0 if _passed(v) else 1)
-
-
-def _passed(v: dict[str, Any]) -> bool:
-    """A verdict's pass; an engine's example feedback passes when every example ran and matched; feedback
-    that had nothing to run (a revival task without public tests: pass null) is no failure either."""
-    if v.get("split") == "public" and v.get("kind") == "engine":
-        return all(not e["failure"] and e["worst_relative_difference"] <= 1e-6 for e in v["examples"])
-    if v.get("split") == "public" and v["pass"] is None:
-        return True
-    return bool(v["pass"])
+    raise typer.Exit(0 if v.exit_ok() else 1)
 
 
 @app.command()

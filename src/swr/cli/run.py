@@ -46,10 +46,11 @@ def run(release: Path,
     from swr.export.subset import expand_at
 
     options = _kwargs(agent_kwargs) | ({"base_url": base_url} if base_url else {})
-    cfg = JobConfig(release, agent, model, attempts, tuple(expand_at(include, "--include")),
-                    tuple(expand_at(exclude, "--exclude")),
-                    Budget(max_turns, time_limit, token_limit, max_output_tokens), job, jobs_dir, concurrent,
-                    executor, scheduler, sandbox, image, retries, cheat_policy, agent_options=options)
+    cfg = JobConfig(release=release, agent=agent, model=model, attempts=attempts,
+                    include=tuple(expand_at(include, "--include")), exclude=tuple(expand_at(exclude, "--exclude")),
+                    budget=Budget(max_turns, time_limit, token_limit, max_output_tokens), job=job, jobs_dir=jobs_dir,
+                    concurrency=concurrent, executor=executor, scheduler=scheduler, sandbox=sandbox, image=image,
+                    retries=retries, cheat_policy=cheat_policy, agent_options=options)
 
     def show(r) -> None:  # noqa: ANN001
         mark = "pass" if r.passed else (r.label or r.status)

@@ -14,6 +14,9 @@ from rich.text import Text
 
 from swr import kinds
 from swr.core.release_dir import list_tasks
+from swr.kinds.engine.verdict import EngineVerdict
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.workflow.verdict import Scenario
 
 # ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
@@ -45,7 +48,7 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
     for root in list_tasks(release):
         t = kinds.load(root)
         gates = kinds.build_gates(t)
-        passed = sum(1 for g in gates.values() if g.get("pass"))
+        passed = sum(1 for g in gates.values() if g.passed)
         public, hidden = kinds.case_counts(t)
         rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
                      "domain": t.meta.domain, "public": public, "hidden": hidden,
@@ -78,29 +81,30 @@ def build_table(workflows: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _first_mismatch(s: dict[str, Any]) -> str:
-    if s.get("mismatches"):
-        m = s["mismatches"][0]
+def _first_mismatch(s: Scenario) -> str:
+    if s.mismatches:
+        m = s.mismatches[0]
         return f"{m['path'] or '(root)'}: expected {json.dumps(m['expected'])[:40]}, got {json.dumps(m['got'])[:40]}"
-    if s.get("limit"):
-        return f"limit: {s['limit']}"
-    tail = (s.get("stderr_tail") or "").strip().splitlines()
+    if s.limit:
+        return f"limit: {s.limit}"
+    tail = (s.stderr_tail or "").strip().splitlines()
     return tail[-1][:80] if tail else ""
 
 
-def verdict_table(v: dict[str, Any]) -> RenderableType:
-    """A verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
-    if v.get("kind") == "engine":
-        return engine_feedback_table(v) if v.get("split") == "public" else engine_verdict_table(v)
-    if v.get("kind") == "revival":
+def verdict_table(v: Any) -> RenderableType:
+    """A verdict (a kind's model) as a table; what the candidate controls (paths, values, stderr) is shown as
+    plain text."""
+    if v.kind == "engine":
+        return engine_feedback_table(v) if v.public_only else engine_verdict_table(v)
+    if v.kind == "revival":
         return revival_verdict_table(v)
-    r_hid, r_pub = ("-" if v.get(k) is None else f"{v[k]:.3f}" for k in ("r_hid", "r_pub"))
-    title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({plain(str(v['label']))})  "
-             f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")
+    r_hid, r_pub = ("-" if x is None else f"{x:.3f}" for x in (v.r_hid, v.r_pub))
+    title = (f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} ({plain(str(v.label))})  "
+             f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v.field_agreement:.3f}")
     table = Table("split", "#", "result", "label", "fields", "first difference", title=title)
-    for s in v.get("scenarios", []):
-        table.add_row(s["split"], str(s["index"]), "pass" if s["pass"] else "fail", plain(s["label"] or ""),
-                      f"{s['matched']}/{s['total']}", plain(_first_mismatch(s)))
+    for s in v.scenarios:
+        table.add_row(s.split, str(s.index), "pass" if s.passed else "fail", plain(s.label or ""),
+                      f"{s.matched}/{s.total}", plain(_first_mismatch(s)))
     return table
 
 
@@ -191,43 +195,42 @@ def compare_tables(res: dict[str, Any]) -> list[Table]:
     return [models, effort, matrix, dist, fam, nd]
 
 
-def revival_verdict_table(v: dict[str, Any]) -> RenderableType:
+def revival_verdict_table(v: RevivalVerdict) -> RenderableType:
     """The failed records (or all when none failed), then pytest's account when ./feedback has one, its lines
     kept. ./feedback with no public test to run says that, and neither PASS nor FAIL nor a score of 0/0."""
-    split = " (public tests)" if v.get("split") == "public" else ""
-    if v["pass"] is None:  # grading.no_public_tests
-        return plain_lines(f"{_one_line(v['task'])}{split}: no public tests: {v['detail']}")
-    score = f"  score {v['score']}" if v["records"] else ""
-    title = (f"{plain(v['task'])}{split}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v['labels']) or 'pass')}){score}")
+    split = " (public tests)" if v.public_only else ""
+    if v.passed is None:  # grading.no_public_tests
+        return plain_lines(f"{_one_line(v.task)}{split}: no public tests: {v.detail}")
+    score = f"  score {v.score}" if v.records else ""
+    title = (f"{plain(v.task)}{split}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
+             f"({plain(', '.join(v.labels) or 'pass')}){score}")
     table = Table("case", "check", "result", "detail", title=title)
-    failed = [r for r in v["records"] if not r["pass"]]
-    for r in failed or v["records"]:
-        table.add_row(plain(r["case"]), r["check"], "pass" if r["pass"] else "fail",
-                      plain(_one_line(r["detail"])[:80]))
-    detail = (v.get("detail") or "")[-1500:]
+    failed = [r for r in v.records if not r.passed]
+    for r in failed or v.records:
+        table.add_row(plain(r.case), r.check, "pass" if r.passed else "fail", plain(_one_line(r.detail)[:80]))
+    detail = (v.detail or "")[-1500:]
     return Group(table, plain_lines(detail.strip("\r\n"))) if detail.strip() else table
 
 
-def engine_verdict_table(v: dict[str, Any]) -> Table:
+def engine_verdict_table(v: EngineVerdict) -> Table:
     """One row per (case, check) that failed, or one per case when all passed."""
-    title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v['labels']) or 'pass')})  score {v['score']}")
+    title = (f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
+             f"({plain(', '.join(v.labels) or 'pass')})  score {v.score}")
     table = Table("case", "check", "kind", "measured", "threshold", "result", "detail", title=title)
-    failed = [r for r in v["records"] if not r["pass"]]
-    for r in failed or v["records"]:
-        table.add_row(plain(r["case"]), r["check"], r["kind"], plain(str(r["measured"]))[:24],
-                      "-" if r["threshold"] is None else f"{r['threshold']:g}", "pass" if r["pass"] else "fail",
-                      plain(r["detail"])[:80])
+    failed = [r for r in v.records if not r.passed]
+    for r in failed or v.records:
+        table.add_row(plain(r.case), r.check, r.kind, plain(str(r.measured))[:24],
+                      "-" if r.threshold is None else f"{r.threshold:g}", "pass" if r.passed else "fail",
+                      plain(r.detail)[:80])
     return table
 
 
-def engine_feedback_table(v: dict[str, Any]) -> Table:
+def engine_feedback_table(v: EngineVerdict) -> Table:
     table = Table("example", "ran", "differing leaves", "worst relative difference", "first differences",
-                  title=f"{plain(v['task'])}: the worked examples (the hidden verifier is not run here)")
-    for e in v["examples"]:
-        table.add_row(plain(e["case"]), plain(e["failure"] or "yes"), str(e["differing_leaves"]),
-                      f"{e['worst_relative_difference']:.3g}", plain(", ".join(e["first_differences"]))[:80])
+                  title=f"{plain(v.task)}: the worked examples (the hidden verifier is not run here)")
+    for e in v.examples:
+        table.add_row(plain(e.case), plain(e.failure or "yes"), str(e.differing_leaves),
+                      f"{e.worst_relative_difference:.3g}", plain(", ".join(e.first_differences))[:80])
     return table
 
 

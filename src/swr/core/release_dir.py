@@ -4,12 +4,12 @@ where `swr.core.outputs.claim` allows)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from swr.core import outputs
-from swr.core.errors import SwrError, load_json
+from swr.core.errors import SwrError
 from swr.core.hashing import tree_hash
-from swr.core.jsonfile import dump_json
+from swr.core.recordfile import read_record, write_record
+from swr.core.release_file import ReleaseFile
 from swr.core.layout import ReleasePaths, TaskPaths
 
 
@@ -29,16 +29,18 @@ def list_tasks(release: str | Path) -> list[Path]:
     return sorted(p for p in d.iterdir() if TaskPaths(p).toml.is_file())
 
 
-def load_release(release: str | Path) -> dict[str, Any]:
-    return load_json(ReleasePaths(Path(release)).summary)
+def load_release(release: str | Path) -> ReleaseFile:
+    """A release's release.json as its model (missing or not one: a line naming the file and the field)."""
+    return read_record(ReleaseFile, ReleasePaths(Path(release)).summary)
 
 
-def finish_release(staging: Path, final: Path, summary: dict[str, Any], force: bool = False) -> None:
+def finish_release(staging: Path, final: Path, summary: ReleaseFile, force: bool = False) -> None:
     """Seal: hash the tasks, write release.json, then swap the staging dir in (replacing only what
     `swr.core.outputs.claim` allowed: an empty directory or an earlier release)."""
     at = ReleasePaths(staging)
-    summary = {**summary, "content_hash": tree_hash(at.tasks) if at.tasks.is_dir() else None}
-    _write(at.summary, dump_json(summary))
+    sealed = summary.model_validate({**summary.model_dump(exclude_unset=True),
+                                     "content_hash": tree_hash(at.tasks) if at.tasks.is_dir() else None})
+    write_record(at.summary, sealed)
     outputs.claim(final, outputs.RELEASE, force)  # checked again: the build took a while
     outputs.swap_in(staging, final)
 

@@ -43,7 +43,7 @@ def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
         raise SwrError(f"{base_image!r} is not an image reference (name[:tag][@sha256:digest])", field="--base-image")
     roots = list_tasks(release)
     claim(out, HARBOR)  # a new or empty directory: nothing of the user's is replaced
-    release_hash = str(load_release(release).get("content_hash", "")) if ReleasePaths(release).summary.is_file() else ""
+    release_hash = str(load_release(release).content_hash) if ReleasePaths(release).summary.is_file() else ""
     wheel = swr_wheel()
     written = []
     for root in roots:

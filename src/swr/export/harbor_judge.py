@@ -44,26 +44,25 @@ def _score(score: str) -> float:
     return _share(k, n)
 
 
-def reward_of(v: dict[str, Any]) -> Reward:
-    """The components of one verdict, by kind (the mapping docs/harbor.md tabulates)."""
-    passed = 1.0 if v.get("pass") else 0.0
-    kind = v.get("kind", "workflow")
-    if kind == "engine":
-        cases = v["cases"]
-        ran = [c["case"] for c in cases if c["failure"] is None]
-        unmeasured = {r["case"] for r in v["records"] if r["measured"] is None}
+def reward_of(v: Any) -> Reward:
+    """The components of one verdict (a kind's model), by kind (the mapping docs/harbor.md tabulates)."""
+    passed = 1.0 if v.passed else 0.0
+    if v.kind == "engine":
+        cases = v.cases
+        ran = [c.case for c in cases if c.failure is None]
+        unmeasured = {r.case for r in v.records if r.measured is None}
         return Reward(execution=_share(len(ran), len(cases)),
                       schema=_share(sum(c not in unmeasured for c in ran), len(cases)),
-                      semantic=_score(v["score"]), anti_shortcut=1.0, reward=passed)
-    if kind == "revival":
-        records = v["records"]
-        ran = _share(sum(r["detail"] != "not run" for r in records), len(records))
-        return Reward(execution=ran, schema=ran, semantic=_score(v["score"]),
-                      anti_shortcut=0.0 if v["anticheat"] else 1.0, reward=passed)
-    hidden = [s for s in v["scenarios"] if s["split"] == "hidden"]
-    return Reward(execution=_share(sum(not EXECUTION & set(s["labels"]) for s in hidden), len(hidden)),
-                  schema=_share(sum(not SCHEMA & set(s["labels"]) for s in hidden), len(hidden)),
-                  semantic=float(v.get("r_hid") or 0.0), anti_shortcut=0.0 if v["anti_shortcut"] else 1.0,
+                      semantic=_score(v.score), anti_shortcut=1.0, reward=passed)
+    if v.kind == "revival":
+        records = v.records
+        ran = _share(sum(r.detail != "not run" for r in records), len(records))
+        return Reward(execution=ran, schema=ran, semantic=_score(v.score),
+                      anti_shortcut=0.0 if v.anticheat else 1.0, reward=passed)
+    hidden = [s for s in v.scenarios if s.split == "hidden"]
+    return Reward(execution=_share(sum(not EXECUTION & set(s.labels) for s in hidden), len(hidden)),
+                  schema=_share(sum(not SCHEMA & set(s.labels) for s in hidden), len(hidden)),
+                  semantic=float(v.r_hid or 0.0), anti_shortcut=0.0 if v.anti_shortcut else 1.0,
                   reward=passed)
 
 
@@ -106,6 +105,7 @@ def _seal(task_dir: Path) -> None:
 def judge(task_dir: Path, solution: Path, logs: Path) -> Reward:
     """Grade solution on the task's hidden cases; write the verdict and the reward into logs."""
     from swr import kinds
+    from swr.kinds.verdict import dump_verdict
 
     task = kinds.load(task_dir)
     _seal(task_dir)
@@ -113,7 +113,7 @@ def judge(task_dir: Path, solution: Path, logs: Path) -> Reward:
     sandbox = JudgeSandbox(task_dir, candidate_user(user) if user else None,
                            os.environ.get("SWR_HARBOR_TASK_PATH") or None)
     verdict = kinds.grade(task, solution, sandbox, split="all", jobs=1)
-    (logs / HARBOR_VERDICT).write_text(json.dumps(verdict, indent=2, allow_nan=False) + "\n")
+    (logs / HARBOR_VERDICT).write_text(dump_verdict(verdict, indent=2) + "\n")
     reward = reward_of(verdict)
     (logs / HARBOR_REWARD).write_text(reward.dumps())
     return reward

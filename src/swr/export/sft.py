@@ -21,7 +21,7 @@ from swr.kinds import sibling_group
 from swr.core.layout import JobPaths, ReleasePaths
 from swr.core.release_dir import list_tasks, load_release
 from swr.kinds.taskfile import read_task_file
-from swr.kinds.verdicts import ANTI_CHEAT
+from swr.kinds.verdict import ANTI_CHEAT
 
 from .chat import Message, to_messages, tool_schemas
 from .tokens import DEFAULT_TOKENIZER, token_counter
@@ -56,20 +56,19 @@ def verified(r: RunRecord) -> bool:
     cheat policy: `record` keeps a cheating run's pass but names `anti_cheat` among its labels), the
     verdict's own included (a copied_original fails its verdict; a record saying otherwise is not trusted)."""
     return (r.status == "done" and bool(r.passed) and ANTI_CHEAT not in r.labels and not copied(r)
-            and (r.verdict or {}).get("pass") is True)
+            and r.verdict is not None and r.verdict.passed is True)
 
 
 def copied(r: RunRecord) -> bool:
     """The run's verdict names a copied_original (its label or an anti-cheat finding)."""
-    v = r.verdict or {}
-    found = v.get("anticheat") if isinstance(v.get("anticheat"), list) else []
-    return COPIED in r.labels or any(isinstance(f, dict) and f.get("kind") == COPIED for f in found)
+    found = r.verdict.findings() if r.verdict else []
+    return COPIED in r.labels or any(f.get("kind") == COPIED for f in found)
 
 
 def unmeasured(r: RunRecord, info: ReleaseInfo) -> bool:
     """A deleted-module run graded before rebuilds were measured against the original: it may be a copy
     (`swr regrade` measures it)."""
-    return r.task in info.deleted_module and "similarity" not in (r.verdict or {})
+    return r.task in info.deleted_module and not (r.verdict and r.verdict.measured_similarity())
 
 
 def audit_summary(release: Path) -> str:
@@ -95,21 +94,20 @@ def release_info(release: Path) -> ReleaseInfo:
     summary = load_release(release)
     roots = list_tasks(release)
     metas = {r.name: read_task_file(r) for r in roots}
-    return ReleaseInfo(summary.get("content_hash"), audit_summary(release), {t: m.kind for t, m in metas.items()},
+    return ReleaseInfo(summary.content_hash, audit_summary(release), {t: m.kind for t, m in metas.items()},
                        {r.name: sibling_group(r) for r in roots},
                        frozenset(t for t, m in metas.items() if getattr(m, "revival", None) == "deleted-module"))
 
 
 def compact_verdict(r: RunRecord) -> dict[str, Any]:
     """The verdict's decision with the same keys and types for every kind of task."""
-    v = r.verdict or {}
+    v = r.verdict
 
     def num(x: Any) -> float | None:
-        return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+        return None if x is None else float(x)
 
-    return {"pass": bool(v.get("pass")), "label": r.label or "", "labels": list(r.labels),
-            "r_hid": num(v.get("r_hid")), "r_pub": num(v.get("r_pub")),
-            "score": v["score"] if isinstance(v.get("score"), str) else None}
+    return {"pass": bool(v and v.passed), "label": r.label or "", "labels": list(r.labels),
+            "r_hid": num(v and v.r_hid), "r_pub": num(v and v.r_pub), "score": v.score if v else None}
 
 
 def provenance(r: RunRecord, info: ReleaseInfo) -> dict[str, Any]:

@@ -27,11 +27,12 @@ def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
             oracle, empty = Path(d) / f"oracle-{i}", Path(d) / f"nop-{i}"
             kinds.write_oracle(task, oracle)
             empty.mkdir()
-            controls = kinds.build_gates(task).get("replay_controls_fail", {}).get("controls", {})
+            gate = kinds.build_gates(task).get("replay_controls_fail")
+            controls = (gate.controls if gate else None) or {}
             rows.append({"task": task.id,
                          "oracle": kinds.grade(task, oracle, sandbox, split="hidden", jobs=jobs,
-                                                    reference=True)["pass"],
-                         "nop": kinds.grade(task, kinds.nop_candidate(task, empty), sandbox, jobs=jobs)["pass"],
-                         **{k: bool(controls.get(k, {}).get("pass")) for k in CONTROLS}})
+                                                    reference=True).passed,
+                         "nop": kinds.grade(task, kinds.nop_candidate(task, empty), sandbox, jobs=jobs).passed,
+                         **{k: k in controls and controls[k].passed for k in CONTROLS}})
             done(rows[-1], len(rows), len(roots))
     return rows

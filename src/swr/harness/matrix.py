@@ -2,7 +2,6 @@
 A model is (agent, model); jobs of the same model pool their runs. Definitions are in docs/results.md."""
 from __future__ import annotations
 
-import re
 import statistics
 import warnings
 from collections import defaultdict
@@ -13,12 +12,12 @@ from typing import Any
 from swr.core.errors import SwrError
 from swr.core.layout import ReleasePaths
 from swr.kinds.taskfile import read_task_file
+from swr.kinds.verdict import Verdict
 
 from .results import pass_at_k
 from .store import RunRecord, Store
 
 MISSING = "missing_candidate"  # a run that left no program: recorded, but nothing was scored
-SCORE = re.compile(r"^(\d+)/(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -49,32 +48,26 @@ def label_of(agent: str, model: str | None) -> str:
     return f"{agent}/{model or 'none'}"
 
 
-def agreement(verdict: dict[str, Any] | None) -> float | None:
+def agreement(verdict: Verdict | None) -> float | None:
     """Diagnostic agreement of a verdict: a workflow's field agreement (matched graded leaves over all),
     an engine's or revival's share of cases passed (its score k/N); None when the verdict has neither."""
-    if not verdict:
-        return None
-    if (verdict.get("kind") or "workflow") == "workflow":
-        fa = verdict.get("field_agreement")
-        return float(fa) if isinstance(fa, (int, float)) else None
-    m = SCORE.match(str(verdict.get("score") or ""))
-    return int(m[1]) / int(m[2]) if m and int(m[2]) else None
+    a = verdict.agreement() if verdict else None
+    return None if a is None else float(a)
 
 
 def is_valid(r: RunRecord | None) -> bool:
     """The paper's "scored" run: it finished, and its hidden verifier graded a program the agent left."""
     return (r is not None and r.status == "done" and r.verdict is not None
-            and MISSING not in (r.verdict.get("labels") or []) and r.verdict.get("label") != MISSING)
+            and MISSING not in r.verdict.labels and r.verdict.label != MISSING)
 
 
 def verdict_failed(r: RunRecord) -> bool:
     """A valid run its verifier failed (a run failed only by anti-cheat policy has a passing verdict)."""
-    return is_valid(r) and not (r.verdict or {}).get("pass")
+    return is_valid(r) and not (r.verdict and r.verdict.passed)
 
 
 def _score(r: RunRecord | None) -> str | None:
-    s = (r.verdict or {}).get("score") if r else None
-    return s if isinstance(s, str) and SCORE.match(s) else None
+    return r.verdict.score if r and r.verdict else None
 
 
 def _rank(p: Planned) -> tuple[int, int, float]:
@@ -186,7 +179,7 @@ def task_info(task: str, runs: list[Planned], releases: dict[str, Path]) -> dict
             continue
         return {"task": task, "domain": meta.domain, "family": meta.family, "kind": meta.kind}
     r = next((p.record for p in runs if p.record and p.record.status == "done"), None)
-    kind = ((r.verdict or {}).get("kind") or "workflow") if r and r.verdict else "unknown"
+    kind = r.verdict.kind if r and r.verdict else "unknown"
     return {"task": task, "domain": (r and r.domain) or "unknown", "family": (r and r.family) or "unknown",
             "kind": kind}
 

@@ -18,12 +18,12 @@ from swr.core.layout import JobPaths, ReleasePaths
 from swr.core.hashing import tree_hash
 from swr.core.release_dir import load_release
 from swr.sandbox import sandbox_for
-from swr.kinds.verdicts import ANTI_CHEAT, run_outcome
+from swr.kinds.verdict import ANTI_CHEAT, parse_verdict, run_outcome
 
 
 def _harness_labels(r: RunRecord) -> tuple[str | None, bool]:
     """The agent's limit and the anti-cheat finding: the labels the run added after its verdict's own."""
-    extra = r.labels[len((r.verdict or {}).get("labels", [])):]
+    extra = r.labels[len(r.verdict.labels) if r.verdict else 0:]
     return next((x for x in extra if x != ANTI_CHEAT), None), ANTI_CHEAT in extra
 
 
@@ -42,7 +42,7 @@ def regrade_run(r: RunRecord, fixed: Path, release_id: str, original: Path, jobs
                 policy: str, sandbox: str, image: str, jobs: int) -> RegradeRecord:
     """One run against the fixed release: regraded, needs_rerun, or missing_task."""
     root = ReleasePaths(fixed).task(r.task).root
-    g = RegradeRecord(r.key, release_id, r.job, str(fixed), "missing_task")
+    g = RegradeRecord(key=r.key, release=release_id, job=r.job, release_path=str(fixed), status="missing_task")
     if not root.is_dir():
         g.reason = "the fixed release has no such task"
         return g
@@ -57,7 +57,7 @@ def regrade_run(r: RunRecord, fixed: Path, release_id: str, original: Path, jobs
     solution = JobPaths(jobs_dir, r.job).run(r.key).solution
     v = (kinds.grade(task, solution, sandbox_for(sandbox, task.environment, image), split="all", jobs=jobs,
                      reference=r.agent == ORACLE)
-         if solution.is_dir() else missing_candidate(task.id, "the run kept no solution"))
+         if solution.is_dir() else parse_verdict(missing_candidate(task.id, "the run kept no solution")))
     g.status, g.verdict = "regraded", v
     g.passed, g.label, g.labels = run_outcome(v, *_harness_labels(r), policy)
     return g

@@ -98,8 +98,8 @@ def best_scores(records: list[RunRecord]) -> dict[str, str]:
     """Per task with a scored verdict (engine tasks: "k/N" cases), the best run's score."""
     best: dict[str, tuple[float, str]] = {}
     for r in records:
-        score = (r.verdict or {}).get("score")
-        if isinstance(score, str) and "/" in score:
+        score = r.verdict.score if r.verdict else None
+        if score is not None:
             k, n = (int(x) for x in score.split("/"))
             if r.task not in best or k / max(n, 1) > best[r.task][0]:
                 best[r.task] = (k / max(n, 1), score)

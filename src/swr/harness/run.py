@@ -21,7 +21,7 @@ from swr.core.release_dir import list_tasks, load_release
 from swr.sandbox import Limits, Sandbox, sandbox_for, tree
 from swr.sandbox.capped import capped_dir, unmount
 from swr.core.hashing import content_hash
-from swr.kinds.verdicts import run_outcome
+from swr.kinds.verdict import Verdict, parse_verdict, run_outcome
 
 from . import anticheat, workspace
 from .agents import ORACLE, Budget, Context, InfraError, make_agent, supervise
@@ -31,7 +31,7 @@ from .store import RunRecord, Store, private
 LOGS_KEPT = tree.Bounds(depth=16, entries=10_000, bytes=256 << 20)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class JobConfig:
     release: Path
     agent: str
@@ -114,7 +114,8 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
     """One run, start to verdict; never raises (an infrastructure failure is a record too), and leaves
     no workspace behind."""
     t0 = time.monotonic()
-    base = RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "infra_failure")
+    base = RunRecord(key=p.key, job=cfg.name, task=p.task, task_hash=p.task_hash, agent=cfg.agent, model=cfg.model,
+                     attempt=p.attempt, status="infra_failure")
     d = run_dir(cfg, p.key)
     try:
         _discard(d)  # a half-finished run of a killed job (its live tmpfs too)
@@ -148,13 +149,15 @@ def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float
     if out.trajectory is not None:
         d.trajectory.write_text(json.dumps(out.trajectory, indent=1))
     passed, label, labels = run_outcome(v, out.limit, bool(cheats), cfg.cheat_policy)
-    return RunRecord(p.key, cfg.name, p.task, p.task_hash, cfg.agent, cfg.model, p.attempt, "done",
-                     base.family, base.domain, passed, label, labels, v, out.turns, out.input_tokens,
-                     out.output_tokens, out.cost, time.monotonic() - t0, cheats + notes)
+    return RunRecord(key=p.key, job=cfg.name, task=p.task, task_hash=p.task_hash, agent=cfg.agent, model=cfg.model,
+                     attempt=p.attempt, status="done", family=base.family, domain=base.domain, passed=passed,
+                     label=label, labels=labels, verdict=v, turns=out.turns, input_tokens=out.input_tokens,
+                     output_tokens=out.output_tokens, cost=out.cost, wall_s=time.monotonic() - t0,
+                     cheats=cheats + notes)
 
 
 def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: RunPaths, sandbox: Sandbox,
-                    notes: list[dict[str, Any]], reference: bool = False) -> dict[str, Any]:
+                    notes: list[dict[str, Any]], reference: bool = False) -> Verdict:
     """Grade the copy of solution/ kept next to the records, which holds exactly what anti-cheat and the
     diff read (no link followed, no special file); a solution/ that cannot be copied out is missing.
     `reference`: the built-in oracle agent wrote it, host-side, from the task's own reference."""
@@ -162,7 +165,7 @@ def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: RunPaths, s
         notes += workspace.export_solution(ws, d.solution)
     except tree.Rejected as e:
         tree.remove_tree(d.solution)
-        return missing_candidate(task.id, str(e))
+        return parse_verdict(missing_candidate(task.id, str(e)))
     return kinds.grade(task, d.solution, sandbox, split="all", reference=reference)
 
 

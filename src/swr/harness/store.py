@@ -6,81 +6,130 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import MISSING, Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from swr.core.errors import SwrError
 from swr.core.layout import results_db
+from swr.kinds.verdict import Verdict, dump_verdict, parse_verdict
 
 # Each job owns its records: a run's key (a content hash of what it is) is unique within its job only, so a
-# second job with the same settings plans the same keys and still keeps records of its own.
-RUNS = """
-CREATE TABLE IF NOT EXISTS {name} (
-  key TEXT NOT NULL, job TEXT NOT NULL REFERENCES jobs(name), task TEXT NOT NULL, task_hash TEXT NOT NULL,
-  family TEXT, domain TEXT, agent TEXT NOT NULL, model TEXT, attempt INTEGER NOT NULL,
-  status TEXT NOT NULL,              -- done | infra_failure
-  passed INTEGER, label TEXT, labels TEXT, verdict TEXT, turns INTEGER, input_tokens INTEGER,
-  output_tokens INTEGER, cost REAL, wall_s REAL, cheats TEXT, error TEXT, tries INTEGER NOT NULL DEFAULT 1,
-  finished REAL NOT NULL, public_hash TEXT, PRIMARY KEY (job, key));
-"""
-REGRADES = """
-CREATE TABLE IF NOT EXISTS {name} (    -- a recorded run re-scored by a later release's verifiers
-  key TEXT NOT NULL, release TEXT NOT NULL, job TEXT NOT NULL, release_path TEXT NOT NULL,
-  status TEXT NOT NULL,              -- regraded | needs_rerun | missing_task
-  passed INTEGER, label TEXT, labels TEXT, verdict TEXT, reason TEXT, public_hash TEXT, finished REAL NOT NULL,
-  PRIMARY KEY (job, key, release), FOREIGN KEY (job, key) REFERENCES runs(job, key));
-"""
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-  name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
-""" + RUNS.format(name="runs") + "CREATE INDEX IF NOT EXISTS runs_job ON runs(job);\n" \
-    + REGRADES.format(name="regrades")
-MIGRATIONS = (("runs", "public_hash", "TEXT"),)  # columns added since the first schema: (table, column, type)
+# second job with the same settings plans the same keys and still keeps records of its own. A table's columns
+# are its record's fields, in order, each with its SQL type and how it is stored (`column`): CREATE TABLE,
+# INSERT, SELECT and reading a row back all come from that one declaration.
+_CODEC = "codec"
 
 
-@dataclass
+def column(sql: str, codec: str = "plain", **kw: Any) -> Any:
+    """A record field that is a column: its SQL declaration and how its value is stored (plain; bool as an
+    integer; json text; a verdict as dump_verdict's text). A NULL reads back as the field's default."""
+    return field(metadata={"sql": sql, _CODEC: codec}, **kw)
+
+
+@dataclass(kw_only=True)
 class RunRecord:
-    key: str
-    job: str
-    task: str
-    task_hash: str
-    agent: str
-    model: str | None
-    attempt: int
-    status: str
-    family: str = ""
-    domain: str = ""
-    passed: bool | None = None
-    label: str | None = None
-    labels: list[str] = field(default_factory=list)
-    verdict: dict[str, Any] | None = None
-    turns: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost: float = 0.0
-    wall_s: float = 0.0
-    cheats: list[dict[str, Any]] = field(default_factory=list)
-    error: str | None = None
-    tries: int = 1
-    public_hash: str | None = None  # swr.harness.fingerprint.public_hash of the task the run used (None: not recorded)
+    key: str = column("TEXT NOT NULL")
+    job: str = column("TEXT NOT NULL REFERENCES jobs(name)")
+    task: str = column("TEXT NOT NULL")
+    task_hash: str = column("TEXT NOT NULL")
+    family: str = column("TEXT", default="")
+    domain: str = column("TEXT", default="")
+    agent: str = column("TEXT NOT NULL")
+    model: str | None = column("TEXT")
+    attempt: int = column("INTEGER NOT NULL")
+    status: str = column("TEXT NOT NULL")  # done | infra_failure
+    passed: bool | None = column("INTEGER", "bool", default=None)
+    label: str | None = column("TEXT", default=None)
+    labels: list[str] = column("TEXT", "json", default_factory=list)
+    verdict: Verdict | None = column("TEXT", "verdict", default=None)
+    turns: int = column("INTEGER", default=0)
+    input_tokens: int = column("INTEGER", default=0)
+    output_tokens: int = column("INTEGER", default=0)
+    cost: float = column("REAL", default=0.0)
+    wall_s: float = column("REAL", default=0.0)
+    cheats: list[dict[str, Any]] = column("TEXT", "json", default_factory=list)
+    error: str | None = column("TEXT", default=None)
+    tries: int = column("INTEGER NOT NULL DEFAULT 1", default=1)
+    finished: float | None = column("REAL NOT NULL", "now", default=None)  # when the store recorded it
+    # swr.harness.fingerprint.public_hash of the task the run used (None: not recorded)
+    public_hash: str | None = column("TEXT", default=None)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class RegradeRecord:
     """A run's final solution re-scored with a later release's verifiers; the run's own record is kept."""
 
-    key: str
-    release: str  # the fixed release's content hash
-    job: str
-    release_path: str
-    status: str  # regraded | needs_rerun | missing_task
-    passed: bool | None = None
-    label: str | None = None
-    labels: list[str] = field(default_factory=list)
-    verdict: dict[str, Any] | None = None
-    reason: str = ""
-    public_hash: str | None = None  # the fixed release's task's
+    key: str = column("TEXT NOT NULL")
+    release: str = column("TEXT NOT NULL")  # the fixed release's content hash
+    job: str = column("TEXT NOT NULL")
+    release_path: str = column("TEXT NOT NULL")
+    status: str = column("TEXT NOT NULL")  # regraded | needs_rerun | missing_task
+    passed: bool | None = column("INTEGER", "bool", default=None)
+    label: str | None = column("TEXT", default=None)
+    labels: list[str] = column("TEXT", "json", default_factory=list)
+    verdict: Verdict | None = column("TEXT", "verdict", default=None)
+    reason: str = column("TEXT", default="")
+    public_hash: str | None = column("TEXT", default=None)  # the fixed release's task's
+    finished: float | None = column("REAL NOT NULL", "now", default=None)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of records: its record type and the constraints beyond its columns."""
+
+    record: type[Any]
+    constraints: str
+
+    def ddl(self, name: str) -> str:
+        cols = ",\n  ".join(f"{f.name} {f.metadata['sql']}" for f in fields(self.record))
+        return f"CREATE TABLE IF NOT EXISTS {name} (\n  {cols},\n  {self.constraints});\n"
+
+    @property
+    def columns(self) -> str:
+        return ", ".join(f.name for f in fields(self.record))
+
+    def row(self, r: Any) -> tuple[Any, ...]:
+        return tuple(_encode(f, getattr(r, f.name)) for f in fields(self.record))
+
+    def record_of(self, row: tuple[Any, ...]) -> Any:
+        return self.record(**{f.name: _decode(f, v) for f, v in zip(fields(self.record), row)})
+
+
+RUNS = Table(RunRecord, "PRIMARY KEY (job, key)")
+REGRADES = Table(RegradeRecord, "PRIMARY KEY (job, key, release), FOREIGN KEY (job, key) REFERENCES runs(job, key)")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+  name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
+""" + RUNS.ddl("runs") + "CREATE INDEX IF NOT EXISTS runs_job ON runs(job);\n" + REGRADES.ddl("regrades")
+MIGRATIONS = (("runs", RUNS, "public_hash"),)  # columns added since the first schema: (table, its records, column)
+
+
+def _encode(f: Field[Any], value: Any) -> Any:
+    codec = f.metadata[_CODEC]
+    if codec == "now":
+        return time.time()
+    if value is None or codec == "plain":
+        return value
+    if codec == "bool":
+        return int(value)
+    if codec == "verdict":
+        return dump_verdict(value)
+    return json.dumps(value)
+
+
+def _decode(f: Field[Any], value: Any) -> Any:
+    if value is None:
+        return f.default_factory() if f.default_factory is not MISSING else (
+            None if f.default is MISSING else f.default)
+    codec = f.metadata[_CODEC]
+    if codec == "bool":
+        return bool(value)
+    if codec == "json":
+        return json.loads(value) if value else f.default_factory()  # type: ignore[misc]
+    if codec == "verdict":
+        return parse_verdict(json.loads(value)) if value else None
+    return value
 
 
 class Store:
@@ -107,9 +156,10 @@ class Store:
     def _migrate(self) -> None:
         """Add the columns a database made by an older swr lacks (another process may race us to it), then
         key its runs and regrades by job as well."""
-        for table, column, kind in MIGRATIONS:
+        for table, records, column in MIGRATIONS:
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column not in have:
+                kind = next(f.metadata["sql"] for f in fields(records.record) if f.name == column)
                 try:
                     self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                 except sqlite3.OperationalError as e:
@@ -125,8 +175,9 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 if not _keyed_by_job(self.db):  # another process may have done it meanwhile
-                    for table, ddl, cols in (("runs", RUNS, COLUMNS), ("regrades", REGRADES, REGRADE_COLUMNS)):
-                        self.db.execute(ddl.format(name=f"{table}_rekeyed"))
+                    for table, records in (("runs", RUNS), ("regrades", REGRADES)):
+                        cols = records.columns
+                        self.db.execute(records.ddl(f"{table}_rekeyed"))
                         self.db.execute(f"INSERT INTO {table}_rekeyed ({cols}) SELECT {cols} FROM {table}")
                         self.db.execute(f"DROP TABLE {table}")
                         self.db.execute(f"ALTER TABLE {table}_rekeyed RENAME TO {table}")
@@ -152,42 +203,29 @@ class Store:
 
     def put_run(self, r: RunRecord) -> None:
         """Insert or replace one run atomically; a retried infrastructure failure keeps its try count."""
-        row = (r.key, r.job, r.task, r.task_hash, r.family, r.domain, r.agent, r.model, r.attempt, r.status,
-               None if r.passed is None else int(r.passed), r.label, json.dumps(r.labels),
-               json.dumps(r.verdict, allow_nan=False) if r.verdict is not None else None, r.turns, r.input_tokens,
-               r.output_tokens, r.cost, r.wall_s, json.dumps(r.cheats), r.error, r.tries, time.time(), r.public_hash)
+        row = RUNS.row(r)
         with self.lock:
-            self.db.execute(f"INSERT OR REPLACE INTO runs ({COLUMNS}) VALUES ({', '.join('?' * len(row))})", row)
+            self.db.execute(f"INSERT OR REPLACE INTO runs ({RUNS.columns}) VALUES ({', '.join('?' * len(row))})", row)
 
     def runs(self, job: str) -> list[RunRecord]:
-        cur = self.db.execute(f"SELECT {COLUMNS} FROM runs WHERE job = ? ORDER BY task, agent, attempt", (job,))
-        return [_record(row) for row in cur.fetchall()]
+        cur = self.db.execute(f"SELECT {RUNS.columns} FROM runs WHERE job = ? ORDER BY task, agent, attempt", (job,))
+        return [RUNS.record_of(row) for row in cur.fetchall()]
 
     def put_regrade(self, g: RegradeRecord) -> None:
         """Insert or replace the regrade of one run against one release (the run's row is untouched)."""
-        row = (g.key, g.release, g.job, g.release_path, g.status, None if g.passed is None else int(g.passed),
-               g.label, json.dumps(g.labels), json.dumps(g.verdict, allow_nan=False) if g.verdict is not None else None,
-               g.reason, g.public_hash, time.time())
+        row = REGRADES.row(g)
         with self.lock:
-            self.db.execute(f"INSERT OR REPLACE INTO regrades ({REGRADE_COLUMNS}) VALUES ({', '.join('?' * len(row))})",
+            self.db.execute(f"INSERT OR REPLACE INTO regrades ({REGRADES.columns}) VALUES ({', '.join('?' * len(row))})",
                             row)
 
     def regrades(self, job: str, release: str | None = None) -> list[RegradeRecord]:
         """A job's regrades (against one release's content hash, or all), in run order."""
-        cur = self.db.execute(f"SELECT {REGRADE_COLUMNS} FROM regrades WHERE job = ? AND (? IS NULL OR release = ?)"
+        cur = self.db.execute(f"SELECT {REGRADES.columns} FROM regrades WHERE job = ? AND (? IS NULL OR release = ?)"
                               " ORDER BY key, release", (job, release, release))
-        return [RegradeRecord(k, rel, j, path, st, None if p is None else bool(p), lab, json.loads(labs or "[]"),
-                              json.loads(v) if v else None, reason or "", ph)
-                for k, rel, j, path, st, p, lab, labs, v, reason, ph, _ in cur.fetchall()]
+        return [REGRADES.record_of(row) for row in cur.fetchall()]
 
     def close(self) -> None:
         self.db.close()
-
-
-COLUMNS = ("key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, "
-           "verdict, turns, input_tokens, output_tokens, cost, wall_s, cheats, error, tries, finished, public_hash")
-REGRADE_COLUMNS = ("key, release, job, release_path, status, passed, label, labels, verdict, reason, public_hash, "
-                   "finished")
 
 
 def _keyed_by_job(db: sqlite3.Connection) -> bool:
@@ -203,12 +241,3 @@ def private(d: Path, own: bool = True) -> None:
         own = True
     if own:
         os.chmod(d, 0o700)
-
-
-def _record(row: tuple[Any, ...]) -> RunRecord:
-    (key, job, task, task_hash, family, domain, agent, model, attempt, status, passed, label, labels, verdict,
-     turns, tin, tout, cost, wall, cheats, error, tries, _, public_hash) = row
-    return RunRecord(key, job, task, task_hash, agent, model, attempt, status, family or "", domain or "",
-                     None if passed is None else bool(passed), label, json.loads(labels or "[]"),
-                     json.loads(verdict) if verdict else None, turns or 0, tin or 0, tout or 0, cost or 0.0,
-                     wall or 0.0, json.loads(cheats or "[]"), error, tries, public_hash)

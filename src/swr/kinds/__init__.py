@@ -4,11 +4,10 @@ judge against the wrapped reference's outputs; an `engine` task (ReviveBench) by
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from swr.kinds.engine.feedback import engine_feedback
 from swr.kinds.engine.grading import grade_engine
@@ -17,11 +16,13 @@ from swr.core.errors import SwrError
 from swr.core.layout import TaskPaths
 from swr.core.trees import copy_tree
 from swr.kinds.workflow.task import Task, load_task
+from swr.kinds.workflow.gates_file import Gate
+from swr.kinds.revival.build_file import read_build_file
 from swr.kinds.revival.task import RevivalTask, load_revival_task
 from swr.kinds.revival.task import write_oracle as revival_oracle
 from swr.sandbox import Mount, Sandbox
 from swr.kinds.taskfile import EngineTaskFile, RevivalTaskFile, read_task_file
-from swr.kinds.verdicts import checked
+from swr.kinds.verdict import Verdict
 
 AnyTask = Task | EngineTask | RevivalTask
 KINDS = ("workflow", "engine", "revival")
@@ -69,8 +70,8 @@ def sibling_group(root: Path) -> str:
     workflow task's workflow, an engine task's engine, a revival task's id (an obfuscated one: its original's)."""
     meta = read_task_file(root)
     source = meta.source
-    if isinstance(meta, RevivalTaskFile) and meta.obfuscated and TaskPaths(root).build_record.is_file():
-        source = json.loads(TaskPaths(root).build_record.read_text()).get("obfuscated_from") or source
+    if isinstance(meta, RevivalTaskFile) and meta.obfuscated and (built := read_build_file(TaskPaths(root).build_record)):
+        source = built.obfuscated_from or source
     return f"{meta.kind}:{source}"
 
 
@@ -107,7 +108,7 @@ def case_counts(task: AnyTask) -> tuple[int, int]:
     return len(task.public), len(task.hidden)
 
 
-def build_gates(task: AnyTask) -> dict[str, Any]:
+def build_gates(task: AnyTask) -> dict[str, Gate]:
     """A workflow task's release gates (private/gates.json) by name; the other kinds record none there."""
     return task.gates if isinstance(task, Task) else {}
 
@@ -180,19 +181,19 @@ def load(root: str | Path) -> AnyTask:
 
 
 def grade(task: AnyTask, candidate: Path, sandbox: Sandbox, *, split: Literal["all", "hidden", "public"] = "all",
-          jobs: int = 2, reference: bool = False) -> dict[str, Any]:
+          jobs: int = 2, reference: bool = False) -> Verdict:
     """The verdict: the hidden cases decide. An engine's public split is feedback on its examples; a
     revival's runs the public tests. `reference`: the candidate is the task's reference as swr wrote it
     (write_oracle), never an agent's: a deleted module's original is then not a copied_original."""
     if isinstance(task, RevivalTask):
-        return checked(task.grade(candidate, sandbox, split, reference))
+        return task.grade(candidate, sandbox, split, reference)
     if isinstance(task, EngineTask):
         if split == "public":
             return engine_feedback(task.candidate_terms, task.id, candidate, task.public, sandbox)
-        return checked(grade_engine(task.spec, task.verifier_dir, candidate, task.hidden, sandbox, jobs, task.id))
+        return grade_engine(task.spec, task.verifier_dir, candidate, task.hidden, sandbox, jobs, task.id)
     from swr.kinds.workflow.grading import grade as grade_workflow
 
-    return checked(grade_workflow(task, candidate, sandbox, split=split, jobs=jobs))
+    return grade_workflow(task, candidate, sandbox, split=split, jobs=jobs)
 
 
 def write_oracle(task: AnyTask, dest: Path) -> None:

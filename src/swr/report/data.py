@@ -15,6 +15,7 @@ from swr.harness.results import summarise
 from swr.harness.store import RunRecord, Store
 from swr.core.layout import JobPaths, ReleasePaths, RunPaths, results_db
 from swr.core.release_dir import list_tasks, load_release
+from swr.core.release_file import ReleaseFile
 from swr.kinds.taskfile import read_task_file
 
 AUDITS = ("sensitivity", "replay", "mutation")  # the audit tables a report shows ("not run" when absent)
@@ -41,7 +42,7 @@ class ReportData:
     runs: list[Run] = field(default_factory=list)
     tasks: list[dict[str, str]] = field(default_factory=list)  # the release's tasks (id, kind, domain, family)
     audits: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-    summary: dict[str, Any] = field(default_factory=dict)  # release.json
+    summary: ReleaseFile | None = None  # release.json
 
 
 def page_name(job: str, key: str) -> str:
@@ -114,7 +115,7 @@ def _gather_release(data: ReportData, release: Path) -> None:
     try:
         data.summary = load_release(release)
     except SwrError:
-        data.summary = {}  # a job's release that has since moved: the report still shows the runs
+        data.summary = None  # a job's release that has since moved: the report still shows the runs
         return
     for root in list_tasks(release):
         meta = read_task_file(root)

@@ -9,6 +9,7 @@ from typing import Any
 
 from swr.harness.store import RunRecord
 from swr.harness.trajectory import validate_atif
+from swr.kinds.verdict import verdict_json
 
 MAX_TEXT = 20_000  # characters of one message, argument list or observation shown on the page
 MAX_DIFF = 400_000  # characters of a diff
@@ -82,8 +83,8 @@ VERDICT_FIELDS = ("pass", "label", "labels", "score", "r_hid", "r_pub", "field_a
 
 
 def verdict_view(r: RunRecord) -> dict[str, Any]:
-    """The verdict's headline fields and the whole of it as indented JSON."""
-    v = r.verdict or {}
+    """The verdict's headline fields and the whole of it as indented JSON (what the store holds)."""
+    v = verdict_json(r.verdict) if r.verdict else {}
     head = [(k, v[k] if not isinstance(v[k], list) else ", ".join(map(str, v[k])) or "-")
             for k in VERDICT_FIELDS if k in v]
     return {"head": head, "json": clip(json.dumps(v, indent=1, sort_keys=True), MAX_DIFF) if v else None,

@@ -16,6 +16,7 @@ from typing import Any
 from swr.audit.adequacy import adequacy, rule_mutants
 from swr.kinds.engine.grading import Case, grade_engine, run_candidate
 from swr.kinds.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
+from swr.kinds.engine.verdict import CheckRecord
 from swr.core.errors import SwrError
 from swr.core.layout import CHEATS, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
 from swr.core.layout import ENGINE_HIDDEN as HIDDEN
@@ -121,8 +122,8 @@ def perturbed_platform() -> dict[str, str]:
     return {"OPENBLAS_CORETYPE": second if os.environ.get("OPENBLAS_CORETYPE") == first else first}
 
 
-def achievability(spec: EngineSpec, records: list[dict[str, Any]],
-                  perturbed: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def achievability(spec: EngineSpec, records: list[CheckRecord],
+                  perturbed: list[CheckRecord] | None = None) -> list[dict[str, Any]]:
     """Per tolerance check, the worst value the reference attained (over both platforms) next to the level the
     build requires (half the threshold, or one unit past it for `higher`), the margin to that level, and the
     platform variation: how far the attained value (the worst over cases, what a threshold decides on) moved
@@ -145,10 +146,10 @@ def achievability(spec: EngineSpec, records: list[dict[str, Any]],
     return out
 
 
-def _measured(records: list[dict[str, Any]], check: str) -> list[float]:
+def _measured(records: list[CheckRecord], check: str) -> list[float]:
     """A check's numeric measurements, over every case."""
-    return [float(r["measured"]) for r in records if r["check"] == check
-            and isinstance(r["measured"], (int, float)) and not isinstance(r["measured"], bool)]
+    return [float(r.measured) for r in records if r.check == check
+            and isinstance(r.measured, (int, float)) and not isinstance(r.measured, bool)]
 
 
 def margins_line(ach: list[dict[str, Any]]) -> str:
@@ -187,33 +188,33 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     problems += selftests(spec, sandbox)
     verifier = spec.directory / VERIFIER
     ref = grade_engine(spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name)
-    if not ref["pass"]:
-        bad = [r for r in ref["records"] if not r["pass"]][:5]
-        problems.append(f"the reference fails: {ref['labels']} {bad}")
+    if not ref.passed:
+        bad = [r.model_dump(by_alias=True) for r in ref.records if not r.passed][:5]
+        problems.append(f"the reference fails: {ref.labels} {bad}")
     other = grade_engine(spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name,
                          env=perturbed_platform())
-    if not other["pass"]:
-        bad = [r for r in other["records"] if not r["pass"]][:5]
-        problems.append(f"the reference fails on another BLAS kernel {perturbed_platform()}: {other['labels']} {bad}")
-    ach = achievability(spec, ref["records"], other["records"])
+    if not other.passed:
+        bad = [r.model_dump(by_alias=True) for r in other.records if not r.passed][:5]
+        problems.append(f"the reference fails on another BLAS kernel {perturbed_platform()}: {other.labels} {bad}")
+    ach = achievability(spec, ref.records, other.records)
     problems += [f"achievability: check {a['check']} attained {a['attained']} against the required {a['required']} "
                  f"(threshold {a['threshold']}, {a['better']} is better): margin {a['margin']} is not at least twice "
                  f"the platform variation {a['variation']}" for a in ach if not a["margin_ok"]]
     with tempfile.TemporaryDirectory() as empty:
         nop = grade_engine(spec, verifier, Path(empty), cases, sandbox, jobs, spec.name)
-    if nop["pass"]:
+    if nop.passed:
         problems.append("the empty candidate passes")
     cheats = {}
     for cheat in sorted((spec.directory / CHEATS).iterdir()) if (spec.directory / CHEATS).is_dir() else []:
         v = grade_engine(spec, verifier, cheat, cases, sandbox, jobs, spec.name, beneath=(spec.directory / REFERENCE,))
-        cheats[cheat.name] = {"pass": v["pass"], "labels": v["labels"], "score": v["score"]}
-        if v["pass"] or not v["failed_checks"]:
-            problems.append(f"cheat {cheat.name} must fail on a named check: {v['labels']}")
+        cheats[cheat.name] = {"pass": v.passed, "labels": v.labels, "score": v.score}
+        if v.passed or not v.failed_checks:
+            problems.append(f"cheat {cheat.name} must fail on a named check: {v.labels}")
     if not cheats:
         problems.append(f"{CHEATS}/: at least one cheating candidate")
     report: dict[str, Any] = {"engine": spec.name, "cases": len(cases),
-              "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE, "reference": {"score": ref["score"], "labels": ref["labels"]},
-              "achievability": ach, "nop": {"pass": nop["pass"], "labels": nop["labels"]}, "cheats": cheats}
+              "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE, "reference": {"score": ref.score, "labels": ref.labels},
+              "achievability": ach, "nop": {"pass": nop.passed, "labels": nop.labels}, "cheats": cheats}
     report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs)
     problems += report["adequacy"]["problems"]
     return Checked(report, problems, public, hidden)

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from swr.kinds.engine.grading import CandidateTerms, run_candidate
+from swr.kinds.engine.verdict import EngineVerdict
 from swr.sandbox import Sandbox
 
 MAX_NAMED = 10
@@ -32,7 +33,7 @@ def differences(expected: Any, got: Any, path: str = "") -> list[tuple[str, floa
 
 
 def engine_feedback(terms: CandidateTerms, task_id: str, candidate: Any, public: list[dict[str, Any]],
-                    sandbox: Sandbox) -> dict[str, Any]:
+                    sandbox: Sandbox) -> EngineVerdict:
     rows = []
     for case in public:
         ran = run_candidate(terms, candidate, case, sandbox)
@@ -41,6 +42,7 @@ def engine_feedback(terms: CandidateTerms, task_id: str, candidate: Any, public:
         rows.append({"case": case["id"], "failure": ran.failure, "detail": ran.detail[-500:],
                      "differing_leaves": len(diffs), "worst_relative_difference": worst,
                      "first_differences": [p for p, _ in diffs[:MAX_NAMED]]})
-    return {"task": task_id, "kind": "engine", "split": "public", "pass": None,
-            "note": "the hidden verifier grades other cases with its own checks; this compares the examples only",
-            "examples": rows}
+    return EngineVerdict.model_validate(
+        {"task": task_id, "kind": "engine", "split": "public", "pass": None,
+         "note": "the hidden verifier grades other cases with its own checks; this compares the examples only",
+         "examples": rows})

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from swr.kinds.engine.spec import VERIFY, Check, EngineSpec
+from swr.kinds.engine.verdict import EngineVerdict
 from swr.core.layout import CANDIDATE_RUN
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
 
@@ -109,7 +110,7 @@ def within(c: Check, measured: float) -> bool:
 
 def grade_engine(spec: EngineSpec, verifier_dir: Path, candidate: Path, cases: list[Case], sandbox: Sandbox,
                  jobs: int = 2, task_id: str = "", beneath: tuple[Path, ...] = (),
-                 env: dict[str, str] | None = None) -> dict[str, Any]:
+                 env: dict[str, str] | None = None) -> EngineVerdict:
     """The engine verdict: every record, `score` "k/N" over cases, pass when every check meets its share."""
     def one(case: Case) -> tuple[Ran, list[dict[str, Any]]]:
         return grade_case(spec, verifier_dir, candidate, case, sandbox, beneath, env)
@@ -128,7 +129,7 @@ def grade_case(spec: EngineSpec, verifier_dir: Path, candidate: Path, case: Case
     return ran, run_verifier(spec, verifier_dir, case, ran.output, sandbox)
 
 
-def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[str, Any]]]]) -> dict[str, Any]:
+def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[str, Any]]]]) -> EngineVerdict:
     n = len(results)
     ok_cases = sum(all(r["pass"] for r in recs) for _, recs in results)
     failed = [c for c in spec.checks
@@ -138,7 +139,7 @@ def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[s
     exec_fail = [r for r in runs if r.failure]
     labels = (["missing_candidate"] if missing else sorted({r.failure for r in exec_fail if r.failure})) + \
              [f"{c.kind}_failure:{c.name}" for c in failed]
-    return {"task": task_id, "kind": "engine", "pass": not failed and n > 0, "label": labels[0] if labels else "pass",
+    return EngineVerdict.model_validate({"task": task_id, "kind": "engine", "pass": not failed and n > 0, "label": labels[0] if labels else "pass",
             "labels": labels, "score": f"{ok_cases}/{n}", "failed_checks": [c.name for c in failed],
             "records": [r for _, recs in results for r in recs],
-            "cases": [{"case": ran.case, "failure": ran.failure, "detail": ran.detail[-TAIL:]} for ran in runs]}
+            "cases": [{"case": ran.case, "failure": ran.failure, "detail": ran.detail[-TAIL:]} for ran in runs]})

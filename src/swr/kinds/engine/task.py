@@ -15,9 +15,11 @@ from swr.audit.adequacy import adequacy_line
 from swr.kinds.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
 from swr.kinds.engine.grading import CandidateTerms
 from swr.kinds.engine.spec import EngineSpec, load_engine
+from swr.kinds.engine.build_file import EngineBuildFile
 from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.core.jsonfile import dump_json
 from swr.core.trees import copy_tree
+from swr.core.recordfile import parse_record, write_record
 from swr.kinds.taskfile import Forbidden
 from swr.sandbox import Sandbox
 from swr.kinds.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
@@ -120,7 +122,7 @@ def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]]
         if name == MUTANTS and not (src / name).is_dir():
             continue
         copy_tree(src / name, at.private / name)
-    at.build_record.write_text(dump_json(record))
+    write_record(at.build_record, parse_record(EngineBuildFile, record, at.build_record))
 
 
 def load_engine_task(root: Path, meta: EngineTaskFile) -> EngineTask:

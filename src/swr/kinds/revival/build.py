@@ -13,11 +13,12 @@ from typing import Any
 
 from swr.core.errors import SwrError
 from swr.core.layout import REVIVAL_TOML, TaskPaths
-from swr.core.jsonfile import dump_json
 from swr.core.trees import BUILD_OUTPUTS, JUNK, KEEP_ALL, copy_tree
 from swr.kinds.revival import copied, envs
 from swr.kinds.revival.anticheat import file_hash
 from swr.kinds.revival.grading import Verifier, grade_revival, hidden_and_public, observe
+from swr.kinds.revival.build_file import write_build_file
+from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.revival.source import apply_patch, module_file, most_imported, original, port_patch
 from swr.kinds.revival.spec import RevivalSpec, load_revival, norm
 from swr.kinds.revival.task import MODULE_REF, load_revival_task, write_oracle, write_revival_task
@@ -114,22 +115,22 @@ def check_task(root: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]
         ref = grade_revival(v, task.id, Path(d) / "o", sandbox, reference=True)
         fb = grade_revival(task.feedback_verifier(), task.id, Path(d) / "o", sandbox, "public") \
             if task.meta.feedback.public else None
-    problems = (["the starting workspace passes its verifier"] if nop["pass"] else []) + \
-        ([f"the reference fails in the target environment: {ref['labels']} {_first_failure(ref)}"]
-         if not ref["pass"] else []) + \
+    problems = (["the starting workspace passes its verifier"] if nop.passed else []) + \
+        ([f"the reference fails in the target environment: {ref.labels} {_first_failure(ref)}"]
+         if not ref.passed else []) + \
         ([f"the reference fails ./feedback, which runs the public tests without the hidden ones (field "
           f"`verify.public`: a test that passes only after hidden ones have run belongs in `verify.hidden`): "
-          f"{fb['labels']} {_first_failure(fb)}"] if fb is not None and not fb["pass"] else [])
+          f"{fb.labels} {_first_failure(fb)}"] if fb is not None and not fb.passed else [])
     return {"nop": _brief(nop), "reference": _brief(ref), **({"feedback": _brief(fb)} if fb else {})}, problems
 
 
-def _brief(v: dict[str, Any]) -> dict[str, Any]:
-    return {"pass": v["pass"], "score": v["score"], "labels": v["labels"]}
+def _brief(v: RevivalVerdict) -> dict[str, Any]:
+    return {"pass": v.passed, "score": v.score, "labels": v.labels}
 
 
-def _first_failure(v: dict[str, Any]) -> str:
-    bad = [r for r in v["records"] if not r["pass"]]
-    return f"{bad[0]['case']}: {bad[0]['detail'][:300]}" if bad else v.get("detail", "")[:300]
+def _first_failure(v: RevivalVerdict) -> str:
+    bad = [r for r in v.records if not r.passed]
+    return f"{bad[0].case}: {bad[0].detail[:300]}" if bad else v.detail[:300]
 
 
 def build_revival(directory: Path, tasks_dir: Path, sandbox: Sandbox, kind: str | None = None,
@@ -179,7 +180,7 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
     if "similarity" in report and (rebuild := honest_rebuild(spec)) is not None:
         report["rebuild"], bad = check_rebuild(root, rebuild, report["similarity"]["threshold"], sandbox)
         problems += bad
-    TaskPaths(root).build_record.write_text(dump_json(report))
+    write_build_file(TaskPaths(root).build_record, report)
     return problems, report
 
 
@@ -200,8 +201,8 @@ def check_rebuild(root: Path, rebuild: Path, threshold: float, sandbox: Sandbox)
         copy_tree(task.project, cand, ignore=KEEP_ALL, symlinks=True)
         copy_tree(rebuild, cand, merge=True)
         got = grade_revival(v, task.id, cand, sandbox)
-    brief = {**_brief(got), "similarity": got.get("similarity")}
-    return brief, ([] if got["pass"] else [f"the honest rebuild in {rebuild} fails: {got['labels']} "
+    brief = {**_brief(got), "similarity": got.similarity}
+    return brief, ([] if got.passed else [f"the honest rebuild in {rebuild} fails: {got.labels} "
                                            f"{_first_failure(got)}"])
 
 

@@ -20,6 +20,7 @@ from swr.kinds.revival import anticheat, copied
 from swr.kinds.revival.envs import Venv
 from swr.kinds.revival.runner import MARK
 from swr.kinds.revival.spec import RevivalSpec
+from swr.kinds.revival.verdict import RevivalVerdict
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run, tree
 from swr.sandbox.base import hand_over
 from swr.sandbox.capped import SLACK, capped_dir
@@ -208,7 +209,7 @@ def hidden_and_public(spec: RevivalSpec) -> list[str]:
 
 
 def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
-                  split: Literal["all", "hidden", "public"] = "all", reference: bool = False) -> dict[str, Any]:
+                  split: Literal["all", "hidden", "public"] = "all", reference: bool = False) -> RevivalVerdict:
     """The revival verdict: a record per natively passing test and per probe, anti-cheat, `score` "k/N".
     `reference`: the candidate is the task's own reference, written by swr (the build's gate, the oracle
     agent): a deleted module's reference is its original, so it is measured but not a copied_original."""
@@ -251,7 +252,7 @@ def _feedback_cases(outcomes: dict[str, str] | None, public: tuple[str, ...]) ->
     return ran or list(outcomes or ()) or list(public)
 
 
-def no_public_tests(task_id: str, candidate: Path, pins: dict[str, str]) -> dict[str, Any]:
+def no_public_tests(task_id: str, candidate: Path, pins: dict[str, str]) -> RevivalVerdict:
     """./feedback of a task with no public test: nothing to run, so no pass and no failure (`pass` null, label
     no_public_tests) -- but a missing candidate or anti-cheat's findings (a pinned-back dependency) still fail."""
     if not candidate.is_dir() or not any(candidate.iterdir()):
@@ -259,8 +260,9 @@ def no_public_tests(task_id: str, candidate: Path, pins: dict[str, str]) -> dict
     findings = anticheat.inspect(candidate, {}, pins)
     if findings:
         return verdict(task_id, [], [f["kind"] for f in findings], findings, NO_PUBLIC_NOTE, "public")
-    return {"kind": "revival", "task": task_id, "pass": None, "label": NO_PUBLIC_TESTS, "labels": [],
-            "score": "0/0", "records": [], "anticheat": [], "detail": NO_PUBLIC_NOTE, "split": "public"}
+    return RevivalVerdict.model_validate(
+        {"kind": "revival", "task": task_id, "pass": None, "label": NO_PUBLIC_TESTS, "labels": [], "score": "0/0",
+         "records": [], "anticheat": [], "detail": NO_PUBLIC_NOTE, "split": "public"})
 
 
 def _selected(test_id: str, public: tuple[str, ...]) -> bool:
@@ -287,7 +289,7 @@ def probe_record(probe: str, ref: Any, out: Any, why: str, tol: Tolerances) -> d
 
 
 def verdict(task_id: str, records: list[dict[str, Any]], labels: list[str], findings: list[dict[str, Any]],
-            detail: str, split: str = "all", similarity: dict[str, Any] | None = None) -> dict[str, Any]:
+            detail: str, split: str = "all", similarity: dict[str, Any] | None = None) -> RevivalVerdict:
     """The verdict of these records; with no record and no label it is `nothing_checked`: a verdict that
     checked nothing neither passes nor calls itself "pass". `similarity`: a deleted-module rebuild's measures
     against the original (swr.kinds.revival.copied), kept on every verdict that measured them (the contamination
@@ -299,4 +301,4 @@ def verdict(task_id: str, records: list[dict[str, Any]], labels: list[str], find
            "anticheat": findings, "detail": detail[-TAIL:]}
     if similarity is not None:
         doc["similarity"] = similarity
-    return {**doc, "split": "public"} if split == "public" else doc
+    return RevivalVerdict.model_validate({**doc, "split": "public"} if split == "public" else doc)

@@ -25,8 +25,8 @@ from swr.core.errors import SwrError
 from swr.judge import Tolerances
 from swr.judge.compare import compare
 from swr.core.layout import PROBES, REVIVAL_TOML, TaskPaths
-from swr.core.jsonfile import dump_json
 from swr.core.trees import KEEP_ALL, copy_tree
+from swr.kinds.revival.build_file import write_build_file
 from swr.kinds.revival import copied, envs, identify
 from swr.kinds.revival.anticheat import file_hash
 from swr.kinds.revival.build import (RevivalResult, build_revival, check_task, original_tests, record_native,
@@ -218,7 +218,7 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
     record = {"obfuscated_from": task.id, "seed": variant.seed, "renamed": res.renamed,
               "native_tests": len(now["tests"]), "probes": sorted(now["probes"]), **report,
               **similarity_record(new, root, {}), "identifiability": found}
-    TaskPaths(root).build_record.write_text(dump_json(record))
+    write_build_file(TaskPaths(root).build_record, record)
     return Variant(new.name, root, res.renamed, record)
 
 

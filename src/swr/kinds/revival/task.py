@@ -16,9 +16,11 @@ from swr.core.errors import SwrError
 from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.jsonfile import dump_json
 from swr.core.trees import KEEP_ALL, copy_tree
+from swr.kinds.revival.build_file import read_build_file
 from swr.kinds.taskfile import Forbidden
 from swr.kinds.revival import copied, envs, originals
 from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
+from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.revival.source import apply_patch
 from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
 from swr.sandbox import Mount, Sandbox
@@ -77,7 +79,7 @@ class RevivalTask(Forbidden):
         return {}
 
     def grade(self, candidate: Path, sandbox: Sandbox, split: Literal["all", "hidden", "public"] = "all",
-              reference: bool = False) -> dict[str, Any]:
+              reference: bool = False) -> RevivalVerdict:
         """The verdict (swr.kinds.revival.grading). ./feedback of a task with no public test runs nothing and says
         so (label no_public_tests, pass null), in a workspace copy and a full task alike. `reference`: the
         candidate is the task's reference as swr wrote it (never an agent's), so not a copied_original."""
@@ -93,7 +95,8 @@ class RevivalTask(Forbidden):
         spec = self.spec
         venv = envs.ensure(spec.target)
         original = self.reference_dir / MODULE_REF
-        calibrated = _json(self.paths.build_record).get("similarity", {}).get("threshold")
+        built = read_build_file(self.paths.build_record)
+        calibrated = built.similarity.threshold if built and built.similarity else None
         return Verifier(spec, self.paths.original_tests, self.paths.probes, venv, _json(self.paths.recorded),
                         _json(self.paths.test_hashes), forbidden=self.forbidden_packages, copies=self.copies(venv),
                         original=original if spec.kind == "deleted-module" and original.is_dir() else None,

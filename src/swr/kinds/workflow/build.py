@@ -250,15 +250,15 @@ class WorkflowBuild:
                                fresh=replayed(slots))
         except SwrError as e:  # an artifact option the comparator rejects
             return GateFailure("oracle_passes", e.message)
-        if not v["pass"]:
-            bad = next((s for s in v["scenarios"] if not s["pass"]), {})
+        if not v.passed:
+            bad = next((s.stderr_tail for s in v.scenarios if not s.passed), "")
             return GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
-                                                f"({v['label']}, {bad.get('stderr_tail', '')[-200:].strip()})")
+                                                f"({v.label}, {bad[-200:].strip()})")
         controls = replay_controls(self.spec, task.public, task.hidden)
         if passing := [k for k, c in controls.items() if c["pass"]]:
             return GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes")
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
-        gates["oracle_passes"]["r_hid"] = v["r_hid"]
+        gates["oracle_passes"]["r_hid"] = v.r_hid
         gates["replay_controls_fail"]["controls"] = controls
         write_gates(task.root, gates)
         return None

@@ -17,6 +17,7 @@ from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.decision import Reference, decide, judge_scenario
 from swr.core.layout import CANDIDATE_RUN, TASK_TOML
 from swr.kinds.workflow.task import Example, Task
+from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
 if TYPE_CHECKING:
@@ -53,12 +54,12 @@ def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sand
 
 
 def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2,
-          fresh: Fresh | None = None) -> dict[str, Any]:
+          fresh: Fresh | None = None) -> WorkflowVerdict:
     """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only).
     Each scenario is judged as soon as its run returns and its files are dropped then: the host holds at
     most `jobs` runs' artifacts (each bounded by the task's disk limit), however many scenarios there are."""
     if problem := candidate_problem(candidate):
-        return missing_candidate(task.id, problem)
+        return WorkflowVerdict.model_validate(missing_candidate(task.id, problem))
     hidden: list[Example] = task.hidden if split != "public" else []
     todo = [(ex, "hidden", i) for i, ex in enumerate(hidden)]
     todo += [(ex, "public", i) for i, ex in enumerate(task.public if split != "hidden" else [])]
@@ -79,12 +80,12 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
     except ArtifactConfigError as e:
         raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
     refs = lambda exs: [Reference(ex.output, ex.files) for ex in exs]  # noqa: E731
-    return decide(task.id, judged[: len(hidden)], judged[len(hidden):], refs(hidden), refs(task.public),
-                  task.tolerances, threshold=task.pass_threshold)
+    return WorkflowVerdict.model_validate(decide(task.id, judged[: len(hidden)], judged[len(hidden):], refs(hidden),
+                                                 refs(task.public), task.tolerances, threshold=task.pass_threshold))
 
 
 def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all",
-                   spec: WorkflowSpec | None = None, fresh: Fresh | None = None) -> dict[str, Any]:
+                   spec: WorkflowSpec | None = None, fresh: Fresh | None = None) -> WorkflowVerdict:
     """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`); the build hands in the
     workflow it parsed, others read it from the task's private reference."""
     from swr.kinds.workflow.reference import write_oracle

@@ -13,6 +13,7 @@ from typing import Any
 from swr.core import outputs
 from swr.core.errors import SwrError, load_json
 from swr.core.jsonfile import dump_json
+from swr.core.recordfile import parse_record, read_record, write_record
 from swr.core.layout import TaskPaths, example_files
 from swr.core.trees import copy_tree
 from swr.judge import Tolerances
@@ -29,6 +30,7 @@ from swr.kinds.taskfile import (
     dump_task_file,
     read_task_file,
 )
+from swr.kinds.workflow.gates_file import Gate, GatesFile
 from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec, load_spec
 from swr.sandbox import Limits, MiB
 from swr.sandbox.images import pin
@@ -71,10 +73,10 @@ class Task(Forbidden):
         return TaskPaths(self.root).reference
 
     @property
-    def gates(self) -> dict[str, Any]:
+    def gates(self) -> dict[str, Gate]:
         """Every gate's result as the build recorded it ({} in a public-only copy)."""
         path = gates_path(self.root)
-        return load_json(path).get("gates", {}) if path.is_file() else {}
+        return read_record(GatesFile, path).gates if path.is_file() else {}
 
     @property
     def environment(self) -> dict[str, Any]:
@@ -99,7 +101,8 @@ def gates_path(root: Path) -> Path:
 
 
 def write_gates(root: Path, gates: dict[str, Any]) -> None:
-    _write(gates_path(root), dump_json({"gates": gates}))
+    """The gates' results as their model (a result that is not a gate's fails here, at the build)."""
+    write_record(gates_path(root), parse_record(GatesFile, {"gates": gates}, gates_path(root)))
 
 
 def copy_reference(src: Path, dst: Path) -> None:
