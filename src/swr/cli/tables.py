@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from swr import kinds
+from swr.kinds import registry
+from swr.core.errors import SwrError
 from swr.core.release_dir import list_tasks
 
 # ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
@@ -44,9 +46,9 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
     rows = []
     for root in list_tasks(release):
         t = kinds.load(root)
-        gates = kinds.build_gates(t)
+        gates = t.build_gates()
         passed = sum(1 for g in gates.values() if g.get("pass"))
-        public, hidden = kinds.case_counts(t)
+        public, hidden = t.case_counts()
         rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
                      "domain": t.meta.domain, "public": public, "hidden": hidden,
                      "gates": f"{passed}/{len(gates)}" if gates else "-"})
@@ -89,11 +91,16 @@ def _first_mismatch(s: dict[str, Any]) -> str:
 
 
 def verdict_table(v: dict[str, Any]) -> RenderableType:
-    """A verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
-    if v.get("kind") == "engine":
-        return engine_feedback_table(v) if v.get("split") == "public" else engine_verdict_table(v)
-    if v.get("kind") == "revival":
-        return revival_verdict_table(v)
+    """A verdict as its kind renders it (a verdict without a kind is a workflow's)."""
+    kind = registry.get(str(v.get("kind") or "workflow"))
+    if kind is None:
+        raise SwrError(f"a verdict of unknown kind {v.get('kind')!r}", field="kind")
+    table: RenderableType = kind.verdict_table(v)
+    return table
+
+
+def workflow_verdict_table(v: dict[str, Any]) -> RenderableType:
+    """A workflow verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
     r_hid, r_pub = ("-" if v.get(k) is None else f"{v[k]:.3f}" for k in ("r_hid", "r_pub"))
     title = (f"{plain(v['task'])}: {'[green]PASS[/]' if v['pass'] else '[red]FAIL[/]'} ({plain(str(v['label']))})  "
              f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v['field_agreement']:.3f}")

@@ -25,13 +25,12 @@ def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
         for i, root in enumerate(roots):
             task = kinds.load(root)
             oracle, empty = Path(d) / f"oracle-{i}", Path(d) / f"nop-{i}"
-            kinds.write_oracle(task, oracle)
+            task.write_oracle(oracle)
             empty.mkdir()
-            controls = kinds.build_gates(task).get("replay_controls_fail", {}).get("controls", {})
+            controls = task.build_gates().get("replay_controls_fail", {}).get("controls", {})
             rows.append({"task": task.id,
-                         "oracle": kinds.grade(task, oracle, sandbox, split="hidden", jobs=jobs,
-                                                    reference=True)["pass"],
-                         "nop": kinds.grade(task, kinds.nop_candidate(task, empty), sandbox, jobs=jobs)["pass"],
+                         "oracle": task.grade(oracle, sandbox, split="hidden", jobs=jobs, reference=True)["pass"],
+                         "nop": task.grade(task.nop_candidate(empty), sandbox, jobs=jobs)["pass"],
                          **{k: bool(controls.get(k, {}).get("pass")) for k in CONTROLS}})
             done(rows[-1], len(rows), len(roots))
     return rows

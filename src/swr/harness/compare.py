@@ -54,8 +54,8 @@ def agreement(verdict: dict[str, Any] | None) -> float | None:
     an engine's or revival's share of cases passed (its score k/N); None when the verdict has neither."""
     if not verdict:
         return None
-    if (verdict.get("kind") or "workflow") == "workflow":
-        fa = verdict.get("field_agreement")
+    if "field_agreement" in verdict:  # a workflow's (whatever the kind: no branch on it)
+        fa = verdict["field_agreement"]
         return float(fa) if isinstance(fa, (int, float)) else None
     m = SCORE.match(str(verdict.get("score") or ""))
     return int(m[1]) / int(m[2]) if m and int(m[2]) else None

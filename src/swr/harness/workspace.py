@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from swr.core.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
-from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import tree
 from swr.sandbox.base import hand_over
 
@@ -55,11 +54,7 @@ def create(task: AnyTask, root: Path) -> Workspace:
     shutil.copyfile(src.toml, ws.toml)
     ws.feedback.write_text(feedback_script())
     ws.feedback.chmod(0o755)
-    if isinstance(task, RevivalTask):  # the broken project is the starting solution (one root commit holds it)
-        shutil.copytree(task.project, ws.solution, symlinks=True)
-    else:
-        shutil.copytree(src.public, ws.public)
-        ws.solution.mkdir()
+    task.start_workspace(ws.public, ws.solution)  # public/ and solution/ as the task's kind starts them
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "starting state")
