@@ -181,6 +181,7 @@ class TaskKind(Protocol):
     marker: str  # the file that makes a source folder one of this kind (workflow.toml, engine.toml, ...)
     task_file: type[BaseModel]  # its task.toml model
     summary_key: str  # release.json's list of its sources' builds ("workflows", "engines", ...)
+    verdict_model: type[BaseModel]  # its verdict (swr.kinds.verdicts): `pass`, `label` and `labels` at least
 
     def load(self, root: Path, meta: Any) -> KindTask:
         """A task directory of this kind, from its parsed task.toml (`meta`)."""

@@ -14,9 +14,15 @@ from swr.core.layout import TaskPaths
 
 
 class TaskModel(BaseModel):
-    """The base of every kind's task.toml model: unknown fields are errors, a loaded model never changes."""
+    """The base of every kind's task.toml model: unknown fields are errors, a loaded model never changes. Every
+    kind's model has `kind`, `id`, `family`, `domain`, `anticheat` (Anticheat) and `environment` (Environment)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @property
+    def source(self) -> str:
+        """What the task was built from (a defect may name it): its id, unless its kind says otherwise."""
+        return str(getattr(self, "id"))
 
 
 _Model = TaskModel

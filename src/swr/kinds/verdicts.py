@@ -3,7 +3,7 @@ an engine's verifier (engine tasks) build it as JSON; this model is the contract
 and how the harness, regrade and reports read it back."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -118,11 +118,27 @@ _ADAPTER: TypeAdapter[AnyVerdict] = TypeAdapter(Verdict)
 
 def parse_verdict(doc: dict[str, Any]) -> AnyVerdict:
     """A verdict's JSON as its kind's model (a workflow verdict need not name its kind)."""
+    plugin = _plugin_model(doc)
+    if plugin is not None:  # a plug-in kind's verdict (swr.kinds.registry): its own model
+        try:
+            return plugin.model_validate(doc)  # type: ignore[no-any-return]
+        except ValidationError as e:
+            msg, where = first_problem(e)
+            raise SwrError(f"not a verdict: {msg}", field=where) from None
     try:
         return _ADAPTER.validate_python({"kind": "workflow", **doc})
     except ValidationError as e:
         msg, where = first_problem(e, tagged=True)
         raise SwrError(f"not a verdict: {msg}", field=where) from None
+
+
+def _plugin_model(doc: dict[str, Any]) -> Any:
+    """The verdict model of a registered kind that is none of the union's above, or None."""
+    from swr.kinds.registry import get
+
+    kind = get(str(doc.get("kind") or "workflow"))
+    model = getattr(kind, "verdict_model", None)
+    return None if model is None or model in get_args(AnyVerdict) else model
 
 
 def checked(doc: dict[str, Any]) -> dict[str, Any]:

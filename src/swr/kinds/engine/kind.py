@@ -9,6 +9,7 @@ from typing import Any
 from swr.core.layout import ReleasePaths
 from swr.kinds.protocol import BuildResult, Progress, Report
 from swr.kinds.rewards import score, share
+from swr.kinds.verdicts import EngineVerdict
 from swr.kinds.engine.spec import ENGINE_FILE
 from swr.kinds.engine.task import build_engine, load_engine_task
 from swr.kinds.engine.taskfile import EngineTaskFile
@@ -35,6 +36,7 @@ class EngineKind:
     marker = ENGINE_FILE
     task_file = EngineTaskFile
     summary_key = "engines"
+    verdict_model = EngineVerdict
 
     def load(self, root: Path, meta: Any) -> Any:
         """An engine task directory (its public examples and hidden cases read)."""

@@ -9,6 +9,7 @@ from typing import Any
 from swr.core.layout import REVIVAL_TOML, ReleasePaths
 from swr.kinds.protocol import BuildResult, Progress, Report
 from swr.kinds.rewards import score, share
+from swr.kinds.verdicts import RevivalVerdict
 from swr.kinds.revival.task import load_revival_task
 from swr.kinds.revival.taskfile import RevivalTaskFile
 
@@ -38,6 +39,7 @@ class RevivalKind:
     marker = REVIVAL_TOML
     task_file = RevivalTaskFile
     summary_key = "revivals"
+    verdict_model = RevivalVerdict
 
     def load(self, root: Path, meta: Any) -> Any:
         """A revival task directory (its private parts read when graded)."""

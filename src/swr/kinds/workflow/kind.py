@@ -13,6 +13,7 @@ from typing import Any
 from swr.core.errors import SwrError
 from swr.kinds.protocol import BuildResult, Progress, Report
 from swr.kinds.rewards import share
+from swr.kinds.verdicts import WorkflowVerdict
 from swr.kinds.workflow.spec import SPEC_FILE
 from swr.kinds.workflow.task import WORKFLOW_BRIEF, load_task
 from swr.kinds.workflow.taskfile import WorkflowTaskFile
@@ -34,6 +35,7 @@ class WorkflowKind:
     marker = SPEC_FILE
     task_file = WorkflowTaskFile
     summary_key = "workflows"
+    verdict_model = WorkflowVerdict
 
     def load(self, root: Path, meta: Any) -> Any:
         """A workflow task directory (its examples read)."""

@@ -1,0 +1,59 @@
+"""A release of all three built-in kinds from one `swr build` (issue 24, acceptance 2): the assembler builds each
+registered kind's sources into one release.json (workflows and their gates block, engines, revivals), and
+`swr tasks`, `swr image build` and the baselines take every task through the kinds protocol."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CATALOG, ROOT, swr
+
+from swr.core.layout import ReleasePaths
+from swr.harness.baselines import baseline_rows
+from swr.sandbox import get_sandbox
+
+WORKFLOW = CATALOG / "data-document" / "duckdb" / "sales-window-sql"
+ENGINE = ROOT / "engines" / "statistics"
+REVIVAL = ROOT / "revivals" / "periodictable-numpy2"
+TASKS = {"sales-window-sql-v1": "workflow", "statistics": "engine", "periodictable-numpy2": "revival"}
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One catalog workflow (one variant), one engine and one revival in one source tree, one build."""
+    base = tmp_path_factory.mktemp("mixed")
+    for d in (WORKFLOW, ENGINE, REVIVAL):
+        shutil.copytree(d, base / "src" / d.name)
+    res = swr("build", str(base / "src"), "--out", str(base / "rel"), "--variants", "1", "--jobs", "2",
+              timeout=2400)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
+def test_one_build_writes_each_kinds_part_of_release_json(mixed: Path) -> None:
+    summary = json.loads(ReleasePaths(mixed).summary.read_text())
+    assert summary["tasks"] == sorted(TASKS)
+    assert [(w["name"], w["status"]) for w in summary["workflows"]] == [("sales-window-sql", "ok")]
+    assert [(e["name"], e["kind"]) for e in summary["engines"]] == [("statistics", "engine")]
+    assert [(r["name"], r["kind"]) for r in summary["revivals"]] == [("periodictable-numpy2", "revival")]
+    assert (summary["gates"]["workflows_built"], summary["gates"]["workflows_failed"]) == (1, 0)
+
+
+def test_tasks_images_and_baselines_take_every_kind(mixed: Path) -> None:
+    res = swr("tasks", str(mixed), "--json")
+    assert res.returncode == 0, res.stderr
+    rows = {r["id"]: r for r in json.loads(res.stdout)}
+    assert {t: r["kind"] for t, r in rows.items()} == TASKS
+    assert rows["sales-window-sql-v1"]["gates"] == "7/7" and rows["statistics"]["gates"] == "-"
+    assert all(r["public"] > 0 and r["hidden"] > 0 for r in rows.values())
+    res = swr("image", "build", str(mixed), timeout=1800)
+    assert res.returncode == 0, res.stderr
+    images = dict(line.split("\t") for line in res.stdout.splitlines())
+    assert images["statistics"] == images["periodictable-numpy2"] == "host"
+    assert images["sales-window-sql-v1"].startswith("localhost/swr-env:")  # its pinned pip environment
+    base = {r["task"]: r for r in baseline_rows(mixed, get_sandbox("bwrap"), 2)}
+    assert {t: (r["oracle"], r["nop"]) for t, r in base.items()} == {t: (True, False) for t in TASKS}
+    assert not any(r[k] for r in base.values() for k in ("modal", "nearest", "best_public"))
