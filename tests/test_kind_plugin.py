@@ -32,7 +32,8 @@ hidden = ["swr", "plug-in kinds", "racecar!"]
 def _env(**extra: str) -> dict[str, str]:
     """The CLI's environment: tests/ importable (the example kind's package), SWR_KINDS as given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST") and k != "SWR_KINDS"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), extra.pop("PYTHONPATH", "")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), extra.pop("PYTHONPATH", ""),
+                                                      env.get("PYTHONPATH", "")]))
     return {**env, **extra}
 
 
@@ -78,12 +79,14 @@ def test_build_and_tasks_take_a_plugin_kind(echo_release: Path) -> None:
     assert rows["good-linear-v1"]["kind"] == "workflow"
 
 
-def test_grade_runs_the_plugin_grader_in_the_sandbox(echo_release: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["bwrap", "podman"])
+def test_grade_runs_the_plugin_grader_in_the_sandbox(echo_release: Path, tmp_path: Path, backend: str) -> None:
     task = str(ReleasePaths(echo_release).task("reverse-lines").root)
     env = _env(SWR_KINDS=KIND)
-    good = swr_with(env, "grade", task, str(_candidate(tmp_path / "good", "rev")))
+    right = "exec python3 -c 'import sys; print(sys.stdin.readline().rstrip(chr(10))[::-1])'"
+    good = swr_with(env, "grade", task, str(_candidate(tmp_path / "good", right)), "--sandbox", backend)
     assert good.returncode == 0 and "PASS 3/3" in good.stdout, good.stdout + good.stderr
-    bad = swr_with(env, "grade", task, str(_candidate(tmp_path / "bad", "cat")), "--json")
+    bad = swr_with(env, "grade", task, str(_candidate(tmp_path / "bad", "cat")), "--json", "--sandbox", backend)
     v = json.loads(bad.stdout)
     assert bad.returncode == 1 and (v["kind"], v["pass"], v["score"], v["label"]) == ("echo", False, "0/3",
                                                                                       "wrong_output")

@@ -276,8 +276,8 @@ def adequacy_line(a: dict[str, Any]) -> str:
 def adequacy_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap", operators: int = OPERATORS,
                    seed: int = SEED) -> dict[str, Any]:
     """The audit over a release's engine tasks, each from what its private/ holds (engine.toml, reference,
-    verifier, mutants, the hidden cases with their expected values). Read through the engine's own loaders,
-    not swr.kinds: the engine build imports this module."""
+    verifier, mutants, the hidden cases with their expected values). Read through the engine's own loaders
+    (the engine build imports this module); which tasks it covers, each task's kind says (swr.kinds.covered)."""
     from swr.core.layout import REFERENCE, VERIFIER, TaskPaths
     from swr.core.release_dir import list_tasks
     from swr.sandbox import get_sandbox

@@ -27,6 +27,7 @@ ADVICE = ("re-run the reference on this scenario and recompute the field by hand
           "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
           "compute the same quantity")
 
+
 def candidate_for(root: Path, task: kinds.AnyTask) -> Path | None:
     """A candidate directory for this task: ROOT itself if it has a `run`, else ROOT/<task-id>."""
     for d in (root, root / task.id):

@@ -2,7 +2,7 @@
 export, audits) never branch on a kind: a `TaskKind` per kind (how its sources are found and built, how a task
 directory of it is loaded, its task.toml model) and a `KindTask` per loaded task (how it is graded, what an
 agent's sandbox and workspace start with, how Harbor packages it). A fourth kind is one package implementing
-both and one registry line (swr.kinds.registry); docs/architecture.md walks through it."""
+both and one registration (swr.kinds.registry: an entry point or SWR_KINDS); tests/kind_example is a small one."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from pydantic import BaseModel
 Split = Literal["all", "hidden", "public"]
 Progress = Callable[[int, int], None]  # (executions advanced, executions added): a build's progress bar
 NOT_APPLICABLE = "n/a"  # the cohort of a task its kind does not split
-AUDITS = ("replay", "sensitivity", "lint", "consensus", "mutation", "adequacy", "bundles", "freeze",
-          "achievability", "selfreport")
+AUDITS = ("replay", "sensitivity", "lint", "consensus", "verifier_consensus", "mutation", "adequacy", "bundles",
+          "freeze", "achievability", "selfreport")  # what KindTask.not_applicable is asked about
 
 
 @dataclass(frozen=True)
