@@ -57,3 +57,19 @@ def test_tasks_images_and_baselines_take_every_kind(mixed: Path) -> None:
     base = {r["task"]: r for r in baseline_rows(mixed, get_sandbox("bwrap"), 2)}
     assert {t: (r["oracle"], r["nop"]) for t, r in base.items()} == {t: (True, False) for t in TASKS}
     assert not any(r[k] for r in base.values() for k in ("modal", "nearest", "best_public"))
+
+
+def test_audits_ask_each_task_whether_they_apply(mixed: Path) -> None:
+    """`swr audit adequacy` once crashed on importing swr.kinds (a cycle through the engine task); each audit's
+    not_applicable entries now come from the task's kind."""
+    res = swr("audit", "adequacy", str(mixed), "--json", timeout=1800)
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    assert [(e["engine"], e["rules_killed"] == e["rules_declared"]) for e in got["engines"]] == [("statistics", True)]
+    assert {n["task"]: n["kind"] for n in got["not_applicable"]} == {"sales-window-sql-v1": "workflow",
+                                                                     "periodictable-numpy2": "revival"}
+    res = swr("audit", "lint", str(mixed), "--json")
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    assert [n["task"] for n in got["not_applicable"]] == ["periodictable-numpy2"]  # the engine is probed instead
+    assert [p["task"] for p in got["self_report_probes"]] == ["statistics"]
