@@ -73,3 +73,19 @@ def test_audits_ask_each_task_whether_they_apply(mixed: Path) -> None:
     got = json.loads(res.stdout)
     assert [n["task"] for n in got["not_applicable"]] == ["periodictable-numpy2"]  # the engine is probed instead
     assert [p["task"] for p in got["self_report_probes"]] == ["statistics"]
+
+
+def test_harbor_counts_each_kinds_hidden_cases(mixed: Path, tmp_path: Path) -> None:
+    """An engine's hidden cases are JSON files, not directories: Harbor's metadata once counted 0 of them, so its
+    verifier's timeout left no time for the cases."""
+    import tomllib
+
+    res = swr("export", "harbor", str(mixed), "--out", str(tmp_path / "h"), "--json")
+    assert res.returncode == 0, res.stderr
+    meta = {t: tomllib.loads((tmp_path / "h" / t / "task.toml").read_text()) for t in TASKS}
+    hidden = len(list((ReleasePaths(mixed).task("statistics").root / "private" / "hidden").glob("*.json")))
+    assert hidden > 0 and meta["statistics"]["metadata"]["hidden_cases"] == hidden
+    per_case = meta["statistics"]["metadata"]["swr_limits"]["time_s_per_case"]
+    assert meta["statistics"]["verifier"]["timeout_sec"] == 600.0 + per_case * hidden
+    assert meta["sales-window-sql-v1"]["metadata"]["hidden_cases"] == 3  # --hidden 3 scenarios
+    assert meta["periodictable-numpy2"]["metadata"]["hidden_cases"] == 1  # the suite counts as one

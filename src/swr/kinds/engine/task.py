@@ -157,9 +157,10 @@ class EngineTask(Forbidden):
         return False
 
     def harbor_parts(self) -> HarborParts:
-        """The verifier's Debian tools, swr's numpy and scipy for the agent, the engines extra for the judge."""
-        iface, hidden = self.meta.interface, TaskPaths(self.root).hidden_examples
-        cases = sum(1 for d in hidden.iterdir() if d.is_dir()) if hidden.is_dir() else 1
+        """The verifier's Debian tools, swr's numpy and scipy for the agent, the engines extra for the judge; a
+        hidden case is one JSON file (its verifier's time counts each)."""
+        iface = self.meta.interface
+        cases = len(self.hidden) or 1  # a public-only copy holds none
         apt = tuple(sorted({*self.meta.environment.apt, *self.spec.apt}))
         return HarborParts(python=self.meta.environment.python, apt=apt, agent_pip=self.meta.environment.pip,
                            agent_libs=ENGINE_LIBS, judge_extras=("engines",), judge_exact=False, project=None,
