@@ -105,17 +105,13 @@ def grade_revival(task: Any, candidate: Path, split: str = "all", reference: boo
     """A revival task's verdict on a candidate directory, graded in the bwrap sandbox. `reference`: the
     candidate is the task's reference (or made from it to test another check): a deleted module's original
     is then measured but not a copied_original (tests/test_revival_copied.py covers that finding)."""
-    from swr import kinds
-
-    return kinds.grade(task, candidate, get_sandbox("bwrap"), split=split,  # type: ignore[arg-type]
+    return task.grade(candidate, get_sandbox("bwrap"), split=split,  # type: ignore[arg-type]
                        reference=reference)
 
 
 def revival_oracle(task: Any, dest: Path) -> Path:
     """The task's reference written as a candidate directory at dest."""
-    from swr import kinds
-
-    kinds.write_oracle(task, dest)
+    task.write_oracle(dest)
     return dest
 
 

@@ -76,7 +76,7 @@ def test_logic_synth_one_counterexample_fails_though_the_others_prove(engines_re
     from swr.sandbox import get_sandbox
 
     cand = cheating_candidate("logic-synth", "one-wrong-design", tmp_path / "cand")
-    v = kinds.grade(task, cand, get_sandbox("bwrap"))
+    v = task.grade(cand, get_sandbox("bwrap"))
     ok, n = map(int, v.score.split("/"))
     assert not v.passed and ok == n - 1 and v.labels == ["proof_failure:equivalence"], v.labels
 

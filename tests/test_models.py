@@ -14,7 +14,8 @@ from swr import kinds
 from swr.core.errors import SwrError
 from swr.core.release_dir import task_dir
 from swr.kinds.workflow.task import load_task
-from swr.kinds.taskfile import WorkflowTaskFile, dump_task_file, read_task_file
+from swr.kinds.taskfile import dump_task_file, read_task_file
+from swr.kinds.workflow.taskfile import WorkflowTaskFile
 from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.verdict import parse_verdict, run_outcome
 from swr.kinds.workflow.verdict import WorkflowVerdict
@@ -39,7 +40,7 @@ def _doctored(release: Path, tmp_path: Path, edit) -> Path:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("edit", "field", "words"), [
-    (lambda m: m.update(kind="revival-of-the-fittest"), "kind", "does not match"),
+    (lambda m: m.update(kind="revival-of-the-fittest"), "kind", "unknown task kind"),
     (lambda m: m["limits"].pop("time_s"), "limits.time_s", "required"),
     (lambda m: m["tolerances"].update(atol=-1.0), "tolerances.atol", "greater than or equal"),
     (lambda m: m.update(surprise=1), "surprise", "not permitted"),
@@ -63,8 +64,8 @@ def test_an_older_task_toml_without_kind_is_a_workflow_task(linear_release: Path
 
 def test_every_verdict_grade_returns_holds_to_the_model(linear_release: Path, sandbox, tmp_path: Path) -> None:  # noqa: ANN001
     task = kinds.load(task_dir(linear_release, "good-linear-v1"))
-    kinds.write_oracle(task, tmp_path / "oracle")
-    v = parse_verdict(kinds.grade(task, tmp_path / "oracle", sandbox))
+    task.write_oracle(tmp_path / "oracle")
+    v = parse_verdict(task.grade(tmp_path / "oracle", sandbox))
     assert isinstance(v, WorkflowVerdict) and v.passed and v.r_hid == 1.0 and v.scenarios[0].passed
 
 

@@ -150,10 +150,10 @@ def test_a_verdict_that_is_no_kinds_is_one_line_naming_the_field(doc: dict, fiel
 
 def test_the_graders_return_their_kinds_model(linear_release: Path, sandbox, tmp_path: Path) -> None:  # noqa: ANN001
     task = kinds.load(task_dir(linear_release, "good-linear-v1"))
-    kinds.write_oracle(task, tmp_path / "oracle")
-    v = kinds.grade(task, tmp_path / "oracle", sandbox)
+    task.write_oracle(tmp_path / "oracle")
+    v = task.grade(tmp_path / "oracle", sandbox)
     assert isinstance(v, WorkflowVerdict) and v.passed and v.scenarios[0].passed
-    fb = kinds.grade(task, tmp_path / "oracle", sandbox, split="public")
+    fb = task.grade(tmp_path / "oracle", sandbox, split="public")
     assert isinstance(fb, WorkflowVerdict) and fb.r_hid is None and fb.exit_ok()
 
 

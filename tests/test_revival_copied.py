@@ -104,7 +104,7 @@ def test_the_obfuscated_variants_module_submitted_to_the_plain_task_is_caught(ta
     var = next(kinds.load(d) for d in (revival_release / "tasks").iterdir()
                if (d / "task.toml").is_file() and kinds.load(d).meta.obfuscated)
     module = var.reference_dir / "module" / (var.spec.module.replace(".", "/") + ".py")
-    v = kinds.grade(task, _candidate(task, tmp_path / "c", {MODULE: module.read_text()}),
+    v = task.grade(_candidate(task, tmp_path / "c", {MODULE: module.read_text()}),
                     get_sandbox("bwrap"))
     sim = v.similarity
     assert v.labels[0] == "copied_original" and sim["ratio"] < 0.2 and sim["coverage_canonical"] >= sim["threshold"]
@@ -114,7 +114,7 @@ def test_a_copy_kept_as_data_and_executed_by_the_module_is_caught(task: RevivalT
     """The module execs a data file (not a `*.py`) holding the original: a copy under any name is compared."""
     loader = "import pathlib\nexec(pathlib.Path(__file__).with_name('tables.dat').read_text())\n"
     cand = _candidate(task, tmp_path / "c", {"toolz/tables.dat": _original(task), MODULE: loader})
-    v = kinds.grade(task, cand, get_sandbox("bwrap"))
+    v = task.grade(cand, get_sandbox("bwrap"))
     n = v.score.split("/")[1]
     assert v.labels == ["copied_original"] and v.score == f"{n}/{n}", (v.labels, v.score)
 
@@ -134,7 +134,7 @@ def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tm
     body = body.replace("__all__ = (", "__all__ = ('pad0', ", 1)
     cand = _candidate(task, tmp_path / "c", {"toolz/_impl.py": body,
                                               MODULE: "from toolz._impl import *\nfrom toolz._impl import __all__\n"})
-    v = kinds.grade(task, cand, get_sandbox("bwrap"))
+    v = task.grade(cand, get_sandbox("bwrap"))
     sim = v.similarity
     assert "copied_original" in v.labels and sim["ratio"] < 0.6 <= sim["threshold"] <= sim["coverage"], sim
 

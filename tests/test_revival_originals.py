@@ -195,7 +195,7 @@ def test_a_module_loading_the_original_from_anywhere_fails_grading(
     """The loader finds no copy of the original in grading's sandbox (on main it found swr's venv's toolz and
     setuptools' vendored more_itertools, and passed)."""
     task = _load(revival_release, task_id)
-    got = kinds.grade(task, loader_candidate(task, tmp_path / "cand"), backend)  # type: ignore[arg-type]
+    got = task.grade(loader_candidate(task, tmp_path / "cand"), backend)  # type: ignore[arg-type]
     assert not got.passed and got.labels, got.score
     assert got.score.startswith("0/"), got.score
 

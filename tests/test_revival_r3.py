@@ -81,14 +81,14 @@ def test_pinning_numpy_back_is_labelled_and_fails(made: Path, tmp_path: Path, wh
     """The port plus a declared `numpy<2`: everything it runs passes, anti-cheat fails it."""
     task = kinds.load(made)
     cand = tmp_path / "c"
-    kinds.write_oracle(task, cand)
+    task.write_oracle(cand)
     if where == "setup.py":
         text = (cand / where).read_text()
         assert "'numpy'" in text
         (cand / where).write_text(text.replace("'numpy'", "'numpy<2'", 1))
     else:
         (cand / where).write_text("numpy<2\npyparsing\n")
-    v = kinds.grade(task, cand, get_sandbox("bwrap"))  # type: ignore[arg-type]
+    v = task.grade(cand, get_sandbox("bwrap"))  # type: ignore[arg-type]
     assert not v.passed and v.label == "dependency_downgrade", v.labels
     assert v.anticheat[0]["file"] == where and v.anticheat[0]["target"] == "2.1.3"
 
@@ -155,7 +155,7 @@ def test_the_reference_passes_feedback_with_the_public_tests_alone(made: Path, t
     build recorded that it did. The hidden grading still runs every test (test_private.py among them)."""
     task = kinds.load(made)
     oracle = tmp_path / "oracle"
-    kinds.write_oracle(task, oracle)
+    task.write_oracle(oracle)
     for where in (made, _workspace(made, tmp_path, oracle)):
         res = _feedback(where, where / "solution" if where != made else oracle, "--json")
         v = json.loads(res.stdout)
@@ -187,7 +187,7 @@ def test_feedback_keeps_the_lines_of_pytests_account(made: Path, tmp_path: Path)
     """A failing public test: ./feedback prints pytest's account below the table line by line, as pytest wrote
     it, not folded into one centred caption with its newlines shown as U+FFFD."""
     cand = tmp_path / "cand"
-    kinds.write_oracle(kinds.load(made), cand)
+    kinds.load(made).write_oracle(cand)
     core = cand / "periodictable" / "core.py"
     text = core.read_text()
     assert "1: ['Hydrogen'," in text

@@ -108,7 +108,7 @@ def test_the_variant_still_keeps_its_forbidden_packages_out_of_the_agents_sandbo
     var, plain = _load(_variant(built)), _load(built / PLAIN)
     assert var.meta.anticheat.forbidden_packages == () and var.forbidden_packages == ("toolz", "cytoolz")
     assert plain.meta.anticheat.forbidden_packages == plain.forbidden_packages == ("toolz", "cytoolz")
-    mounts, env = kinds.agent_sandbox(var)
+    mounts, env = var.agent_sandbox()
     python = str(var.verifier().venv.python)
     for pkg in var.forbidden_packages:
         job = Job([python, "-c", f"import {pkg}"], Mount(built.resolve(), WORKDIR, "ro"), Limits(time_s=60),
@@ -156,7 +156,7 @@ def test_the_variant_keeps_the_verifier_under_new_names(built: Path) -> None:
 def test_the_variant_grades_oracle_pass_nop_fail_and_a_wrong_rebuild_partly(built: Path, tmp_path: Path) -> None:
     var = _load(_variant(built))
     good = tmp_path / "good"
-    kinds.write_oracle(var, good)
+    var.write_oracle(good)
     v = _grade(var, good, reference=True)  # the task's reference: its original module, not an agent's copy
     n = len(v.records)
     assert v.passed and v.score == f"{n}/{n}", v.labels

@@ -92,12 +92,12 @@ def test_the_run_that_restored_the_module_by_copying_it_fails_with_its_score(
 
 
 def test_agent_sandbox_mounts_only_for_revival_tasks(task: RevivalTask, linear_release: Path) -> None:
-    mounts, env = kinds.agent_sandbox(task)
+    mounts, env = task.agent_sandbox()
     venv = task.verifier().venv
     assert {m.dst for m in mounts} == {str(venv.root), str(venv.prefix)} and {m.mode for m in mounts} == {"ro"}
     assert set(env) == {"PYENV_ROOT", "SWR_CACHE"}
     other = kinds.load(next((linear_release / "tasks").iterdir()))
-    assert kinds.agent_sandbox(other) == ((), {})
+    assert other.agent_sandbox() == ((), {})
 
 
 def test_a_workspace_copy_grades_only_the_public_split(task: RevivalTask, tmp_path: Path) -> None:
@@ -105,8 +105,8 @@ def test_a_workspace_copy_grades_only_the_public_split(task: RevivalTask, tmp_pa
     ws = workspace.create(task, tmp_path / "ws")
     copy = kinds.load(ws.root)
     with pytest.raises(SwrError, match="revival.toml"):
-        kinds.grade(copy, ws.solution, get_sandbox("bwrap"), split="all")
-    v = kinds.grade(copy, ws.solution, get_sandbox("bwrap"), split="public")
+        copy.grade(ws.solution, get_sandbox("bwrap"), split="all")
+    v = copy.grade(ws.solution, get_sandbox("bwrap"), split="public")
     assert not v.passed and v.records[0].case == "collect:tests/test_more.py"
 
 

@@ -11,7 +11,8 @@ from conftest import swr
 from swr.harness.store import Store
 from swr.core.layout import ReleasePaths
 from swr.export.subset import allocate, subset
-from swr.kinds.taskfile import TaskLimits, TaskTolerances, WorkflowTaskFile, dump_task_file
+from swr.kinds.taskfile import TaskLimits, dump_task_file
+from swr.kinds.workflow.taskfile import TaskTolerances, WorkflowTaskFile
 
 # domain -> family -> workflows; six variants each: 24, 12 and 6 tasks
 LAYOUT = {"physical-engineering-simulation": {"f1": ["w1", "w2", "w3"], "f2": ["w4"]},

@@ -8,11 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
-from swr.kinds.engine.check import achievability
-from swr.kinds.engine.task import EngineTask
 from swr.core.layout import CANDIDATE_RUN
 from swr.core.release_dir import list_tasks
-from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import Sandbox, get_sandbox
 
 
@@ -23,7 +20,7 @@ def achievability_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap")
     with tempfile.TemporaryDirectory(prefix="swr-nop-") as nop:
         (Path(nop) / CANDIDATE_RUN).write_text("#!/bin/sh\necho '{}'\n")
         (Path(nop) / CANDIDATE_RUN).chmod(0o755)
-        roots, not_applicable = kinds.covered(list_tasks(release), kinds.KINDS, {})
+        roots, not_applicable = kinds.covered(list_tasks(release), "achievability")
         for root in roots:
             rows.append(_row(kinds.load(root), Path(nop), sb, jobs))
     return {"release": str(release), "tasks": rows, "not_applicable": not_applicable,
@@ -31,22 +28,10 @@ def achievability_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap")
             "passed_by_nop": [r["task"] for r in rows if r["nop_pass"]]}
 
 
-def _row(task: kinds.AnyTask, nop: Path, sb: Sandbox, jobs: int) -> dict[str, Any]:
+def _row(task: kinds.KindTask, nop: Path, sb: Sandbox, jobs: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="swr-oracle-") as d:
-        kinds.write_oracle(task, Path(d) / "candidate")
-        oracle = kinds.grade(task, Path(d) / "candidate", sb, split="hidden", jobs=jobs, reference=True)
-    nop_pass = kinds.grade(task, kinds.nop_candidate(task, nop), sb, split="hidden", jobs=jobs).passed
-    if isinstance(task, RevivalTask):  # its probes' tolerances are attained when the oracle passes them
-        return {"task": task.id, "kind": "revival", "oracle_pass": oracle.passed, "nop_pass": nop_pass,
-                "score": oracle.score, "thresholds": [], "thresholds_met": True}
-    if isinstance(task, EngineTask):
-        # catalog workflows prescribe no numerical method: their only thresholds are the declared
-        # tolerances, which the oracle attains exactly; an engine's reference follows its spec's method
-        thresholds = achievability(task.spec, oracle.records)  # type: ignore[attr-defined]
-        return {"task": task.id, "kind": "engine", "oracle_pass": oracle.passed, "nop_pass": nop_pass,
-                "score": oracle.score, "thresholds": thresholds,
-                "thresholds_met": all(t["margin_ok"] for t in thresholds)}
-    tol = task.tolerances
-    return {"task": task.id, "kind": "workflow", "oracle_pass": oracle.passed, "nop_pass": nop_pass,
-            "thresholds": [{"field": "*", "atol": tol.atol, "rtol": tol.rtol, "attained": oracle.passed}],
-            "thresholds_met": True}
+        task.write_oracle(Path(d) / "candidate")
+        oracle = task.grade(Path(d) / "candidate", sb, split="hidden", jobs=jobs, reference=True)
+    nop_pass = task.grade(task.nop_candidate(nop), sb, split="hidden", jobs=jobs).passed
+    return {"task": task.id, "kind": task.kind.name, "oracle_pass": oracle.passed, "nop_pass": nop_pass,
+            **task.attained(oracle)}

@@ -277,22 +277,17 @@ def adequacy_line(a: dict[str, Any]) -> str:
 def adequacy_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap", operators: int = OPERATORS,
                    seed: int = SEED) -> dict[str, Any]:
     """The audit over a release's engine tasks, each from what its private/ holds (engine.toml, reference,
-    verifier, mutants, the hidden cases with their expected values). Read through the engine's own loaders,
-    not swr.kinds: the engine build imports this module."""
+    verifier, mutants, the hidden cases with their expected values). Read through the engine's own loaders
+    (the engine build imports this module); which tasks it covers, each task's kind says (swr.kinds.covered)."""
     from swr.core.layout import REFERENCE, VERIFIER, TaskPaths
     from swr.core.release_dir import list_tasks
     from swr.sandbox import get_sandbox
-    from swr.kinds.taskfile import read_task_file
+    from swr.kinds import covered
 
     sb = get_sandbox(sandbox)
-    why = {"workflow": "a workflow's reference is the program itself: it states no rules to mutate",
-           "revival": "a revival's rules are the original project's behaviour, recorded by its probes"}
-    rows, not_applicable = [], []
-    for root in list_tasks(release):
-        kind = read_task_file(root).kind
-        if kind != "engine":
-            not_applicable.append({"task": root.name, "kind": kind, "why": why.get(kind, f"does not cover {kind} tasks")})
-            continue
+    rows = []
+    roots, not_applicable = covered(list_tasks(release), "adequacy")
+    for root in roots:
         at = TaskPaths(root)
         private, hidden = at.private, at.hidden_examples
         spec = load_engine(private)

@@ -18,7 +18,7 @@ from swr.core.errors import SwrError
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
-from swr.kinds import kind_of as task_kind
+from swr.kinds import covered
 from swr.core.layout import TaskPaths
 from swr.core.outputs import BUNDLES, claim, scratch_beside, swap_in
 from swr.core.jsonfile import dump_json
@@ -61,10 +61,7 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
     key_file = key_path_for(out, key)
     claim(out, BUNDLES)  # a new or empty directory: nothing of the user's is replaced
     roots = list_tasks(release)
-    not_applicable = [{"task": r.name, "kind": k, "why": "graded by running a candidate program against "
-                       "task-specific checks; there is no single reference output to re-encode or mutate"}
-                      for r in roots if (k := task_kind(r)) != "workflow"]
-    order = [r for r in roots if task_kind(r) == "workflow"]
+    order, not_applicable = covered(roots, "bundles")
     random.Random(f"swr-bundles:{seed}").shuffle(order)
     staging = scratch_beside(out, "partial")  # a fresh name: no user's file is removed to make room
     keyed: list[dict[str, Any]] = []

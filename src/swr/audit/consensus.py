@@ -27,9 +27,6 @@ ADVICE = ("re-run the reference on this scenario and recompute the field by hand
           "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
           "compute the same quantity")
 
-REVIVAL_WHY = ("the recorded reference outputs are the untouched upstream project's, run natively: no "
-               "reimplemented reference for agreeing candidates to indict")
-
 
 def candidate_for(root: Path, task: kinds.AnyTask) -> Path | None:
     """A candidate directory for this task: ROOT itself if it has a `run`, else ROOT/<task-id>."""
@@ -96,16 +93,19 @@ def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, s
     flags: list[dict[str, Any]] = []
     seen = 0
     with tempfile.TemporaryDirectory(prefix="swr-consensus-") as tmp:
-        roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"),
-                                              {"revival": REVIVAL_WHY})
-        for n, root in enumerate(roots):
+        roots = list_tasks(release)
+        outputs, others = kinds.covered(roots, "consensus")  # compared field by field
+        skipped = {o["task"] for o in others}
+        verifiers, not_applicable = kinds.covered([r for r in roots if r.name in skipped], "verifier_consensus")
+        checked_by_verifier = set(verifiers)
+        for n, root in enumerate(r for r in roots if r in checked_by_verifier or r in outputs):
             task = kinds.load(root)
             found = [c for c in (candidate_for(p, task) for p in candidates) if c is not None]
             if len(found) < quorum:
                 continue
             seen += 1
-            if isinstance(task, EngineTask):
-                flags += engine_consensus(task, found, sb, quorum)
+            if root in checked_by_verifier:
+                flags += engine_consensus(task, found, sb, quorum)  # type: ignore[arg-type]
                 continue
             scratch = Path(tmp) / str(n)
             scratch.mkdir()

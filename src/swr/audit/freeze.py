@@ -16,6 +16,8 @@ from swr.core.layout import ReleasePaths
 from swr.core.hashing import tree_hash
 from swr.core.jsonfile import dump_json
 from swr.core.release_dir import list_tasks, task_dir
+from swr.kinds import covered
+from swr.kinds.engine.kind import NOT_APPLICABLE as ENGINE_NA
 from swr.kinds.taskfile import read_task_file
 
 from .mutation import DESIGNED_VALID, audit_task, summarise
@@ -25,7 +27,7 @@ from .mutation import DESIGNED_VALID, audit_task, summarise
 GENERATOR_ROOTS = ("swr.audit.mutation", "swr.audit.heldout")
 PACKAGE = "swr.audit"
 PER_FAMILY = 2
-ENGINE_WHY = "graded by its own hidden verifier's checks, not by the output comparison these trials test"
+ENGINE_WHY = ENGINE_NA["freeze"]  # why an engine task takes no part
 RECORD_FIELDS = ("generator_hash", "seed", "pilot", "held_out", "high_risk", "trials_per_class")
 
 
@@ -82,12 +84,10 @@ def families(release: Path) -> tuple[dict[str, list[str]], list[dict[str, str]]]
     """Workflow task ids by family, and the tasks the audit does not apply to (with the reason)."""
     by_family: dict[str, list[str]] = {}
     not_applicable = []
-    for root in list_tasks(release):
+    roots, not_applicable = covered(list_tasks(release), "freeze")
+    for root in roots:
         meta = read_task_file(root)
-        if meta.kind != "workflow":
-            not_applicable.append({"task": meta.id, "kind": meta.kind, "why": ENGINE_WHY})
-        else:
-            by_family.setdefault(meta.family, []).append(meta.id)
+        by_family.setdefault(meta.family, []).append(meta.id)
     return {f: sorted(ids) for f, ids in sorted(by_family.items())}, not_applicable
 
 

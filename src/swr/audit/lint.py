@@ -208,14 +208,13 @@ def _stale(tasks: list[Task], accepts: dict[str, Any], used: dict[tuple[str, int
     return found
 
 
-REVIVAL_WHY = "a revival verifier is the project's own tests and probes, checked when its task is built"
-
-
 def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jobs: int = 2) -> dict[str, Any]:
     """Workflow tasks: their tolerance tables; engine tasks: the self-report probe of their verifier."""
-    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow", "engine"), {"revival": REVIVAL_WHY})
-    engines = [r for r in roots if kinds.kind_of(r) == "engine"]
-    tasks = [load_task(r) for r in roots if r not in engines]
+    roots = list_tasks(release)
+    linted, not_linted = kinds.covered(roots, "lint")  # tolerance tables
+    engines, _ = kinds.covered(roots, "selfreport")  # verifier programs, probed
+    not_applicable = [n for n in not_linted if n["task"] not in {r.name for r in engines}]
+    tasks = [load_task(r) for r in linted]
     findings = [f for t in tasks for f in lint_task(t)]
     probes: list[dict[str, Any]] = []
     if engines:

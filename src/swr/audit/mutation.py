@@ -34,9 +34,6 @@ from .mutants import (
 )
 from .oracle import within
 
-NOT_FOR = {"engine": "engine verifiers are programs, not field tolerances; their cheats are graded by "
-                     "`python -m swr.kinds.engine check`",
-           "revival": "a revival task is graded by its project's own tests and probes, not by field tolerances"}
 MAX_EXAMPLES = 20
 MAX_AXES = 32  # input axes re-executed per hidden scenario
 
@@ -188,7 +185,7 @@ def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
 def mutation_audit(release: Path, *, per_class: int = 3, jobs: int = 2, reexecute: bool = True,
                    sandbox: str = "bwrap", seed: int = 0) -> dict[str, Any]:
     """Stress-test every task of a release; `reexecute` adds the ignored-axis class (runs the reference)."""
-    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow",), NOT_FOR)
+    roots, not_applicable = kinds.covered(list_tasks(release), "mutation")
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=4))
     if reexecute:

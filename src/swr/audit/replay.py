@@ -10,16 +10,13 @@ from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import load_task
 
 CONTROLS = ("modal", "nearest", "best_public")
-NOT_FOR = {"engine": "replay controls copy public scenario outputs field by field; an engine's verifier "
-                     "recomputes from each output, and its cheats are graded by `python -m swr.kinds.engine check`",
-           "revival": "a revival task has no public scenario outputs to copy: its verifier runs the project's "
-                      "tests and probes"}
+
 
 
 def replay_audit(release: Path) -> dict[str, Any]:
     """Per control: mean hidden-field agreement and pass rate over tasks; the recorded oracle row."""
     rows = []
-    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow",), NOT_FOR)
+    roots, not_applicable = kinds.covered(list_tasks(release), "replay")
     for root in roots:
         task = load_task(root)
         controls = replay_controls(task.reference_spec(), task.public, task.hidden)

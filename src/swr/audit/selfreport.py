@@ -194,5 +194,5 @@ def self_report_audit(tasks: list[EngineTask], sandbox: Sandbox,
         findings += found
         probes.append(summary)
         if "not_applicable" in summary:
-            na.append({"task": t.id, "kind": "engine", "why": summary["not_applicable"]})
+            na.append({"task": t.id, "kind": t.kind.name, "why": summary["not_applicable"]})
     return findings, probes, na

@@ -22,9 +22,7 @@ from swr.kinds.workflow.reference import Runner
 from .oracle import leaf_within, leaves, within
 
 PROBES = 2  # alternative values tried per parameter
-NOT_FOR = {"engine": "engine cases are fixed inputs, not samples of declared parameters, and a verifier program "
-                     "grades them, not output fields",
-           "revival": "a revival task has no sampled scenarios: its probes run fixed inputs"}
+
 
 
 def pair_stats(task: Task) -> dict[str, Any]:
@@ -96,7 +94,7 @@ def _probe_all(tasks: list[Task], sandbox: str) -> dict[str, dict[str, bool]]:
 
 def sensitivity_audit(release: Path, *, reexecute: bool = True, sandbox: str = "bwrap") -> dict[str, Any]:
     """The paper's four sensitivity metrics; the last (one-at-a-time probes) needs `reexecute`."""
-    roots, not_applicable = kinds.covered(list_tasks(release), ("workflow",), NOT_FOR)
+    roots, not_applicable = kinds.covered(list_tasks(release), "sensitivity")
     tasks = [load_task(r) for r in roots]
     rows = [pair_stats(t) for t in tasks]
     params = _probe_all(tasks, sandbox) if reexecute else {}

@@ -32,13 +32,13 @@ def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
     """`[i/n] family/workflow: k tasks (t s)`, or why it was left out."""
     from swr.cli.tables import dropped_note
 
-    s = r.spec
+    s = r.summary()  # every kind's: name, family, domain, status, reason, tasks
     n_tasks = len(r.tasks)
     what = f"{n_tasks} task{'s' * (n_tasks != 1)}" if not r.failure else f"left out: {r.failure}"
     what += dropped_note(getattr(r, "dropped", {}))  # engines drop no variant
     margins = getattr(r, "margins", "")  # an engine's thresholds: attained, required, margin, variation
     adequacy = getattr(r, "adequacy", "")  # an engine's mutants killed by its hidden cases, and the kill rate
-    _log_line(f"[{i}/{n}] {s.family}/{s.name}: {what} ({r.wall_s:.0f} s)" + (f"; margins: {margins}" if margins else "")
+    _log_line(f"[{i}/{n}] {s['family']}/{s['name']}: {what} ({r.wall_s:.0f} s)" + (f"; margins: {margins}" if margins else "")
               + (f"; adequacy: {adequacy}" if adequacy else ""))
 
 
@@ -120,7 +120,7 @@ def _grade(task: Path, candidate: Path, as_json: bool, jobs: int, sandbox: str, 
     from swr.kinds.verdict import dump_verdict
 
     t = kinds.load(task)  # under podman/docker: in the task's image
-    v = kinds.grade(t, candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
+    v = t.grade(candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
     if as_json:
         print(dump_verdict(v, indent=2))
     else:

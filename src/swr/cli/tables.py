@@ -2,54 +2,28 @@
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.markup import escape
+from rich.console import RenderableType
 from rich.table import Table
-from rich.text import Text
 
 from swr import kinds
+from swr.kinds import registry
+from swr.core.errors import SwrError
+from swr.core.text import one_line, plain, plain_lines  # noqa: F401 - plain_lines, one_line: re-exported
 from swr.core.release_dir import list_tasks
-from swr.kinds.engine.verdict import EngineVerdict
-from swr.kinds.revival.verdict import RevivalVerdict
-from swr.kinds.workflow.verdict import Scenario
+from swr.kinds.verdict import Verdict
 
-# ANSI escape sequences (CSI, OSC, other ESC), then any control character or bidi override left over
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]")
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_LINE_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # but tab and newline
-
-
-def plain(text: str) -> str:
-    """Untrusted text (a candidate's stderr, keys, values) made inert for a rich console: no terminal
-    escapes, no control characters, no markup."""
-    return escape(_CONTROLS.sub("\ufffd", _ESCAPES.sub("", text)))
-
-
-def plain_lines(text: str) -> Text:
-    """Untrusted multi-line text (pytest's account of a run) made inert as plain(), but keeping its lines: a
-    newline, \\r\\n or a lone \\r is a line break and a tab a tab, not a replacement character. A Text is never
-    read as markup, so nothing is escaped."""
-    lines = _ESCAPES.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
-    return Text(_LINE_CONTROLS.sub("\ufffd", lines))
-
-
-def _one_line(text: str) -> str:
-    """A multi-line detail in a table cell: its whitespace runs, line breaks included, as single spaces."""
-    return " ".join(text.split())
 
 
 def task_rows(release: Path) -> list[dict[str, Any]]:
     rows = []
     for root in list_tasks(release):
         t = kinds.load(root)
-        gates = kinds.build_gates(t)
+        gates = t.build_gates()
         passed = sum(1 for g in gates.values() if g.passed)
-        public, hidden = kinds.case_counts(t)
+        public, hidden = t.case_counts()
         rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
                      "domain": t.meta.domain, "public": public, "hidden": hidden,
                      "gates": f"{passed}/{len(gates)}" if gates else "-"})
@@ -81,30 +55,12 @@ def build_table(workflows: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _first_mismatch(s: Scenario) -> str:
-    if s.mismatches:
-        m = s.mismatches[0]
-        return f"{m['path'] or '(root)'}: expected {json.dumps(m['expected'])[:40]}, got {json.dumps(m['got'])[:40]}"
-    if s.limit:
-        return f"limit: {s.limit}"
-    tail = (s.stderr_tail or "").strip().splitlines()
-    return tail[-1][:80] if tail else ""
-
-
-def verdict_table(v: Any) -> RenderableType:
-    """A verdict (a kind's model) as a table; what the candidate controls (paths, values, stderr) is shown as
-    plain text."""
-    if v.kind == "engine":
-        return engine_feedback_table(v) if v.public_only else engine_verdict_table(v)
-    if v.kind == "revival":
-        return revival_verdict_table(v)
-    r_hid, r_pub = ("-" if x is None else f"{x:.3f}" for x in (v.r_hid, v.r_pub))
-    title = (f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} ({plain(str(v.label))})  "
-             f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v.field_agreement:.3f}")
-    table = Table("split", "#", "result", "label", "fields", "first difference", title=title)
-    for s in v.scenarios:
-        table.add_row(s.split, str(s.index), "pass" if s.passed else "fail", plain(s.label or ""),
-                      f"{s.matched}/{s.total}", plain(_first_mismatch(s)))
+def verdict_table(v: Verdict) -> RenderableType:
+    """A verdict as its kind renders it (a verdict without a kind is a workflow's)."""
+    kind = registry.get(v.kind)
+    if kind is None:
+        raise SwrError(f"a verdict of unknown kind {v.kind!r}", field="kind")
+    table: RenderableType = kind.verdict_table(v)
     return table
 
 
@@ -193,45 +149,6 @@ def compare_tables(res: dict[str, Any]) -> list[Table]:
     for task in res["non_discriminating"]:
         nd.add_row(plain(task))
     return [models, effort, matrix, dist, fam, nd]
-
-
-def revival_verdict_table(v: RevivalVerdict) -> RenderableType:
-    """The failed records (or all when none failed), then pytest's account when ./feedback has one, its lines
-    kept. ./feedback with no public test to run says that, and neither PASS nor FAIL nor a score of 0/0."""
-    split = " (public tests)" if v.public_only else ""
-    if v.passed is None:  # grading.no_public_tests
-        return plain_lines(f"{_one_line(v.task)}{split}: no public tests: {v.detail}")
-    score = f"  score {v.score}" if v.records else ""
-    title = (f"{plain(v.task)}{split}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v.labels) or 'pass')}){score}")
-    table = Table("case", "check", "result", "detail", title=title)
-    failed = [r for r in v.records if not r.passed]
-    for r in failed or v.records:
-        table.add_row(plain(r.case), r.check, "pass" if r.passed else "fail", plain(_one_line(r.detail)[:80]))
-    detail = (v.detail or "")[-1500:]
-    return Group(table, plain_lines(detail.strip("\r\n"))) if detail.strip() else table
-
-
-def engine_verdict_table(v: EngineVerdict) -> Table:
-    """One row per (case, check) that failed, or one per case when all passed."""
-    title = (f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v.labels) or 'pass')})  score {v.score}")
-    table = Table("case", "check", "kind", "measured", "threshold", "result", "detail", title=title)
-    failed = [r for r in v.records if not r.passed]
-    for r in failed or v.records:
-        table.add_row(plain(r.case), r.check, r.kind, plain(str(r.measured))[:24],
-                      "-" if r.threshold is None else f"{r.threshold:g}", "pass" if r.passed else "fail",
-                      plain(r.detail)[:80])
-    return table
-
-
-def engine_feedback_table(v: EngineVerdict) -> Table:
-    table = Table("example", "ran", "differing leaves", "worst relative difference", "first differences",
-                  title=f"{plain(v.task)}: the worked examples (the hidden verifier is not run here)")
-    for e in v.examples:
-        table.add_row(plain(e.case), plain(e.failure or "yes"), str(e.differing_leaves),
-                      f"{e.worst_relative_difference:.3g}", plain(", ".join(e.first_differences))[:80])
-    return table
 
 
 def demo_table(rows: list[dict[str, Any]]) -> Table:

@@ -55,7 +55,10 @@ class GateSummary(_Record):
 
 
 class ReleaseFile(_Record):
-    """The file; `engines` and `revivals` only when the build had some."""
+    """The file; `engines` and `revivals` only when the build had some. A plug-in kind (swr.kinds.registry)
+    adds its own list under its summary key: kept as built (its kind, not this model, types it)."""
+
+    model_config = ConfigDict(frozen=True, extra="allow", strict=True)
 
     swr_version: str
     seed: int

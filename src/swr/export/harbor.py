@@ -12,6 +12,7 @@ import sys
 import tempfile
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
+from typing import Any
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -26,14 +27,11 @@ from swr.core.hashing import hash_files
 from swr.core.release_dir import list_tasks, load_release
 from swr.core.trees import copy_tree
 from swr.sandbox.hide import HOST_ONLY
-from swr.kinds.taskfile import AnyTaskFile, EngineTaskFile, RevivalTaskFile, WorkflowTaskFile, read_task_file
 
 WHEEL_EPOCH = "315532800"  # 1980-01-01, zip's earliest time: the wheel's bytes do not depend on when it was built
 MIN_MEMORY_MB = 4096  # the container also holds the agent: never less, whatever the task's own limit
 VERIFY_MARGIN_S = 600.0
 IMAGE_REF = re.compile(r"[a-z0-9][A-Za-z0-9._/:-]*(@sha256:[0-9a-f]{64})?")  # what FROM may name; no blank, no newline
-ENGINE_LIBS = ("numpy", "scipy")  # what swr's sandbox offers every engine candidate (swr's own deps), less the forbidden
-BUILD_APT = ("gcc", "libc6-dev")  # a revival `build` task compiles its extension (the slim image has no compiler)
 
 
 def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
@@ -56,24 +54,25 @@ def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
 def export_task(root: Path, dest: Path, wheel: Path, release_hash: str, agent_timeout_s: float,
                 base_image: str | None = None) -> None:
     """One Harbor task directory from one swr task directory; base_image: FROM (python:<X.Y>-slim if None)."""
-    meta, task, hp = read_task_file(root), kinds.load(root), HarborTaskPaths(dest)
+    task, hp = kinds.load(root), HarborTaskPaths(dest)
+    parts = task.harbor_parts()
     instruction = TaskPaths(root).instruction.read_text() + hf.harbor_note()
     hp.environment.mkdir(parents=True)
     hp.instruction.write_text(instruction)
-    _workspace(root, meta, hp.workspace, instruction)
+    _workspace(root, parts, hp.workspace, instruction)
     shutil.copyfile(wheel, hp.environment / wheel.name)
-    pins = agent_requirements(meta)
+    pins = agent_requirements(task, parts)
     if pins:
         hp.requirements.write_text("\n".join(pins) + "\n")
-    hp.swr_requirements.write_text("\n".join(judge_pins(meta, task)) + "\n")
-    image = base_image or f"python:{_python(meta)}-slim"
-    hp.dockerfile.write_text(hf.dockerfile(image, apt_packages(meta, task), wheel.name, bool(pins),
-                                           meta.anticheat.forbidden_binaries, exact=isinstance(meta, RevivalTaskFile)))
+    hp.swr_requirements.write_text("\n".join(judge_pins(task, parts)) + "\n")
+    image = base_image or f"python:{_python(task.id, parts)}-slim"
+    hp.dockerfile.write_text(hf.dockerfile(image, tuple(sorted(set(parts.apt))), wheel.name, bool(pins),
+                                           task.forbidden_binaries, exact=parts.judge_exact))
     copy_tree(root, hp.task_copy)
     _script(hp.test_sh, hf.test_sh())
-    kinds.write_oracle(task, hp.oracle)
+    task.write_oracle(hp.oracle)
     _script(hp.solve_sh, hf.solve_sh())
-    hp.toml.write_text(harbor_toml(meta, root, release_hash, agent_timeout_s).dumps())
+    hp.toml.write_text(harbor_toml(task, parts, release_hash, agent_timeout_s).dumps())
 
 
 def _script(path: Path, text: str) -> None:
@@ -82,70 +81,56 @@ def _script(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
-def _workspace(root: Path, meta: AnyTaskFile, dest: Path, instruction: str) -> None:
+def _workspace(root: Path, parts: kinds.HarborParts, dest: Path, instruction: str) -> None:
     """What swr's harness would give the agent (harness/workspace.py), without git: the instruction,
-    task.toml, ./feedback, and public/ — or, for a revival task, the broken project as solution/."""
+    task.toml, ./feedback, and public/ — or, for a task that starts from a project, that project as solution/."""
     src, ws = TaskPaths(root), WorkspacePaths(dest)
     dest.mkdir(parents=True)
     ws.instruction.write_text(instruction)
     shutil.copyfile(src.toml, ws.toml)
     _script(ws.feedback, hf.feedback_sh())
-    if isinstance(meta, RevivalTaskFile):
-        copy_tree(src.project, ws.solution, symlinks=True)
+    if parts.project is not None:
+        copy_tree(parts.project, ws.solution, symlinks=True)
     else:
         copy_tree(src.public, ws.public)
 
 
-def _python(meta: AnyTaskFile) -> str:
-    """The image's Python: a revival's target, a task's recorded one, else the exporter's (swr needs ≥ 3.11)."""
-    version = meta.target.python if isinstance(meta, RevivalTaskFile) else meta.environment.python
-    version = version or f"{sys.version_info.major}.{sys.version_info.minor}"
+def _python(task_id: str, parts: kinds.HarborParts) -> str:
+    """The image's Python: the task's (a revival's target), else the exporter's (swr needs ≥ 3.11)."""
+    version = parts.python or f"{sys.version_info.major}.{sys.version_info.minor}"
     major_minor = ".".join(version.split(".")[:2])
     if tuple(int(x) for x in major_minor.split(".")) < (3, 11):
-        raise SwrError(f"Python {version} cannot run swr's judge (3.11 or later)", file=meta.id,
+        raise SwrError(f"Python {version} cannot run swr's judge (3.11 or later)", file=task_id,
                        field="environment.python")
     return major_minor
 
 
-def agent_requirements(meta: AnyTaskFile) -> list[str]:
-    """The agent's Python's pip lines: the task's own pins, and for an engine swr's pins of ENGINE_LIBS (what
-    its candidates import in swr's sandbox); never a forbidden package. swr and its deps have their own venv."""
-    forbidden = {canonicalize_name(p) for p in meta.anticheat.forbidden_packages}
-    own = [p for p in meta.environment.pip if canonicalize_name(Requirement(p).name) not in forbidden]
-    if not isinstance(meta, EngineTaskFile):
+def agent_requirements(task: kinds.KindTask, parts: kinds.HarborParts) -> list[str]:
+    """The agent's Python's pins: the task's own and swr's pins of the kind's libraries (an engine's numpy and
+    scipy, what its candidates import in swr's sandbox); never a forbidden package. swr and its deps have
+    their own venv."""
+    forbidden = {canonicalize_name(p) for p in task.forbidden_packages}
+    own = [p for p in parts.agent_pip if canonicalize_name(Requirement(p).name) not in forbidden]
+    if not parts.agent_libs:
         return own
     names = forbidden | {canonicalize_name(Requirement(p).name) for p in own}
-    return own + [p for p in runtime_pins() if (n := canonicalize_name(p.split("==")[0])) in ENGINE_LIBS
+    return own + [p for p in runtime_pins() if (n := canonicalize_name(p.split("==")[0])) in parts.agent_libs
                   and n not in names]
 
 
-def apt_packages(meta: AnyTaskFile, task: kinds.AnyTask) -> tuple[str, ...]:
-    """The image's Debian packages: the task's own and, for an engine, what its verifier runs (engine.toml apt);
-    for a revival `build` task, the C compiler its build step (and the agent) needs."""
-    extra = tuple(task.spec.apt) if isinstance(task, kinds.EngineTask) else ()
-    if isinstance(meta, RevivalTaskFile) and meta.revival == "build":
-        extra = BUILD_APT
-    return tuple(sorted({*meta.environment.apt, *extra}))
-
-
-def _extras(meta: AnyTaskFile) -> tuple[str, ...]:
-    """swr's extras the judge needs: an engine task's verifier imports the engines extra."""
-    return ("engines",) if isinstance(meta, EngineTaskFile) else ()
-
-
-def judge_pins(meta: AnyTaskFile, task: kinds.AnyTask) -> list[str]:
-    """What swr's venv in the image holds. A revival image's leaves out what only the host side imports (Dask and
-    what it brings: toolz …) and the forbidden distributions: the candidate can read that venv, and the original
-    must be absent from the image (revived toolz is Dask's dependency). A judge that needs a forbidden one cannot
-    be exported."""
-    if not isinstance(meta, RevivalTaskFile):
-        return runtime_pins(_extras(meta))
+def judge_pins(task: kinds.KindTask, parts: kinds.HarborParts) -> list[str]:
+    """What swr's venv in the image holds. An exact one (a revival image's) leaves out what only the host side
+    imports (Dask and what it brings: toolz …) and the forbidden distributions: the candidate can read that venv,
+    and the original must be absent from the image (revived toolz is Dask's dependency). A judge that needs a
+    forbidden one cannot be exported."""
+    if not parts.judge_exact:
+        return runtime_pins(parts.judge_extras)
     forbidden = {canonicalize_name(p) for p in task.forbidden_packages}
-    pins = runtime_pins(_extras(meta), leave_out=frozenset(forbidden | {canonicalize_name(p) for p in HOST_ONLY}))
+    pins = runtime_pins(parts.judge_extras, leave_out=frozenset(forbidden | {canonicalize_name(p) for p in HOST_ONLY}))
     needed = sorted(forbidden & {canonicalize_name(p.split("==")[0]) for p in pins})
     if needed:
         raise SwrError(f"swr's judge needs {needed[0]}, which the task forbids: no image can hold one and not the "
-                       "other", file=meta.id, field="anticheat.forbidden_packages")
+                       "other", file=task.id, field="anticheat.forbidden_packages")
     return pins
 
 
@@ -174,45 +159,20 @@ def runtime_pins(extras: tuple[str, ...] = (), leave_out: frozenset[str] = froze
     return sorted(f"{k}=={v}" for k, (v, _) in seen.items() if k != "swr")
 
 
-def harbor_toml(meta: AnyTaskFile, root: Path, release_hash: str, agent_timeout_s: float) -> hf.HarborTaskToml:
+def harbor_toml(task: kinds.KindTask, parts: kinds.HarborParts, release_hash: str,
+                agent_timeout_s: float) -> hf.HarborTaskToml:
     """Harbor's task.toml: swr's identity in [metadata], timeouts and resources from the task's limits."""
-    memory, per_case = _limits(meta)
-    cases = _hidden_cases(root, meta)
-    verify_s = VERIFY_MARGIN_S + per_case * cases + (3 * meta.feedback.timeout_s
-                                                     if isinstance(meta, RevivalTaskFile) else 0.0)
-    metadata = {"swr_task": meta.id, "swr_kind": meta.kind, "family": meta.family, "domain": meta.domain,
-                "hidden_cases": cases, "swr_release_hash": release_hash,
-                "swr_limits": {"memory_mb": memory, "time_s_per_case": per_case}}
+    meta: Any = task.meta  # every kind's model has family and domain
+    verify_s = VERIFY_MARGIN_S + parts.case_s * parts.hidden_cases + parts.verify_extra_s
+    metadata = {"swr_task": task.id, "swr_kind": task.kind.name, "family": meta.family, "domain": meta.domain,
+                "hidden_cases": parts.hidden_cases, "swr_release_hash": release_hash,
+                "swr_limits": {"memory_mb": parts.memory_mb, "time_s_per_case": parts.case_s}}
     return hf.HarborTaskToml(
-        task=hf.HarborPackage(name=f"swr/{meta.id}", description=_summary(meta, root),
-                              keywords=("swr", meta.kind, meta.family, meta.domain)),
+        task=hf.HarborPackage(name=f"swr/{task.id}", description=parts.summary,
+                              keywords=("swr", task.kind.name, meta.family, meta.domain)),
         metadata=metadata, verifier=hf.HarborVerifier(timeout_sec=verify_s),
         agent=hf.HarborAgent(timeout_sec=agent_timeout_s),
-        environment=hf.HarborEnvironment(memory_mb=max(memory, MIN_MEMORY_MB)))
-
-
-def _limits(meta: AnyTaskFile) -> tuple[int, float]:
-    """(memory MiB, wall seconds) one case may use."""
-    if isinstance(meta, WorkflowTaskFile):
-        return meta.limits.memory_mb, meta.limits.time_s
-    if isinstance(meta, EngineTaskFile):
-        return meta.interface.memory_mb, meta.interface.timeout_s
-    return MIN_MEMORY_MB, meta.feedback.timeout_s
-
-
-def _hidden_cases(root: Path, meta: AnyTaskFile) -> int:
-    """How many hidden cases the verifier runs (a revival's suite counts as one)."""
-    hidden = TaskPaths(root).hidden_examples
-    if isinstance(meta, RevivalTaskFile) or not hidden.is_dir():
-        return 1
-    return sum(1 for d in hidden.iterdir() if d.is_dir())
-
-
-def _summary(meta: AnyTaskFile, root: Path) -> str:
-    if isinstance(meta, WorkflowTaskFile):
-        first = TaskPaths(root).instruction.read_text().split("\n\n")
-        return first[1].strip() if len(first) > 1 else meta.workflow
-    return meta.summary
+        environment=hf.HarborEnvironment(memory_mb=max(parts.memory_mb, MIN_MEMORY_MB)))
 
 
 def swr_wheel() -> Path:

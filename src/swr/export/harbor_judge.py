@@ -9,16 +9,14 @@ import os
 import pwd
 import sys
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from swr.core.layout import HARBOR_REWARD, HARBOR_VERDICT
+from swr.kinds.verdict import Verdict
 from swr.sandbox.base import Handle, Job
 from swr.sandbox.local import LocalSandbox
 
-EXECUTION = {"execution_failure", "missing_candidate"}
-SCHEMA = EXECUTION | {"parse_failure", "schema_failure"}
 
 
 class Reward(BaseModel):
@@ -35,35 +33,15 @@ class Reward(BaseModel):
         return json.dumps(self.model_dump(by_alias=True), indent=2, sort_keys=True) + "\n"
 
 
-def _share(hits: int, n: int) -> float:
-    return round(hits / n, 6) if n else 0.0
+def reward_of(v: Verdict) -> Reward:
+    """The components of one verdict, as its kind computes them (the mapping docs/harbor.md tabulates)."""
+    from swr.core.errors import SwrError
+    from swr.kinds import registry
 
-
-def _score(score: str) -> float:
-    k, n = (int(x) for x in score.split("/"))
-    return _share(k, n)
-
-
-def reward_of(v: Any) -> Reward:
-    """The components of one verdict (a kind's model), by kind (the mapping docs/harbor.md tabulates)."""
-    passed = 1.0 if v.passed else 0.0
-    if v.kind == "engine":
-        cases = v.cases
-        ran = [c.case for c in cases if c.failure is None]
-        unmeasured = {r.case for r in v.records if r.measured is None}
-        return Reward(execution=_share(len(ran), len(cases)),
-                      schema=_share(sum(c not in unmeasured for c in ran), len(cases)),
-                      semantic=_score(v.score), anti_shortcut=1.0, reward=passed)
-    if v.kind == "revival":
-        records = v.records
-        ran = _share(sum(r.detail != "not run" for r in records), len(records))
-        return Reward(execution=ran, schema=ran, semantic=_score(v.score),
-                      anti_shortcut=0.0 if v.anticheat else 1.0, reward=passed)
-    hidden = [s for s in v.scenarios if s.split == "hidden"]
-    return Reward(execution=_share(sum(not EXECUTION & set(s.labels) for s in hidden), len(hidden)),
-                  schema=_share(sum(not SCHEMA & set(s.labels) for s in hidden), len(hidden)),
-                  semantic=float(v.r_hid or 0.0), anti_shortcut=0.0 if v.anti_shortcut else 1.0,
-                  reward=passed)
+    kind = registry.get(v.kind)
+    if kind is None:
+        raise SwrError(f"a verdict of unknown kind {v.kind!r}", field="kind")
+    return Reward(**kind.harbor_reward(v))
 
 
 class JudgeSandbox:
@@ -112,7 +90,7 @@ def judge(task_dir: Path, solution: Path, logs: Path) -> Reward:
     user = os.environ.get("SWR_HARBOR_USER")
     sandbox = JudgeSandbox(task_dir, candidate_user(user) if user else None,
                            os.environ.get("SWR_HARBOR_TASK_PATH") or None)
-    verdict = kinds.grade(task, solution, sandbox, split="all", jobs=1)
+    verdict = task.grade(solution, sandbox, split="all", jobs=1)
     (logs / HARBOR_VERDICT).write_text(dump_verdict(verdict, indent=2) + "\n")
     reward = reward_of(verdict)
     (logs / HARBOR_REWARD).write_text(reward.dumps())

@@ -17,10 +17,9 @@ from typing import Any
 from swr.core.errors import SwrError
 from swr.harness.store import RunRecord, Store
 from swr.harness.trajectory import RECORDED_BY, SWR_RECORD, validate_atif
-from swr.kinds import sibling_group
+from swr import kinds
 from swr.core.layout import JobPaths, ReleasePaths
 from swr.core.release_dir import list_tasks, load_release
-from swr.kinds.taskfile import read_task_file
 from swr.kinds.verdict import ANTI_CHEAT
 
 from .chat import Message, to_messages, tool_schemas
@@ -93,10 +92,11 @@ def release_info(release: Path) -> ReleaseInfo:
     """A job's release as the export needs it (a release that has moved is a one-line error)."""
     summary = load_release(release)
     roots = list_tasks(release)
-    metas = {r.name: read_task_file(r) for r in roots}
-    return ReleaseInfo(summary.content_hash, audit_summary(release), {t: m.kind for t, m in metas.items()},
-                       {r.name: sibling_group(r) for r in roots},
-                       frozenset(t for t, m in metas.items() if getattr(m, "revival", None) == "deleted-module"))
+    tasks = {r.name: kinds.load(r) for r in roots}
+    return ReleaseInfo(summary.content_hash, audit_summary(release),
+                       {n: t.kind.name for n, t in tasks.items()},
+                       {n: t.sibling_group() for n, t in tasks.items()},
+                       frozenset(n for n, t in tasks.items() if t.copy_checked()))
 
 
 def compact_verdict(r: RunRecord) -> dict[str, Any]:

@@ -109,8 +109,6 @@ def inspect(ws: Workspace, task: AnyTask, trajectory: dict[str, Any] | None, fil
             observed: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """Every finding; `files` is the workspace's end snapshot, read once for this and the diff;
     `observed`, the tool calls the harness saw the agent make."""
-    from swr.kinds import scanned_forbidden
-
-    forbidden = list(scanned_forbidden(task))
+    forbidden = list(task.scanned_forbidden())
     return ([{"kind": "protected_file", "path": f} for f in protected_changes(ws, files)]
             + forbidden_uses(files, forbidden) + downgrades(ws.root) + hidden_reaches(trajectory, task, observed))

@@ -25,14 +25,13 @@ def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
         for i, root in enumerate(roots):
             task = kinds.load(root)
             oracle, empty = Path(d) / f"oracle-{i}", Path(d) / f"nop-{i}"
-            kinds.write_oracle(task, oracle)
+            task.write_oracle(oracle)
             empty.mkdir()
-            gate = kinds.build_gates(task).get("replay_controls_fail")
+            gate = task.build_gates().get("replay_controls_fail")
             controls = (gate.controls if gate else None) or {}
             rows.append({"task": task.id,
-                         "oracle": kinds.grade(task, oracle, sandbox, split="hidden", jobs=jobs,
-                                                    reference=True).passed,
-                         "nop": kinds.grade(task, kinds.nop_candidate(task, empty), sandbox, jobs=jobs).passed,
+                         "oracle": task.grade(oracle, sandbox, split="hidden", jobs=jobs, reference=True).passed,
+                         "nop": task.grade(task.nop_candidate(empty), sandbox, jobs=jobs).passed,
                          **{k: k in controls and controls[k].passed for k in CONTROLS}})
             done(rows[-1], len(rows), len(roots))
     return rows

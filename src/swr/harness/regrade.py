@@ -55,8 +55,8 @@ def regrade_run(r: RunRecord, fixed: Path, release_id: str, original: Path, jobs
         return g
     task = kinds.load(root)
     solution = JobPaths(jobs_dir, r.job).run(r.key).solution
-    v = (kinds.grade(task, solution, sandbox_for(sandbox, task.environment, image), split="all", jobs=jobs,
-                     reference=r.agent == ORACLE)
+    v = (task.grade(solution, sandbox_for(sandbox, task.environment, image), split="all", jobs=jobs,
+                    reference=r.agent == ORACLE)
          if solution.is_dir() else parse_verdict(missing_candidate(task.id, "the run kept no solution")))
     g.status, g.verdict = "regraded", v
     g.passed, g.label, g.labels = run_outcome(v, *_harness_labels(r), policy)

@@ -166,7 +166,7 @@ def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: RunPaths, s
     except tree.Rejected as e:
         tree.remove_tree(d.solution)
         return parse_verdict(missing_candidate(task.id, str(e)))
-    return kinds.grade(task, d.solution, sandbox, split="all", reference=reference)
+    return task.grade(d.solution, sandbox, split="all", reference=reference)
 
 
 def _keep_logs(d: RunPaths) -> list[dict[str, Any]]:

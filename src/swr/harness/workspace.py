@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from swr.core.layout import CANDIDATE_RUN, PROTECTED, SOLUTION, TaskPaths, WorkspacePaths
-from swr.core.trees import KEEP_ALL, copy_tree
-from swr.kinds.revival.task import RevivalTask
 from swr.sandbox import tree
 from swr.sandbox.base import hand_over
 
@@ -56,11 +54,7 @@ def create(task: AnyTask, root: Path) -> Workspace:
     shutil.copyfile(src.toml, ws.toml)
     ws.feedback.write_text(feedback_script())
     ws.feedback.chmod(0o755)
-    if isinstance(task, RevivalTask):  # the broken project is the starting solution (one root commit holds it)
-        copy_tree(task.project, ws.solution, ignore=KEEP_ALL, symlinks=True)
-    else:
-        copy_tree(src.public, ws.public, ignore=KEEP_ALL)
-        ws.solution.mkdir()
+    task.start_workspace(ws.public, ws.solution)  # public/ and solution/ as the task's kind starts them
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-q", "-m", "starting state")

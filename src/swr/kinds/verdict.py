@@ -57,17 +57,13 @@ class Verdict(BaseModel):
 
 
 def verdict_model(kind: str) -> type[Verdict]:
-    """The verdict model of a kind; an unknown kind is a one-line error naming the field."""
-    # wired to swr.kinds.registry by the lead
-    from swr.kinds.engine.verdict import EngineVerdict
-    from swr.kinds.revival.verdict import RevivalVerdict
-    from swr.kinds.workflow.verdict import WorkflowVerdict
+    """The verdict model of a registered kind (swr.kinds.registry); an unknown kind is a one-line error."""
+    from swr.kinds import registry
 
-    models: dict[str, type[Verdict]] = {"workflow": WorkflowVerdict, "engine": EngineVerdict,
-                                        "revival": RevivalVerdict}
-    if kind not in models:
+    known = registry.get(kind)
+    if known is None:
         raise SwrError(f"not a verdict: unknown kind {kind!r}", field="kind")
-    return models[kind]
+    return known.verdict_model
 
 
 def parse_verdict(doc: dict[str, Any]) -> Verdict:

@@ -7,7 +7,6 @@ import shutil
 from collections.abc import Callable
 from typing import Any
 
-from swr import kinds
 
 from .base import Agent, Budget, Context, InfraError, Outcome, agent_job
 from .watchdog import supervise
@@ -34,7 +33,7 @@ class OracleAgent:
 
     def solve(self, ctx: Context) -> Outcome:
         shutil.rmtree(ctx.workspace.solution)
-        kinds.write_oracle(ctx.task, ctx.workspace.solution)
+        ctx.task.write_oracle(ctx.workspace.solution)
         return Outcome()
 
 

@@ -58,12 +58,12 @@ class Context:
 
 def agent_job(ctx: Context, argv: list[str], limits: Limits, **kw: Any) -> Job:
     """A sandboxed command of an agent: its workspace read-write, what the task's ./feedback needs read-only
-    (kinds.agent_sandbox), the task's forbidden packages and programs absent (but for what ./feedback imports)."""
-    mounts, env = kinds.agent_sandbox(ctx.task)
+    (KindTask.agent_sandbox), the task's forbidden packages and programs absent (but for what ./feedback imports)."""
+    mounts, env = ctx.task.agent_sandbox()
     return Job(argv, Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"), limits,
                extra_mounts=(*mounts, *kw.pop("extra_mounts", ())), env={**env, **kw.pop("env", {})},
                hidden=hide.for_agents(ctx.task.forbidden_packages), hidden_bins=ctx.task.forbidden_binaries,
-               hidden_paths=kinds.agent_copies(ctx.task), **kw)
+               hidden_paths=ctx.task.agent_copies(), **kw)
 
 
 class Agent(Protocol):

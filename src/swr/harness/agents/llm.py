@@ -18,7 +18,7 @@ from swr.sandbox.base import hand_over
 from ..trajectory import TrajectoryBuilder, agent_json
 from .base import Context, InfraError, Outcome, agent_job
 
-# The kind's part (goal, feedback, protected) comes from kinds.agent_brief: a revival has no solution/run.
+# The kind's part (goal, feedback, protected) comes from the task's agent_brief(): a revival has no solution/run.
 SYSTEM = """You are a software engineer working in a shell, in the directory {workdir}.
 {goal}
 Tools: bash (run a command; no network), write_file (create a file, path relative to {workdir}),
@@ -106,7 +106,7 @@ class OpenAIAgent:
                                timeout=self.request_timeout, max_retries=self.max_retries)
         b, out = ctx.budget, Outcome()
         traj = TrajectoryBuilder(self.name, swr_version(), ctx.model)
-        brief = kinds.agent_brief(ctx.task)
+        brief = ctx.task.agent_brief()
         system = system_prompt(brief)
         task = ctx.workspace.start[INSTRUCTION].decode()
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}, {"role": "user", "content": task}]
@@ -136,7 +136,7 @@ class OpenAIAgent:
         """One model call; endpoint trouble is an InfraError, except a late 4xx (e.g. context overflow)."""
         import openai
 
-        kw: dict[str, Any] = {"model": ctx.model, "messages": messages, "tools": tools(kinds.agent_brief(ctx.task)),
+        kw: dict[str, Any] = {"model": ctx.model, "messages": messages, "tools": tools(ctx.task.agent_brief()),
                               "timeout": self.request_timeout if left is None else min(self.request_timeout, left)}
         if ctx.budget.max_output_tokens is not None:
             kw["max_tokens"] = ctx.budget.max_output_tokens
@@ -178,7 +178,7 @@ class OpenAIAgent:
         messages.append({"role": "assistant", "content": msg.content or "",
                          **({"tool_calls": [c.model_dump(exclude_none=True) for c in calls]} if calls else {})})
         if not calls:
-            nudge = kinds.agent_brief(ctx.task).nudge
+            nudge = ctx.task.agent_brief().nudge
             messages.append({"role": "user", "content": nudge})
             traj.user(nudge)
             return False

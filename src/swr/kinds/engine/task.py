@@ -4,6 +4,7 @@ Private: the hidden cases (with their expected values), the checks and threshold
 engine.toml), the verifier, the reference, and the build's record (self-tests, achievability, cheats)."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import time
@@ -14,16 +15,30 @@ from typing import Any
 from swr.audit.adequacy import adequacy_line
 from swr.kinds.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
 from swr.kinds.engine.grading import CandidateTerms
+from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.engine.spec import EngineSpec, load_engine
 from swr.kinds.engine.build_file import EngineBuildFile
 from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.core.jsonfile import dump_json
-from swr.core.trees import copy_tree
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.core.recordfile import parse_record, write_record
 from swr.kinds.taskfile import Forbidden
+from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Split, TaskKind
+from swr.kinds.registry import named
 from swr.sandbox import Sandbox
-from swr.kinds.taskfile import Anticheat, EngineInterface, EngineTaskFile, dump_task_file
+from swr.kinds.taskfile import Anticheat, dump_task_file
+from swr.kinds.engine.taskfile import EngineInterface, EngineTaskFile
 
+ENGINE_LIBS = ("numpy", "scipy")  # what swr's sandbox offers every engine candidate (swr's own deps), less the forbidden
+ENGINE_BRIEF = AgentBrief(
+    goal="Read instruction.md and public/ there: public/spec.md specifies an engine, with three worked examples.\n"
+         "Build an executable program solution/run that reads one case's JSON input on stdin and prints one JSON\n"
+         "object on stdout, computing what the specification says. A hidden verifier runs it on cases you do not\n"
+         "see and checks what it recomputes from your output.",
+    feedback="run solution/run on the three worked examples and show its output beside the expected one",
+    finish="solution/run is graded by the hidden verifier on unseen cases",
+    protected="instruction.md, task.toml, feedback or public/",
+    nudge="Use the tools: write solution/run, check it with feedback, then call finish.")
 FEEDBACK_NOTE = ("`./feedback` runs your `solution/run` on the three worked examples and shows its output next "
                  "to the expected one; the hidden verifier and its thresholds are not in this workspace.")
 
@@ -65,6 +80,95 @@ class EngineTask(Forbidden):
     def environment(self) -> dict[str, Any]:
         """Engine tasks run on the host's system (their verifiers' tools are there)."""
         return {}
+
+    # The KindTask protocol (swr.kinds.protocol): what every command asks of a task, whatever its kind.
+
+    @property
+    def kind(self) -> TaskKind:
+        """The engine kind (the registry's: a plug-in may replace it)."""
+        return named(self.meta.kind)
+
+    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
+              reference: bool = False) -> EngineVerdict:
+        """The hidden verifier's verdict; the public split is feedback on the worked examples."""
+        from swr.kinds.engine.feedback import engine_feedback
+        from swr.kinds.engine.grading import grade_engine
+
+        if split == "public":
+            return engine_feedback(self.candidate_terms, self.id, candidate, self.public, sandbox)
+        return grade_engine(self.spec, self.verifier_dir, candidate, self.hidden, sandbox, jobs, self.id)
+
+    def write_oracle(self, dest: Path) -> None:
+        """The engine's reference program."""
+        copy_tree(self.reference_dir, dest)
+
+    def agent_sandbox(self) -> tuple[tuple[Any, ...], dict[str, str]]:
+        """Nothing: ./feedback runs the candidate with swr's own Python."""
+        return (), {}
+
+    def agent_copies(self) -> tuple[Path, ...]:
+        """No original to cover: the forbidden packages are the existing implementations."""
+        return ()
+
+    def nop_candidate(self, empty: Path) -> Path:
+        """An empty solution: its missing `run` computes nothing."""
+        return empty
+
+    def agent_brief(self) -> AgentBrief:
+        """Build the specified engine as solution/run."""
+        return ENGINE_BRIEF
+
+    def case_counts(self) -> tuple[int, int]:
+        """(worked examples, hidden cases)."""
+        return len(self.public), len(self.hidden)
+
+    def build_gates(self) -> dict[str, Any]:
+        """None: an engine's build record holds its checks (private/build.json), not release gates."""
+        return {}
+
+    def scanned_forbidden(self) -> tuple[str, ...]:
+        """Importing an existing implementation is the cheat anti-cheat names."""
+        return self.forbidden_packages
+
+    def cohort(self, by: str, cutoff: dt.date | None) -> str:
+        """Engine tasks are not split into cohorts."""
+        return NOT_APPLICABLE
+
+    def sibling_group(self) -> str:
+        """Its engine."""
+        return f"{self.meta.kind}:{self.meta.source}"
+
+    def start_workspace(self, public: Path, solution: Path) -> None:
+        """public/ (spec.md and the worked examples) and an empty solution/."""
+        copy_tree(TaskPaths(self.root).public, public, ignore=KEEP_ALL)
+        solution.mkdir()
+
+    def not_applicable(self, audit: str) -> str | None:
+        """As its kind says."""
+        return self.kind.not_applicable(audit)
+
+    def attained(self, oracle: Any) -> dict[str, Any]:
+        """An engine's reference follows its spec's method: each threshold with its margin."""
+        from swr.kinds.engine.check import achievability
+
+        thresholds = achievability(self.spec, oracle.records)
+        return {"score": oracle.score, "thresholds": thresholds,
+                "thresholds_met": all(t["margin_ok"] for t in thresholds)}
+
+    def copy_checked(self) -> bool:
+        """No original: the existing implementations are forbidden, not compared."""
+        return False
+
+    def harbor_parts(self) -> HarborParts:
+        """The verifier's Debian tools, swr's numpy and scipy for the agent, the engines extra for the judge; a
+        hidden case is one JSON file (its verifier's time counts each)."""
+        iface = self.meta.interface
+        cases = len(self.hidden) or 1  # a public-only copy holds none
+        apt = tuple(sorted({*self.meta.environment.apt, *self.spec.apt}))
+        return HarborParts(python=self.meta.environment.python, apt=apt, agent_pip=self.meta.environment.pip,
+                           agent_libs=ENGINE_LIBS, judge_extras=("engines",), judge_exact=False, project=None,
+                           memory_mb=iface.memory_mb, case_s=iface.timeout_s, hidden_cases=cases,
+                           verify_extra_s=0.0, summary=self.meta.summary)
 
 
 

@@ -37,7 +37,8 @@ from swr.kinds.revival.spec import ObfuscateVariant, RevivalSpec, load_revival
 from swr.kinds.revival.task import (MODULE_REF, RevivalTask, load_revival_task, original_sources,
                               write_revival_task)
 from swr.sandbox import Sandbox
-from swr.kinds.taskfile import RevivalTaskFile, read_task_file
+from swr.kinds.taskfile import read_task_file
+from swr.kinds.revival.taskfile import RevivalTaskFile
 
 
 @dataclass

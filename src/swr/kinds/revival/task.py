@@ -4,12 +4,13 @@ tests, the probes, the recorded reference outputs, the reference (module or port
 hashes (docs/revival.md)."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
@@ -23,10 +24,15 @@ from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_
 from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.revival.source import apply_patch
 from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
-from swr.sandbox import Mount, Sandbox
+from swr.kinds.protocol import AgentBrief, HarborParts, Split, TaskKind
+from swr.kinds.registry import named
+from swr.sandbox import Mount
 from swr.sandbox.bwrap import TOP_LEVEL
-from swr.kinds.taskfile import Anticheat, Environment, RevivalFeedback, RevivalTaskFile, dump_task_file
+from swr.kinds.taskfile import Anticheat, Environment, dump_task_file
+from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
 
+BUILD_APT = ("gcc", "libc6-dev")  # a `build` task compiles its extension (Harbor's slim image has no compiler)
+HARBOR_MEMORY_MB = 4096  # a revival states no per-case memory: Harbor's minimum
 MODULE_REF = "module"  # under private/reference/: the deleted files at their project paths
 REBUILD_REF = "rebuild"  # under private/reference/: an honest rebuild of them (the revival folder's reference/)
 GOALS = {
@@ -78,11 +84,12 @@ class RevivalTask(Forbidden):
         """Graded on the host's system, in the target venv (mounted read-only)."""
         return {}
 
-    def grade(self, candidate: Path, sandbox: Sandbox, split: Literal["all", "hidden", "public"] = "all",
+    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
               reference: bool = False) -> RevivalVerdict:
         """The verdict (swr.kinds.revival.grading). ./feedback of a task with no public test runs nothing and says
         so (label no_public_tests, pass null), in a workspace copy and a full task alike. `reference`: the
         candidate is the task's reference as swr wrote it (never an agent's), so not a copied_original."""
+
         if split == "public" and not self.meta.feedback.public:
             return no_public_tests(self.id, candidate, self.target().pins())
         return grade_revival(self.verifier(split), self.id, candidate, sandbox, split, reference)
@@ -123,6 +130,80 @@ class RevivalTask(Forbidden):
     def agent_copies(self) -> tuple[Path, ...]:
         """What the agent's sandbox covers beyond the forbidden packages: the original's copies (see copies)."""
         return self.copies(envs.ensure(self.target())) if self.paths.private.is_dir() else ()
+
+    # The rest of the KindTask protocol (swr.kinds.protocol): what every command asks of a task.
+
+    @property
+    def kind(self) -> TaskKind:
+        """The revival kind (the registry's: a plug-in may replace it)."""
+        return named(self.meta.kind)
+
+    def write_oracle(self, dest: Path) -> None:
+        """The broken project with the reference applied (see write_oracle)."""
+        write_oracle(self, dest)
+
+    def nop_candidate(self, empty: Path) -> Path:
+        """The broken project, untouched: what solution/ starts as."""
+        return self.project
+
+    def agent_brief(self) -> AgentBrief:
+        """Repair the project in place; what ./feedback can say depends on its public tests."""
+        return revival_brief(self)
+
+    def case_counts(self) -> tuple[int, int]:
+        """(public tests, hidden test files); 0 hidden in a public-only copy, which has no spec."""
+        hidden = len(self.spec.verify.hidden) if self.paths.revival_toml.is_file() else 0
+        return len(self.meta.feedback.public), hidden
+
+    def build_gates(self) -> dict[str, Any]:
+        """None: a revival's build record holds its checks (private/build.json), not release gates."""
+        return {}
+
+    def scanned_forbidden(self) -> tuple[str, ...]:
+        """None: the project imports its own package by name; its published copy is kept out of the
+        environments instead."""
+        return ()
+
+    def cohort(self, by: str, cutoff: dt.date | None) -> str:
+        """Plain or obfuscated; released before or on/after the cutoff (its upstream release date)."""
+        if by == "obfuscated":
+            return "obfuscated" if self.meta.obfuscated else "plain"
+        if cutoff is None:
+            raise SwrError("a release-date cohort needs a cutoff date", field="--cutoff")
+        return f"released < {cutoff}" if self.meta.released < cutoff else f"released >= {cutoff}"
+
+    def sibling_group(self) -> str:
+        """Its id; an obfuscated twin's is its original's, so a held-out split keeps the pair together."""
+        source = self.meta.source
+        if self.meta.obfuscated and self.paths.build_record.is_file():
+            source = json.loads(self.paths.build_record.read_text()).get("obfuscated_from") or source
+        return f"{self.meta.kind}:{source}"
+
+    def start_workspace(self, public: Path, solution: Path) -> None:
+        """The broken project as solution/ (the workspace's one root commit holds it); no public/."""
+        copy_tree(self.project, solution, ignore=KEEP_ALL, symlinks=True)
+
+    def not_applicable(self, audit: str) -> str | None:
+        """As its kind says."""
+        return self.kind.not_applicable(audit)
+
+    def attained(self, oracle: Any) -> dict[str, Any]:
+        """Its probes' tolerances are attained when the oracle passes them."""
+        return {"score": oracle.score, "thresholds": [], "thresholds_met": True}
+
+    def copy_checked(self) -> bool:
+        """A deleted module's rebuild is measured against the original (copied_original)."""
+        return self.meta.revival == "deleted-module"
+
+    def harbor_parts(self) -> HarborParts:
+        """The target Python; a C compiler for a `build` task; exact judge pins without the original; the
+        project as solution/; the suite as one case, plus its build and three test runs."""
+        fb = self.meta.feedback
+        return HarborParts(python=self.meta.target.python, apt=tuple(sorted({*self.meta.environment.apt, *(
+                               BUILD_APT if self.meta.revival == "build" else ())})),
+                           agent_pip=self.meta.environment.pip, agent_libs=(), judge_extras=(), judge_exact=True,
+                           project=self.project, memory_mb=HARBOR_MEMORY_MB, case_s=fb.timeout_s, hidden_cases=1,
+                           verify_extra_s=3 * fb.timeout_s, summary=self.meta.summary)
 
     def feedback_verifier(self) -> Verifier:
         """What ./feedback runs in an agent's workspace, from task.toml alone: the public tests, no recorded
@@ -229,6 +310,24 @@ def original_sources(task: RevivalTask) -> list[bytes]:
     """The original deleted module's files of a plain task (its reference); for an obfuscated variant made from it."""
     ref = task.reference_dir / MODULE_REF
     return [f.read_bytes() for f in sorted(ref.rglob("*")) if f.is_file()] if ref.is_dir() else []
+
+
+def revival_brief(task: RevivalTask) -> AgentBrief:
+    """A revival repairs a project in place: no solution/run, no JSON scenario; what ./feedback can say depends
+    on whether the task has public tests."""
+    python = f"Python {task.meta.target.python}" if task.meta.target.python else "the target Python"
+    fb = ("run the project's public tests on solution/ in the target environment" if task.meta.feedback.public
+          else "this task has no public tests: it says so and runs nothing, so check your work yourself")
+    return AgentBrief(
+        goal=f"Read instruction.md there. solution/ holds a Python project (a git repository) that no longer\n"
+             f"works as it did. Repair it in place, keeping its layout, so that it works with {python} and\n"
+             f"exactly the packages instruction.md lists (a read-only environment: you cannot add to it or pin\n"
+             f"anything back). There is no solution/run to write and no JSON scenario: a hidden verifier runs the\n"
+             f"project's own tests (those removed from this workspace too) and probe scripts whose outputs must\n"
+             f"match the original project's.",
+        feedback=fb, finish="solution/ is graded by the project's hidden tests and probes in the target environment",
+        protected="instruction.md, task.toml, feedback or the project's test files",
+        nudge="Use the tools: repair the project in solution/, check it with feedback, then call finish.")
 
 
 def write_oracle(task: RevivalTask, dest: Path) -> None:

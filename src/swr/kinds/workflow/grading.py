@@ -16,11 +16,11 @@ from swr.judge import Execution, missing_candidate
 from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.decision import Reference, decide, judge_scenario
 from swr.core.layout import CANDIDATE_RUN, TASK_TOML
-from swr.kinds.workflow.task import Example, Task
 from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
 if TYPE_CHECKING:
+    from swr.kinds.workflow.task import Example, Task
     from swr.kinds.workflow.spec import WorkflowSpec
 
 Split = Literal["all", "public", "hidden"]

@@ -16,10 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
+from swr.core.trees import copy_tree
 from swr.kinds.workflow import fork_pool as forkserver
 from swr.kinds.workflow.fork_pool import ForkPool, preload_of, python_argv
 from swr.core.layout import CANDIDATE_RUN
-from swr.kinds.workflow.task import copy_files, copy_reference
 from swr.sandbox import WORKDIR, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 from swr.kinds.workflow.spec import WorkflowSpec
 from swr.kinds.workflow.warm_pool import Pool, Served, with_call_mount
@@ -275,3 +275,15 @@ def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:
     run_file.write_text(script)
     run_file.chmod(run_file.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return dest
+
+
+def copy_reference(src: Path, dst: Path) -> None:
+    """The reference as a task carries it: no bytecode."""
+    copy_tree(src, dst, merge=True)
+
+
+def copy_files(src: Path, files: list[str], dst: Path) -> None:
+    """The path inputs' files, as a task carries them beside its reference (mounted beneath a candidate)."""
+    for rel in files:
+        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src / rel, dst / rel)

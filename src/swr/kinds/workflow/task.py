@@ -3,6 +3,7 @@ instruction, public/ and hidden/ examples, the private reference and its gates).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import sys
@@ -15,25 +16,27 @@ from swr.core.errors import SwrError, load_json
 from swr.core.jsonfile import dump_json
 from swr.core.recordfile import parse_record, read_record, write_record
 from swr.core.layout import TaskPaths, example_files
-from swr.core.trees import copy_tree
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
-from swr.kinds.taskfile import (
-    Anticheat,
-    Environment,
-    FieldTolerance,
-    Forbidden,
-    TaskLimits,
-    TaskLint,
-    TaskTolerances,
-    WorkflowTaskFile,
-    dump_task_file,
-    read_task_file,
-)
+from swr.kinds.taskfile import Anticheat, Environment, Forbidden, TaskLimits, dump_task_file, read_task_file
+from swr.kinds.workflow.taskfile import FieldTolerance, TaskLint, TaskTolerances, WorkflowTaskFile
+from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Split, TaskKind
+from swr.kinds.registry import named
+from swr.kinds.workflow.reference import copy_files, copy_reference
 from swr.kinds.workflow.gates_file import Gate, GatesFile
+from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec, load_spec
 from swr.sandbox import Limits, MiB
 from swr.sandbox.images import pin
+
+
+WORKFLOW_BRIEF = AgentBrief(
+    goal="Read instruction.md and public/ there. Build an executable program solution/run that reads one JSON\n"
+         "scenario on stdin and prints one JSON object on stdout, reproducing the reference behaviour.",
+    feedback="grade solution/ on the public examples", finish="solution/run is graded on hidden scenarios",
+    protected="instruction.md, task.toml, feedback or public/",
+    nudge="Use the tools: write solution/run, check it with feedback, then call finish.")
 
 
 @dataclass
@@ -90,6 +93,93 @@ class Task(Forbidden):
             raise SwrError("this task has no private reference (a public-only copy?)", file=self.root)
         return load_spec(self.reference_dir)
 
+    # The KindTask protocol (swr.kinds.protocol): what every command asks of a task, whatever its kind.
+
+    @property
+    def kind(self) -> TaskKind:
+        """The workflow kind (the registry's: a plug-in may replace it)."""
+        return named(self.meta.kind)
+
+    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
+              reference: bool = False) -> WorkflowVerdict:
+        """The judge's verdict on the hidden (and public) scenarios; a reference candidate is graded alike."""
+        from swr.kinds.workflow.grading import grade as grade_workflow
+
+        return grade_workflow(self, candidate, sandbox, split=split, jobs=jobs)
+
+    def write_oracle(self, dest: Path) -> None:
+        """The wrapped reference as a candidate program."""
+        from swr.kinds.workflow.reference import write_oracle as wrap
+
+        wrap(self.reference_spec(), self.reference_dir, dest)
+
+    def agent_sandbox(self) -> tuple[tuple[Any, ...], dict[str, str]]:
+        """Nothing beyond the task's image: ./feedback needs no environment of its own."""
+        return (), {}
+
+    def agent_copies(self) -> tuple[Path, ...]:
+        """No original to cover: the forbidden packages are the wrapped program."""
+        return ()
+
+    def nop_candidate(self, empty: Path) -> Path:
+        """An empty solution: its missing `run` prints nothing useful."""
+        return empty
+
+    def agent_brief(self) -> AgentBrief:
+        """Write solution/run that reproduces the reference on JSON scenarios."""
+        return WORKFLOW_BRIEF
+
+    def case_counts(self) -> tuple[int, int]:
+        """(public examples, hidden scenarios)."""
+        return len(self.public), len(self.hidden)
+
+    def build_gates(self) -> dict[str, Any]:
+        """The release gates by name, as the build recorded them."""
+        return self.gates
+
+    def scanned_forbidden(self) -> tuple[str, ...]:
+        """Importing the wrapped package is the cheat anti-cheat names."""
+        return self.forbidden_packages
+
+    def cohort(self, by: str, cutoff: dt.date | None) -> str:
+        """Workflow tasks are not split into cohorts."""
+        return NOT_APPLICABLE
+
+    def sibling_group(self) -> str:
+        """Its workflow: every variant shares the wrapped program."""
+        return f"{self.meta.kind}:{self.meta.source}"
+
+    def start_workspace(self, public: Path, solution: Path) -> None:
+        """public/ (the examples) and an empty solution/."""
+        copy_tree(TaskPaths(self.root).public, public, ignore=KEEP_ALL)
+        solution.mkdir()
+
+    def not_applicable(self, audit: str) -> str | None:
+        """As its kind says."""
+        return self.kind.not_applicable(audit)
+
+    def attained(self, oracle: Any) -> dict[str, Any]:
+        """A catalog workflow prescribes no numerical method: its only thresholds are the declared tolerances,
+        which the oracle attains exactly."""
+        tol = self.tolerances
+        return {"thresholds": [{"field": "*", "atol": tol.atol, "rtol": tol.rtol, "attained": oracle.passed}],
+                "thresholds_met": True}
+
+    def copy_checked(self) -> bool:
+        """No original: a candidate reimplements a program it cannot see."""
+        return False
+
+    def harbor_parts(self) -> HarborParts:
+        """The task's pins and limits; a case is one scenario."""
+        env, lim = self.meta.environment, self.meta.limits
+        hidden = TaskPaths(self.root).hidden_examples
+        cases = sum(1 for d in hidden.iterdir() if d.is_dir()) if hidden.is_dir() else 1
+        first = TaskPaths(self.root).instruction.read_text().split("\n\n")
+        return HarborParts(python=env.python, apt=tuple(sorted(set(env.apt))), agent_pip=env.pip, agent_libs=(),
+                           judge_extras=(), judge_exact=False, project=None, memory_mb=lim.memory_mb,
+                           case_s=lim.time_s, hidden_cases=cases, verify_extra_s=0.0,
+                           summary=first[1].strip() if len(first) > 1 else self.meta.workflow)
+
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -103,18 +193,6 @@ def gates_path(root: Path) -> Path:
 def write_gates(root: Path, gates: dict[str, Any]) -> None:
     """The gates' results as their model (a result that is not a gate's fails here, at the build)."""
     write_record(gates_path(root), parse_record(GatesFile, {"gates": gates}, gates_path(root)))
-
-
-def copy_reference(src: Path, dst: Path) -> None:
-    """The reference as a task carries it: no bytecode."""
-    copy_tree(src, dst, merge=True)
-
-
-def copy_files(src: Path, files: list[str], dst: Path) -> None:
-    """The path inputs' files, as a task carries them beside its reference (mounted beneath a candidate)."""
-    for rel in files:
-        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src / rel, dst / rel)
 
 
 def write_task(root: Path, meta: WorkflowTaskFile, instruction: str, schema: dict[str, Any],
@@ -160,7 +238,7 @@ def load_task(root: str | Path) -> Task:
     root = Path(root)
     at = TaskPaths(root)
     meta = read_task_file(root)
-    if not isinstance(meta, WorkflowTaskFile):
+    if not isinstance(meta, WorkflowTaskFile):  # (the workflow kind's own model: within its package)
         raise SwrError(f"a {meta.kind} task, not a workflow task", file=at.toml, field="kind")
     return _task(root, meta, _examples(at.public_examples), _examples(at.hidden_examples))
 
