@@ -117,7 +117,7 @@ def test_bad_executor_options_name_their_option(tmp_path: Path, kw: dict[str, st
 def test_a_worker_that_sees_other_files_leaves_the_workflow_out(tmp_path: Path) -> None:
     """The workers read the workflows at the client's paths: another tree there (no shared filesystem, a
     changed checkout), or none, is the workflow's failure, never a release built from other files."""
-    from swr.assemble.distributed import Planned, Shared, build_on_worker
+    from swr.kinds.workflow.distributed import Planned, Shared, build_on_worker
 
     shared = Shared(opts(tmp_path / "cache"), tmp_path / "cache", True)
     other = build_on_worker(shared, Planned(FIXTURES / "good-linear", "0" * 64))

@@ -10,11 +10,12 @@ import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel
 
-from swr.kinds.verdict import Verdict
+if TYPE_CHECKING:
+    from swr.kinds.verdict import Verdict
 
 Split = Literal["all", "hidden", "public"]
 Progress = Callable[[int, int], None]  # (executions advanced, executions added): a build's progress bar

@@ -101,7 +101,7 @@ def _workflows(specs: list[Any], staging: Path, opts: Any, sandbox: Any, progres
         return res
 
     if opts.executor == "dask":
-        from swr.assemble.distributed import build_on_dask
+        from swr.kinds.workflow.distributed import build_on_dask
 
         def returned(res: Any) -> None:
             report(res)
