@@ -22,6 +22,7 @@ from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Progress
 from swr.kinds.registry import named
 from swr.kinds.rewards import share
 from swr.kinds.taskfile import Anticheat, Environment, TaskModel, dump_task_file
+from swr.kinds.verdict import Verdict
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
 MARKER = "echo.toml"
@@ -55,16 +56,11 @@ class EchoTaskFile(TaskModel):
     environment: Environment = Environment()
 
 
-class EchoVerdict(BaseModel):
-    """pass = every hidden string came back reversed; score = strings right."""
+class EchoVerdict(Verdict):
+    """pass = every hidden string came back reversed; score = strings right (swr.kinds.verdict.Verdict has
+    kind, task, pass, label, labels and score)."""
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
     kind: Literal["echo"]
-    task: str
-    passed: bool = Field(alias="pass")
-    label: str
-    labels: list[str]
-    score: str = Field(pattern=r"^\d+/\d+$")
     split: Literal["all", "hidden", "public"]
     cases: list[dict[str, Any]]
 
@@ -124,7 +120,7 @@ class EchoTask:
         return public if split == "public" else _cases(at.hidden_examples / "strings.json")
 
     def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
-              reference: bool = False) -> dict[str, Any]:
+              reference: bool = False) -> EchoVerdict:
         cases = []
         for s in self._strings(split):
             if not (candidate / CANDIDATE_RUN).is_file():
@@ -141,7 +137,7 @@ class EchoTask:
         passed = bool(cases) and right == len(cases)
         return EchoVerdict(kind="echo", task=self.id, passed=passed, label="pass" if passed else labels[0]
                            if labels else "no_cases", labels=labels, score=f"{right}/{len(cases)}", split=split,
-                           cases=cases).model_dump(by_alias=True)
+                           cases=cases)
 
     def write_oracle(self, dest: Path) -> None:
         dest.mkdir(parents=True, exist_ok=True)
@@ -187,8 +183,8 @@ class EchoTask:
                            project=None, memory_mb=512, case_s=30.0, hidden_cases=len(self._strings("hidden")),
                            verify_extra_s=0.0, summary=self.meta.summary)
 
-    def attained(self, oracle: dict[str, Any]) -> dict[str, Any]:
-        return {"score": oracle["score"], "thresholds": [], "thresholds_met": True}
+    def attained(self, oracle: Any) -> dict[str, Any]:
+        return {"score": oracle.score, "thresholds": [], "thresholds_met": True}
 
     def copy_checked(self) -> bool:
         return False
@@ -229,24 +225,21 @@ class EchoKind:
     def not_applicable(self, audit: str) -> str | None:
         return None if audit == "achievability" else "an echo task has one right answer per string"
 
-    def verdict_table(self, verdict: dict[str, Any]) -> Any:
+    def verdict_table(self, verdict: Any) -> Any:
         from rich.table import Table
 
-        table = Table("input", "ok", title=f"{verdict['task']}: {'PASS' if verdict['pass'] else 'FAIL'} "
-                                             f"{verdict['score']}")
-        for c in verdict["cases"]:
+        table = Table("input", "ok", title=f"{verdict.task}: {'PASS' if verdict.passed else 'FAIL'} "
+                                             f"{verdict.score}")
+        for c in verdict.cases:
             table.add_row(repr(c["input"]), "yes" if c["ok"] else str(c["why"]))
         return table
 
-    def verdict_passed(self, verdict: dict[str, Any]) -> bool:
-        return bool(verdict["pass"])
-
-    def harbor_reward(self, verdict: dict[str, Any]) -> Mapping[str, float]:
-        n = len(verdict["cases"])
-        ran = sum(c["why"] not in ("execution_failure", "missing_candidate") for c in verdict["cases"])
-        right = sum(c["ok"] for c in verdict["cases"])
+    def harbor_reward(self, verdict: Any) -> Mapping[str, float]:
+        n = len(verdict.cases)
+        ran = sum(c["why"] not in ("execution_failure", "missing_candidate") for c in verdict.cases)
+        right = sum(c["ok"] for c in verdict.cases)
         return {"execution": share(ran, n), "schema": share(ran, n), "semantic": share(right, n),
-                "anti_shortcut": 1.0, "reward": 1.0 if verdict["pass"] else 0.0}
+                "anti_shortcut": 1.0, "reward": 1.0 if verdict.passed else 0.0}
 
 
 def _write(src: EchoSource, root: Path) -> None:
