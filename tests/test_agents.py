@@ -1,5 +1,6 @@
 """Model-driven agents against a scripted OpenAI-compatible server on the loopback: the agent loop, the
 real sandbox, grading, the store and the trajectory are all real; only the model's words are replayed."""
+
 from __future__ import annotations
 
 import json
@@ -64,14 +65,29 @@ class Scripted:
 
     def completion(self, body: dict[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         n = len(self.requests)
-        tool_calls = [{"id": f"call_{n}_{i}", "type": "function",
-                       "function": {"name": name, "arguments": json.dumps(args)}} for i, (name, args) in enumerate(calls)]
+        tool_calls = [
+            {"id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            for i, (name, args) in enumerate(calls)
+        ]
         prompt = sum(len(str(m.get("content") or "")) for m in body["messages"]) // 4
-        return {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 1700000000, "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "tool_calls",
-                             "message": {"role": "assistant", "content": f"step {n}", "tool_calls": tool_calls}}],
-                "usage": {"prompt_tokens": prompt, "completion_tokens": self.completion_tokens,
-                          "total_tokens": prompt + self.completion_tokens}}
+        return {
+            "id": f"chatcmpl-{n}",
+            "object": "chat.completion",
+            "created": 1700000000,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {"role": "assistant", "content": f"step {n}", "tool_calls": tool_calls},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": self.completion_tokens,
+                "total_tokens": prompt + self.completion_tokens,
+            },
+        }
 
     def tool_results(self) -> list[str]:
         """What the agent told the model its tools returned, in order."""
@@ -99,8 +115,16 @@ def serve() -> Iterator[Any]:
 
 def job(release: Path, tmp: Path, agent: str, url: str, **kw: Any) -> JobConfig:
     opts = {"base_url": url, **kw.pop("options", {})}
-    return JobConfig(release=release, agent=agent, model="scripted-model", include=("good-linear-v1",), jobs_dir=tmp / "jobs",
-                     concurrency=1, agent_options=opts, **kw)
+    return JobConfig(
+        release=release,
+        agent=agent,
+        model="scripted-model",
+        include=("good-linear-v1",),
+        jobs_dir=tmp / "jobs",
+        concurrency=1,
+        agent_options=opts,
+        **kw,
+    )
 
 
 def only(records: list[RunRecord]) -> RunRecord:
@@ -128,7 +152,8 @@ WORKFLOW_TOOLS = {
     "bash": "Run a bash command in the workspace (no network). Returns exit code and output.",
     "write_file": "Write a text file (path relative to the workspace). A file starting with #! is made executable.",
     "feedback": "Grade solution/ on the public examples; returns the verdict as JSON.",
-    "finish": "Stop working; solution/run is graded on hidden scenarios."}
+    "finish": "Stop working; solution/run is graded on hidden scenarios.",
+}
 
 
 def test_openai_agent_fixes_its_solution_and_passes(linear_release: Path, tmp_path: Path, serve: Any) -> None:
@@ -165,11 +190,24 @@ def test_openai_agent_fixes_its_solution_and_passes(linear_release: Path, tmp_pa
     assert only(run_job(cfg)).key == rec.key and len(srv.requests) == len(OPENAI_SCRIPT)  # resumed, not rerun
 
 
-def test_prices_from_the_command_line_give_each_run_its_cost(linear_release: Path, tmp_path: Path,
-                                                            serve: Any) -> None:
+def test_prices_from_the_command_line_give_each_run_its_cost(linear_release: Path, tmp_path: Path, serve: Any) -> None:
     srv = serve(OPENAI_SCRIPT)
-    args = ["run", str(linear_release), "-a", "openai", "-m", "scripted-model", "--base-url", srv.url, "-i",
-            "good-linear-v1", "--jobs-dir", str(tmp_path), "--job", "priced"]
+    args = [
+        "run",
+        str(linear_release),
+        "-a",
+        "openai",
+        "-m",
+        "scripted-model",
+        "--base-url",
+        srv.url,
+        "-i",
+        "good-linear-v1",
+        "--jobs-dir",
+        str(tmp_path),
+        "--job",
+        "priced",
+    ]
     res = swr(*args, "--ak", "price_in=2", "--ak", "price_out=10.5")
     assert res.returncode == 0, res.stderr
     from swr.harness.store import Store
@@ -185,8 +223,13 @@ def test_prices_from_the_command_line_give_each_run_its_cost(linear_release: Pat
 
 
 def test_write_file_refuses_to_leave_the_workspace(linear_release: Path, tmp_path: Path, serve: Any) -> None:
-    srv = serve([[("write_file", {"path": "../../escaped", "content": "x"})],
-                 [("write_file", {"path": "/tmp/abs", "content": "x"})], [("finish", {})]])
+    srv = serve(
+        [
+            [("write_file", {"path": "../../escaped", "content": "x"})],
+            [("write_file", {"path": "/tmp/abs", "content": "x"})],
+            [("finish", {})],
+        ]
+    )
     rec = only(run_job(job(linear_release, tmp_path, "openai", srv.url)))
     assert rec.status == "done" and not rec.passed and rec.label == "missing_candidate"
     assert all("outside the workspace" in r for r in srv.tool_results())
@@ -194,25 +237,23 @@ def test_write_file_refuses_to_leave_the_workspace(linear_release: Path, tmp_pat
     assert not any(tmp_path.rglob("escaped"))
 
 
-def test_endpoint_500_is_an_infrastructure_failure_and_retried(linear_release: Path, tmp_path: Path,
-                                                              serve: Any) -> None:
+def test_endpoint_500_is_an_infrastructure_failure_and_retried(
+    linear_release: Path, tmp_path: Path, serve: Any
+) -> None:
     srv = serve([500])
     rec = only(run_job(job(linear_release, tmp_path, "openai", srv.url, retries=2, options={"max_retries": 0})))
     assert rec.status == "infra_failure" and rec.passed is None and "500" in (rec.error or "")
     assert rec.tries == 3 and len(srv.requests) == 3
 
 
-def test_hanging_endpoint_times_out_as_infrastructure_failure(linear_release: Path, tmp_path: Path,
-                                                              serve: Any) -> None:
+def test_hanging_endpoint_times_out_as_infrastructure_failure(linear_release: Path, tmp_path: Path, serve: Any) -> None:
     srv = serve(["hang"])
-    cfg = job(linear_release, tmp_path, "openai", srv.url, retries=0,
-              options={"max_retries": 0, "request_timeout": 1})
+    cfg = job(linear_release, tmp_path, "openai", srv.url, retries=0, options={"max_retries": 0, "request_timeout": 1})
     rec = only(run_job(cfg))
     assert rec.status == "infra_failure" and "Timeout" in (rec.error or "") and rec.tries == 1
 
 
-def test_turn_budget_runs_out_and_ignored_output_cap_is_noted(linear_release: Path, tmp_path: Path,
-                                                             serve: Any) -> None:
+def test_turn_budget_runs_out_and_ignored_output_cap_is_noted(linear_release: Path, tmp_path: Path, serve: Any) -> None:
     srv = serve([[("bash", {"command": "echo thinking"})]], completion_tokens=50)
     cfg = job(linear_release, tmp_path, "openai", srv.url, budget=Budget(max_turns=3, max_output_tokens=20))
     rec = only(run_job(cfg))
@@ -229,8 +270,10 @@ def test_token_budget_stops_the_run(linear_release: Path, tmp_path: Path, serve:
 
 
 REVIVAL = "periodictable-numpy2"
-PORT = ("sed -i 's/np\\.NaN/np.nan/' solution/periodictable/nsf.py && "
-        "sed -i 's/numpy\\.NaN/numpy.nan/' solution/periodictable/xsf.py")
+PORT = (
+    "sed -i 's/np\\.NaN/np.nan/' solution/periodictable/nsf.py && "
+    "sed -i 's/numpy\\.NaN/numpy.nan/' solution/periodictable/xsf.py"
+)
 
 
 @pytest.fixture(scope="module")
@@ -242,14 +285,19 @@ def revival_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "rel"
 
 
-def test_openai_agent_tells_a_revival_task_what_a_revival_is(revival_release: Path, tmp_path: Path,
-                                                            serve: Any) -> None:
+def test_openai_agent_tells_a_revival_task_what_a_revival_is(revival_release: Path, tmp_path: Path, serve: Any) -> None:
     """A revival task has no solution/run and no JSON scenario: the system message and the tools say what
     the revival kind asks (repair the project in solution/, its hidden tests and probes grade it, feedback
     runs the public tests), asked of the task's kind. The model's port then passes."""
     srv = serve([[], [("bash", {"command": PORT})], [("feedback", {})], [("finish", {})]])
-    cfg = JobConfig(release=revival_release, agent="openai", model="scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
-                    agent_options={"base_url": srv.url})
+    cfg = JobConfig(
+        release=revival_release,
+        agent="openai",
+        model="scripted-model",
+        jobs_dir=tmp_path / "jobs",
+        concurrency=1,
+        agent_options={"base_url": srv.url},
+    )
     rec = only(run_job(cfg))
     system = srv.requests[0]["messages"][0]["content"]
     assert "reads one JSON" not in system and "solution/run that" not in system, system
@@ -260,8 +308,10 @@ def test_openai_agent_tells_a_revival_task_what_a_revival_is(revival_release: Pa
     assert tools["feedback"].startswith("Run the project's public tests") and "public examples" not in tools["feedback"]
     assert "hidden tests and probes" in tools["finish"] and "solution/run" not in tools["finish"]
     nudge = srv.requests[1]["messages"][-1]
-    assert nudge == {"role": "user", "content": "Use the tools: repair the project in solution/, check it with "
-                                                "feedback, then call finish."}
+    assert nudge == {
+        "role": "user",
+        "content": "Use the tools: repair the project in solution/, check it with feedback, then call finish.",
+    }
     ported, fed = srv.tool_results()[:2]
     assert "exit code: 0" in ported and json.loads(fed.split("\n", 1)[1])["pass"] is True, fed
     assert rec.status == "done" and rec.passed, (rec.label, rec.error)
@@ -276,13 +326,20 @@ def engine_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "rel"
 
 
-def test_openai_agent_tells_an_engine_task_about_its_specification(engine_release: Path, tmp_path: Path,
-                                                                  serve: Any) -> None:
+def test_openai_agent_tells_an_engine_task_about_its_specification(
+    engine_release: Path, tmp_path: Path, serve: Any
+) -> None:
     """An engine task: the system message names the specification and its worked examples, feedback runs the
     examples and finish hands solution/run to the hidden verifier (not "the public examples" of a workflow)."""
     srv = serve([[("feedback", {})], [("finish", {})]])
-    cfg = JobConfig(release=engine_release, agent="openai", model="scripted-model", jobs_dir=tmp_path / "jobs", concurrency=1,
-                    agent_options={"base_url": srv.url})
+    cfg = JobConfig(
+        release=engine_release,
+        agent="openai",
+        model="scripted-model",
+        jobs_dir=tmp_path / "jobs",
+        concurrency=1,
+        agent_options={"base_url": srv.url},
+    )
     rec = only(run_job(cfg))
     # ./feedback in the workspace, which holds task.toml but no private engine.toml, runs the examples
     (shown,) = srv.tool_results()
@@ -320,26 +377,42 @@ def test_real_mini_swe_agent_drives_a_graded_run(linear_release: Path, tmp_path:
     assert traj.agent.name == "mini-swe-agent" and sum(s.source == "agent" for s in traj.steps) == len(MINI_SCRIPT)
 
 
-
-def test_mini_swe_agent_endpoint_error_is_an_infrastructure_failure(linear_release: Path, tmp_path: Path,
-                                                                    serve: Any) -> None:
+def test_mini_swe_agent_endpoint_error_is_an_infrastructure_failure(
+    linear_release: Path, tmp_path: Path, serve: Any
+) -> None:
     """mini-swe-agent's own retry loop is cut short: swr's retry policy owns endpoint failures."""
     pytest.importorskip("minisweagent")
     srv = serve([503])
     rec = only(run_job(job(linear_release, tmp_path, "mini-swe-agent", srv.url, retries=1)))
     assert rec.status == "infra_failure" and rec.tries == 2 and len(srv.requests) == 2, rec.error
 
+
 def test_validate_atif_rejects_malformed_trajectories() -> None:
-    good = {"schema_version": "ATIF-v1.4", "session_id": "s", "agent": {"name": "a", "version": "1"},
-            "steps": [{"step_id": 1, "source": "user", "message": "hi"},
-                      {"step_id": 2, "source": "agent", "message": "", "tool_calls": [
-                          {"tool_call_id": "c", "function_name": "bash", "arguments": {}}],
-                       "observation": {"results": [{"source_call_id": "c", "content": "ok"}]}}]}
+    good = {
+        "schema_version": "ATIF-v1.4",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "hi"},
+            {
+                "step_id": 2,
+                "source": "agent",
+                "message": "",
+                "tool_calls": [{"tool_call_id": "c", "function_name": "bash", "arguments": {}}],
+                "observation": {"results": [{"source_call_id": "c", "content": "ok"}]},
+            },
+        ],
+    }
     validate_atif(good)
     bad_ids = {**good, "steps": [{**good["steps"][0], "step_id": 2}]}
     bad_source = {**good, "steps": [{"step_id": 1, "source": "tool", "message": ""}]}
-    bad_ref = {**good, "steps": [good["steps"][0], {**good["steps"][1], "observation": {
-        "results": [{"source_call_id": "nope", "content": ""}]}}]}
+    bad_ref = {
+        **good,
+        "steps": [
+            good["steps"][0],
+            {**good["steps"][1], "observation": {"results": [{"source_call_id": "nope", "content": ""}]}},
+        ],
+    }
     for bad in (bad_ids, bad_source, bad_ref, {**good, "schema_version": "v9"}, {k: good[k] for k in ("steps",)}):
         with pytest.raises(ValueError):
             validate_atif(bad)
@@ -368,8 +441,9 @@ EOF
 
 
 @pytest.mark.parametrize("network", [True, False])
-def test_command_agent_network_is_what_the_preset_asks(linear_release: Path, tmp_path: Path, serve: Any,
-                                                       network: bool) -> None:
+def test_command_agent_network_is_what_the_preset_asks(
+    linear_release: Path, tmp_path: Path, serve: Any, network: bool
+) -> None:
     """bwrap shares the host network only with a job that asks: the loopback server is reachable or not."""
     srv = serve([[("finish", {})]])
     script = CALL_MODEL + f"mkdir -p solution && cat > solution/run <<'EOF'\n{RIGHT}EOF\nchmod +x solution/run"

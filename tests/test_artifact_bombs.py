@@ -1,6 +1,7 @@
 """Decompression bombs in the unsandboxed judge: a candidate artifact that decodes far beyond the
 reference's size is a mismatch decided from headers and metadata, in bounded memory; an equivalent
 artifact, even a large one, still passes. Bombs are judged in a child process under RLIMIT_AS."""
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,9 @@ from PIL import Image
 from swr.judge.artifacts import compare_artifact
 from swr.judge.artifacts._common import BOUNDS, Bound
 
-AS_LIMIT = 1 << 30        # the child's address space: today's code runs out of it on these bombs
+AS_LIMIT = 1 << 30  # the child's address space: today's code runs out of it on these bombs
 PEAK_LIMIT_KIB = 512 << 10  # resident peak of a bounded comparison (imports included)
-GUARD_S = 300             # kills a hung child; never a measured time
+GUARD_S = 300  # kills a hung child; never a measured time
 
 _CHILD = r"""
 import json, resource, sys
@@ -46,8 +47,9 @@ print(json.dumps(out))
 
 def judge_limited(*args: Any) -> dict[str, Any]:
     """compare_artifact (or digest) in a child under RLIMIT_AS; its result and resident peak."""
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(AS_LIMIT), *map(str, args)],
-                          capture_output=True, text=True, timeout=GUARD_S)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(AS_LIMIT), *map(str, args)], capture_output=True, text=True, timeout=GUARD_S
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -63,16 +65,17 @@ def assert_refused(res: dict[str, Any], unit: str) -> None:
 
 # ---------------------------------------------------------------- crafting
 
+
 def png(path: Path, width: int, height: int) -> Path:
     """An RGB PNG of one colour, compressed row by row (the test never holds the pixels)."""
+
     def chunk(tag: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
     comp, row = zlib.compressobj(9), b"\0" + b"\x7f" * (3 * width)
     idat = b"".join(comp.compress(row) for _ in range(height)) + comp.flush()
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat)
-                     + chunk(b"IEND", b""))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
     return path
 
 
@@ -101,13 +104,19 @@ def triangle_soup_doc(triangles: int, primitives: int, buffer: dict[str, Any]) -
     """One mesh whose `primitives` primitives all reuse the same triangle-soup accessors."""
     n = 3 * triangles
     return {
-        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
         "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}] * primitives}],
-        "accessors": [{"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3",
-                       "min": [0, 0, 0], "max": [1, 1, 1]},
-                      {"bufferView": 1, "componentType": 5125, "count": n, "type": "SCALAR"}],
-        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 12 * n},
-                        {"buffer": 0, "byteOffset": 12 * n, "byteLength": 4 * n}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 1]},
+            {"bufferView": 1, "componentType": 5125, "count": n, "type": "SCALAR"},
+        ],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 12 * n},
+            {"buffer": 0, "byteOffset": 12 * n, "byteLength": 4 * n},
+        ],
         "buffers": [buffer],
     }
 
@@ -120,6 +129,7 @@ def box_stl(tmp_path: Path) -> Path:
 
 
 # ---------------------------------------------------------------- bombs, judged under RLIMIT_AS
+
 
 def test_png_bomb_refused_from_its_header(tmp_path: Path) -> None:
     """300 KB that decode to 10^8 pixels (2.4 GB as float64 RGB)."""
@@ -152,8 +162,7 @@ def test_parquet_dictionary_bomb_refused_before_expansion(tmp_path: Path, arrow_
     the footer's sizes are small, expanded cells are 12 GB. Counted from value lengths, whether
     the file reads back as a dictionary (its Arrow schema says so) or as plain strings."""
     pq.write_table(pa.table({"s": ["x", "y"]}), tmp_path / "ref.parquet")
-    big = pa.DictionaryArray.from_arrays(pa.array(np.zeros(60_000, dtype=np.int32)),
-                                         pa.array(["x" * 200_000]))
+    big = pa.DictionaryArray.from_arrays(pa.array(np.zeros(60_000, dtype=np.int32)), pa.array(["x" * 200_000]))
     pq.write_table(pa.table({"s": big}), tmp_path / "bomb.parquet", store_schema=arrow_schema)
     assert (tmp_path / "bomb.parquet").stat().st_size < 1 << 20
     assert_refused(judge_limited(tmp_path / "ref.parquet", tmp_path / "bomb.parquet"), "bytes")
@@ -190,8 +199,7 @@ def test_flac_header_claiming_huge_length_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("facets", "unit"), [(1_500_000, "bytes"), (160_000, "values")])
-def test_stl_beyond_bound_refused_from_size_and_header(tmp_path: Path, box_stl: Path, facets: int,
-                                                       unit: str) -> None:
+def test_stl_beyond_bound_refused_from_size_and_header(tmp_path: Path, box_stl: Path, facets: int, unit: str) -> None:
     """A 75 MB STL (refused by its size) and an 8 MB one (by its header's facet count)."""
     assert_refused(judge_limited(box_stl, binary_stl(tmp_path / "cand.stl", facets)), unit)
 
@@ -222,11 +230,18 @@ def test_gltf_counts_and_indices_must_be_real() -> None:
     from swr.judge.artifacts.mesh import gltf_values
 
     acc = {"count": 10, "type": "VEC3"}
-    assert gltf_values({"accessors": [acc], "meshes": [{"primitives": [{"attributes": {"P": 0}}]}],
-                        "nodes": [{"mesh": 0}, {"mesh": 0}]}) == 30 + 3 * (64 + 30)
-    for doc in ({"accessors": [acc, {"count": -10**9, "type": "SCALAR"}]},
-                {"accessors": [acc], "meshes": [{"primitives": [{"attributes": {"P": -1}}]}]},
-                {"accessors": [acc], "meshes": [], "nodes": [{"mesh": 0}]}):
+    assert gltf_values(
+        {
+            "accessors": [acc],
+            "meshes": [{"primitives": [{"attributes": {"P": 0}}]}],
+            "nodes": [{"mesh": 0}, {"mesh": 0}],
+        }
+    ) == 30 + 3 * (64 + 30)
+    for doc in (
+        {"accessors": [acc, {"count": -(10**9), "type": "SCALAR"}]},
+        {"accessors": [acc], "meshes": [{"primitives": [{"attributes": {"P": -1}}]}]},
+        {"accessors": [acc], "meshes": [], "nodes": [{"mesh": 0}]},
+    ):
         with pytest.raises(ValueError):
             gltf_values(doc)
 
@@ -235,11 +250,10 @@ def test_glb_texture_bomb_is_never_decoded(tmp_path: Path, box_stl: Path) -> Non
     """A correct box whose embedded texture is a 10^8-pixel PNG: geometry is judged, the
     texture never decoded, so it passes in bounded memory."""
     box = trimesh.creation.box()
-    box.visual = trimesh.visual.TextureVisuals(uv=np.zeros((len(box.vertices), 2)),
-                                               image=Image.new("RGB", (8, 8)))
+    box.visual = trimesh.visual.TextureVisuals(uv=np.zeros((len(box.vertices), 2)), image=Image.new("RGB", (8, 8)))
     raw = box.export(file_type="glb")
     jlen = struct.unpack("<I", raw[12:16])[0]
-    doc, blob = json.loads(raw[20:20 + jlen]), raw[28 + jlen:]
+    doc, blob = json.loads(raw[20 : 20 + jlen]), raw[28 + jlen :]
     bomb = png(tmp_path / "texture.png", 10_000, 10_000).read_bytes()
     view = doc["bufferViews"][doc["images"][0]["bufferView"]]
     view["byteOffset"], view["byteLength"] = len(blob), len(bomb)
@@ -278,10 +292,12 @@ def test_digest_of_a_sparse_artifact_is_bounded(tmp_path: Path) -> None:
     res = judge_limited("digest", sparse)
     assert res["digest"].startswith("artifact:sha256-head:") and res["digest"].endswith(f":size:{1 << 43}")
     assert judge_limited("digest", small)["digest"] == (
-        "artifact:sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        "artifact:sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
 
 
 # ---------------------------------------------------------------- equivalent artifacts still pass
+
 
 def test_large_equivalent_artifacts_pass(tmp_path: Path) -> None:
     """Re-serialisations of large references pass: the bound is relative, and generous across formats."""
@@ -296,8 +312,12 @@ def test_large_equivalent_artifacts_pass(tmp_path: Path) -> None:
     sound = rng.uniform(-0.5, 0.5, (44_100 * 20, 2))
     soundfile.write(tmp_path / "ref.wav", sound, 44_100, subtype="PCM_24")
     soundfile.write(tmp_path / "cand.flac", sound, 44_100, subtype="PCM_24")
-    pairs = [("ref.png", "cand.tiff"), ("ref.parquet", "cand.csv"), ("cand.csv", "ref.parquet"),
-             ("ref.wav", "cand.flac")]
+    pairs = [
+        ("ref.png", "cand.tiff"),
+        ("ref.parquet", "cand.csv"),
+        ("cand.csv", "ref.parquet"),
+        ("ref.wav", "cand.flac"),
+    ]
     for ref, cand in pairs:
         res = compare_artifact(tmp_path / ref, tmp_path / cand)
         assert res.ok, (ref, cand, res.detail)
@@ -324,8 +344,7 @@ def test_long_text_with_other_line_endings_passes(tmp_path: Path) -> None:
     assert compare_artifact(tmp_path / "ref.txt", tmp_path / "cand.txt").ok
 
 
-def test_bound_is_relative_and_never_below_the_reference(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bound_is_relative_and_never_below_the_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a ceiling below the reference's own size, an identical candidate still passes (the
     bound is never below the reference) and one pixel more row is refused."""
     assert Bound(4, 10, 100).limit(5) == 30 and Bound(4, 10, 100).limit(50) == 100
@@ -387,9 +406,9 @@ def many_scans_jpeg(path: Path, width: int, height: int, scans: int) -> Path:
     data = buf.getvalue()
     i, ac_scan = 2, b""
     while data[i + 1] != 0xD9:
-        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
         if data[i + 1] == 0xDA:
-            head = data[i:i + 2 + length]
+            head = data[i : i + 2 + length]
             ac_scan = ac_scan or (head if head[-3] > 0 else b"")  # Ss > 0: an AC scan
             i += 2 + length
             while data[i] != 0xFF or data[i + 1] == 0 or 0xD0 <= data[i + 1] <= 0xD7:
@@ -404,8 +423,8 @@ def many_scans_jpeg(path: Path, width: int, height: int, scans: int) -> Path:
 @pytest.fixture(scope="module")
 def image_task(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from swr.assemble import BuildOptions, build
-    from swr.kinds.workflow.cache import ExecutionCache
     from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.cache import ExecutionCache
     from swr.kinds.workflow.task import load_task
 
     base = tmp_path_factory.mktemp("shade")
@@ -436,8 +455,9 @@ def test_a_jpeg_of_many_scans_is_a_graded_failure_within_the_decode_budget(image
     assert "decode budget exceeded" in first["mismatches"][0]["got"], first["mismatches"]
 
 
-def test_a_grade_holds_at_most_jobs_runs_of_artifacts(linear_release: Path, backend: Any, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_grade_holds_at_most_jobs_runs_of_artifacts(
+    linear_release: Path, backend: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every scenario's run writes nearly the task's disk limit of artifacts; the grade's scratch on the host
     never holds more than `jobs` runs' worth (each scenario is judged and dropped as it finishes), where it
     used to keep every scenario's files until the verdict."""
@@ -447,8 +467,8 @@ def test_a_grade_holds_at_most_jobs_runs_of_artifacts(linear_release: Path, back
 
     from conftest import write_candidate
 
-    from swr.kinds.workflow.grading import grade
     from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.grading import grade
     from swr.kinds.workflow.task import load_task
 
     scratch = Path(tempfile.mkdtemp(prefix="swr-test-scratch-"))
@@ -457,13 +477,16 @@ def test_a_grade_holds_at_most_jobs_runs_of_artifacts(linear_release: Path, back
     task = load_task(task_dir(linear_release, "good-linear-v1"))
     cap, jobs = 4 << 20, 2
     task = dataclasses.replace(task, limits=dataclasses.replace(task.limits, disk_bytes=cap))
-    cand = write_candidate(tmp_path / "cand", """import json, os, sys
+    cand = write_candidate(
+        tmp_path / "cand",
+        """import json, os, sys
 s = json.load(sys.stdin)
 for i in range(3):
     with open(os.path.join(os.environ["SWR_ARTIFACTS"], "junk%d" % i), "wb") as f:
         f.write(os.urandom(1 << 20))
 print(json.dumps({"y": 2 * s["a"] + s["b"], "z": [s["a"], s["b"]]}))
-""")
+""",
+    )
     peak, samples, done = [0], [0], threading.Event()
 
     def watch() -> None:

@@ -10,16 +10,16 @@ import pytest
 from conftest import FIXTURES, swr, write_candidate
 
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.grading import grade, oracle_verdict
 from swr.core.hashing import tree_hash
 from swr.core.release_dir import task_dir
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.grading import grade, oracle_verdict
 from swr.kinds.workflow.task import load_task
 
 BOX = FIXTURES / "good-artifacts"
 
 # A candidate that re-implements the fixture; EDIT is spliced in to make it wrong (or differently right).
-CANDIDATE = '''
+CANDIDATE = """
 import json, os, sys
 import numpy as np
 from boxlib import box
@@ -48,7 +48,7 @@ if table_name:
     with open(os.path.join(art, table_name), "w") as f:
         f.write("x,y\\n" + "".join("%d,%r\\n" % r for r in rows))
 print(json.dumps({{"mesh": mesh_name, "table": table_name}}))
-'''
+"""
 
 
 def candidate(tmp: Path, edit: str = "") -> Path:
@@ -61,8 +61,11 @@ def candidate(tmp: Path, edit: str = "") -> Path:
 @pytest.fixture(scope="module")
 def box_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("box")
-    results = build([BOX], base / "release", BuildOptions(variants=2, public=3, hidden=3, jobs=2,
-                                                         cache=ExecutionCache(base / "cache")))
+    results = build(
+        [BOX],
+        base / "release",
+        BuildOptions(variants=2, public=3, hidden=3, jobs=2, cache=ExecutionCache(base / "cache")),
+    )
     assert not results[0].failure, results[0].failure
     return base / "release"
 
@@ -92,23 +95,29 @@ def test_oracle_passes(box_task, sandbox) -> None:
     assert v.passed, v
 
 
-@pytest.mark.parametrize("edit", [
-    "",                                               # the same files, written by other code
-    "mesh_name = 'box.obj'; tris = tris[::-1]",      # OBJ, reversed facet order, unshared vertices
-    "rows = [(x, float('%.15e' % y)) for x, y in rows]; table_name = 'table.csv'",  # re-spelt numbers
-])
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "",  # the same files, written by other code
+        "mesh_name = 'box.obj'; tris = tris[::-1]",  # OBJ, reversed facet order, unshared vertices
+        "rows = [(x, float('%.15e' % y)) for x, y in rows]; table_name = 'table.csv'",  # re-spelt numbers
+    ],
+)
 def test_equivalent_files_pass(box_task, sandbox, tmp_path: Path, edit: str) -> None:
     v = grade(box_task, candidate(tmp_path / "c", edit), sandbox)
     assert v.passed, v.scenarios[0].mismatches
 
 
-@pytest.mark.parametrize("edit, field", [
-    ("tris = tris * 1.02", "mesh"),                   # scaled by 2 %
-    ("tris = tris[1:]", "mesh"),                      # a deleted facet
-    ("rows = rows[:-1]", "table"),                    # a truncated table
-    ("rows = [(x, y * 1.01) for x, y in rows]", "table"),
-    ("tris = tris + np.array([0.0, 0.0, 0.05])", "mesh"),  # moved by 1 % of its size
-])
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        ("tris = tris * 1.02", "mesh"),  # scaled by 2 %
+        ("tris = tris[1:]", "mesh"),  # a deleted facet
+        ("rows = rows[:-1]", "table"),  # a truncated table
+        ("rows = [(x, y * 1.01) for x, y in rows]", "table"),
+        ("tris = tris + np.array([0.0, 0.0, 0.05])", "mesh"),  # moved by 1 % of its size
+    ],
+)
 def test_wrong_files_fail_as_artifact_mismatch(box_task, sandbox, tmp_path: Path, edit: str, field: str) -> None:
     v = grade(box_task, candidate(tmp_path / "c", edit), sandbox)
     assert not v.passed
@@ -126,9 +135,11 @@ def test_a_named_file_that_was_not_written_fails(box_task, sandbox, tmp_path: Pa
 @pytest.mark.parametrize("target", ["/etc/passwd", "../../box.stl", "/sandbox/work/run"])
 def test_links_out_of_the_artifact_directory_are_not_followed(box_task, sandbox, tmp_path: Path, target: str) -> None:
     """A symlink is never followed on the host: it could point at the reference's own file."""
-    script = (f"import json, os\nart = os.environ['SWR_ARTIFACTS']\nos.symlink({target!r}, os.path.join(art, 'box.stl'))\n"
-              "os.mkfifo(os.path.join(art, 'curve.csv'))\n"
-              "print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n")
+    script = (
+        f"import json, os\nart = os.environ['SWR_ARTIFACTS']\nos.symlink({target!r}, os.path.join(art, 'box.stl'))\n"
+        "os.mkfifo(os.path.join(art, 'curve.csv'))\n"
+        "print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n"
+    )
     v = grade(box_task, write_candidate(tmp_path / "c", script), sandbox)
     assert not v.passed and {s.label for s in v.scenarios} == {"artifact_mismatch"}
 
@@ -140,17 +151,26 @@ def test_replaying_a_public_file_is_caught(box_task, sandbox, tmp_path: Path) ->
     src = box_task.public[0].files
     for name in ("box.stl", "curve.csv"):
         (c / name).write_bytes((src / name).read_bytes())
-    script = ("import json, os, shutil\nfor n in ('box.stl', 'curve.csv'):\n"
-              "    shutil.copyfile(n, os.path.join(os.environ['SWR_ARTIFACTS'], n))\n"
-              "print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n")
+    script = (
+        "import json, os, shutil\nfor n in ('box.stl', 'curve.csv'):\n"
+        "    shutil.copyfile(n, os.path.join(os.environ['SWR_ARTIFACTS'], n))\n"
+        "print(json.dumps({'mesh': 'box.stl', 'table': 'curve.csv'}))\n"
+    )
     v = grade(box_task, write_candidate(c, script), sandbox)
     assert not v.passed
     assert {"input_independent", "public_replay"} <= set(v.labels)
 
 
 def test_nondeterministic_artifact_fails_the_determinism_gate(tmp_path: Path) -> None:
-    r = swr("build", str(FIXTURES / "nondeterministic-artifact"), "--variants", "1", "--out", str(tmp_path / "r"),
-            "--no-cache")
+    r = swr(
+        "build",
+        str(FIXTURES / "nondeterministic-artifact"),
+        "--variants",
+        "1",
+        "--out",
+        str(tmp_path / "r"),
+        "--no-cache",
+    )
     assert "gate deterministic" in r.stdout + r.stderr and "report" in r.stdout + r.stderr
 
 
@@ -165,8 +185,11 @@ def test_an_unknown_comparator_option_is_named(tmp_path: Path) -> None:
     wf = tmp_path / "wf"
     wf.mkdir()
     (wf / "run.py").write_text((BOX / "run.py").read_text())
-    (wf / "workflow.toml").write_text((BOX / "workflow.toml").read_text().replace(
-        "artifact = { samples = 500 }", "artifact = { volatile = ['^solid'] }"))
+    (wf / "workflow.toml").write_text(
+        (BOX / "workflow.toml")
+        .read_text()
+        .replace("artifact = { samples = 500 }", "artifact = { volatile = ['^solid'] }")
+    )
     r = swr("build", str(wf), "--variants", "1", "--out", str(tmp_path / "r"), "--no-cache")
     text = r.stdout + r.stderr
     assert r.returncode != 0 and "unknown mesh option 'volatile'" in text

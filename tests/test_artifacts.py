@@ -1,5 +1,6 @@
 """Artifact comparators: faithful re-serialisations pass, wrong artifacts fail on the right check,
 and no candidate bytes ever make the judge raise."""
+
 from __future__ import annotations
 
 import csv
@@ -20,8 +21,8 @@ from swr.judge.artifacts import (
     KINDS,
     ArtifactConfigError,
     ArtifactResult,
-    compare_artifact,
     artifact_kind,
+    compare_artifact,
 )
 from swr.judge.artifacts.mesh import distance_numpy, surface_distance
 
@@ -67,8 +68,9 @@ def write_mesh(mesh: trimesh.Trimesh, path: Path, ascii_stl: bool = False) -> Pa
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
-@pytest.mark.parametrize("variant", ["ascii.stl", "binary.stl", "obj", "ply", "off", "glb",
-                                     "permuted.stl", "permuted.obj"])
+@pytest.mark.parametrize(
+    "variant", ["ascii.stl", "binary.stl", "obj", "ply", "off", "glb", "permuted.stl", "permuted.obj"]
+)
 def test_mesh_equivalent_serialisations_pass(tmp_path: Path, shape: str, variant: str) -> None:
     mesh = SHAPES[shape]()
     ref = write_mesh(mesh, tmp_path / "ref.stl")
@@ -125,8 +127,9 @@ def test_mesh_facets_wound_inward_fail_though_volume_area_and_surface_agree(tmp_
     if shape == "box":  # nothing else tells: the flipped facets' contributions to volume and area cancel out
         assert failing(res) == {"winding"}, res.checks
     assert res.checks["winding"]["expected"] == "outward" and res.checks["winding"]["got"] == "inconsistent"
-    inside_out = run(ref, write_mesh(trimesh.Trimesh(mesh.vertices, mesh.faces[:, ::-1], process=False),
-                                     tmp_path / "i.stl"))
+    inside_out = run(
+        ref, write_mesh(trimesh.Trimesh(mesh.vertices, mesh.faces[:, ::-1], process=False), tmp_path / "i.stl")
+    )
     assert not inside_out.ok and "winding" in failing(inside_out)
     assert inside_out.checks["winding"]["got"] == "inward"
     assert run(ref, write_mesh(permuted(mesh), tmp_path / "p.ply")).ok  # renumbered, reordered, rotated corners
@@ -158,13 +161,22 @@ def test_mesh_distance_option_loosens(tmp_path: Path) -> None:
 
 
 def test_exact_point_triangle_distance() -> None:
-    tri = np.array([[[0, 0, 0], [1, 0, 0], [0, 1, 0]],          # right triangle in z=0
-                    [[5, 5, 5], [6, 6, 6], [7, 7, 7]]], float)  # degenerate: a segment
-    points = np.array([[0.2, 0.2, 1.0],    # above the interior
-                       [2.0, 0.0, 0.0],    # beyond corner b
-                       [-1.0, -1.0, 0.0],  # beyond corner a
-                       [1.0, 1.0, 0.0],    # beyond the hypotenuse
-                       [8.0, 7.0, 7.0]])   # nearest the degenerate one's end
+    tri = np.array(
+        [
+            [[0, 0, 0], [1, 0, 0], [0, 1, 0]],  # right triangle in z=0
+            [[5, 5, 5], [6, 6, 6], [7, 7, 7]],
+        ],
+        float,
+    )  # degenerate: a segment
+    points = np.array(
+        [
+            [0.2, 0.2, 1.0],  # above the interior
+            [2.0, 0.0, 0.0],  # beyond corner b
+            [-1.0, -1.0, 0.0],  # beyond corner a
+            [1.0, 1.0, 0.0],  # beyond the hypotenuse
+            [8.0, 7.0, 7.0],
+        ]
+    )  # nearest the degenerate one's end
     got = distance_numpy(points, tri)
     want = [1.0, 1.0, np.sqrt(2), np.sqrt(2) / 2, 1.0]
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
@@ -181,6 +193,7 @@ def test_numpy_distance_agrees_with_trimesh() -> None:
 
 
 # ---------------------------------------------------------------- images
+
 
 def picture(h: int = 48, w: int = 64) -> np.ndarray:
     """Gradient plus seeded noise: any misplaced block shows."""
@@ -247,13 +260,13 @@ def test_image_size_mismatch(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- audio
 
+
 def tone(frames: int = 4000, rate: int = 8000) -> np.ndarray:
     t = np.arange(frames) / rate
     return np.stack([0.6 * np.sin(2 * np.pi * 440 * t), 0.3 * np.sin(2 * np.pi * 660 * t)], axis=1)
 
 
-@pytest.mark.parametrize("name,subtype", [("c.flac", "PCM_16"), ("c.wav", "FLOAT"),
-                                          ("c.wav", "PCM_24")])
+@pytest.mark.parametrize("name,subtype", [("c.flac", "PCM_16"), ("c.wav", "FLOAT"), ("c.wav", "PCM_24")])
 def test_audio_reencode_passes(tmp_path: Path, name: str, subtype: str) -> None:
     soundfile.write(tmp_path / "ref.wav", tone(), 8000, subtype="PCM_16")
     data, _ = soundfile.read(tmp_path / "ref.wav")
@@ -263,9 +276,15 @@ def test_audio_reencode_passes(tmp_path: Path, name: str, subtype: str) -> None:
     assert res.checks["samples"]["got"] == 0.0
 
 
-@pytest.mark.parametrize("change,check_name", [
-    ("truncate", "frames"), ("scale", "samples"), ("rate", "sample_rate"), ("mono", "channels"),
-])
+@pytest.mark.parametrize(
+    "change,check_name",
+    [
+        ("truncate", "frames"),
+        ("scale", "samples"),
+        ("rate", "sample_rate"),
+        ("mono", "channels"),
+    ],
+)
 def test_audio_wrong_fails(tmp_path: Path, change: str, check_name: str) -> None:
     data, rate = tone(), 8000
     soundfile.write(tmp_path / "ref.wav", data, rate, subtype="PCM_16")
@@ -286,8 +305,12 @@ def test_audio_wrong_fails(tmp_path: Path, change: str, check_name: str) -> None
 # ---------------------------------------------------------------- tables
 
 HEADER = ["id", "name", "value", "flag"]
-ROWS = [[1, "alpha", 1.0, True], [2, "beta, gamma", 0.125, False], [3, 'say "hi"', -2.5e-3, True],
-        [4, "delta", 12345.678, False]]
+ROWS = [
+    [1, "alpha", 1.0, True],
+    [2, "beta, gamma", 0.125, False],
+    [3, 'say "hi"', -2.5e-3, True],
+    [4, "delta", 12345.678, False],
+]
 
 
 def write_csv(path: Path, header=HEADER, rows=ROWS, **kw) -> Path:
@@ -318,8 +341,7 @@ def test_table_reformatted_csv_passes(tmp_path: Path) -> None:
         write_csv(tmp_path / "tab.tsv", delimiter="\t"),
     ]
     spaced = tmp_path / "spaced.csv"
-    spaced.write_text(ref.read_text().replace(",", ", ").replace("beta,  gamma", "beta, gamma")
-                      + "\n\n")
+    spaced.write_text(ref.read_text().replace(",", ", ").replace("beta,  gamma", "beta, gamma") + "\n\n")
     for cand in variants + [spaced]:
         res = run(ref, cand)
         assert res.ok, (cand.name, res.detail)
@@ -335,8 +357,7 @@ def test_table_float_spellings(tmp_path: Path) -> None:
 def test_table_reordered_columns_pass_and_are_reported(tmp_path: Path) -> None:
     ref = write_csv(tmp_path / "ref.csv")
     order = [2, 0, 3, 1]
-    cand = write_csv(tmp_path / "c.csv", [HEADER[i] for i in order],
-                     [[r[i] for i in order] for r in ROWS])
+    cand = write_csv(tmp_path / "c.csv", [HEADER[i] for i in order], [[r[i] for i in order] for r in ROWS])
     res = run(ref, cand)
     assert res.ok and res.checks["columns"]["same_order"] is False
 
@@ -349,10 +370,18 @@ def test_table_parquet_csv_both_ways(tmp_path: Path) -> None:
     assert failing(run(pq_path, bad)) == {"rows"}
 
 
-@pytest.mark.parametrize("change,check_name", [
-    ("truncate", "rows"), ("one_percent", "cells"), ("string", "cells"), ("bool", "cells"),
-    ("drop_column", "columns"), ("kind", "kinds"), ("blank", "cells"),
-])
+@pytest.mark.parametrize(
+    "change,check_name",
+    [
+        ("truncate", "rows"),
+        ("one_percent", "cells"),
+        ("string", "cells"),
+        ("bool", "cells"),
+        ("drop_column", "columns"),
+        ("kind", "kinds"),
+        ("blank", "cells"),
+    ],
+)
 def test_table_wrong_fails(tmp_path: Path, change: str, check_name: str) -> None:
     ref = write_csv(tmp_path / "ref.csv")
     header, rows = list(HEADER), [list(r) for r in ROWS]
@@ -389,8 +418,10 @@ def test_table_nan_and_inf_cells(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- text
 
-DXF = ("999\nwritten by tool 1.2 at 2024-05-01T10:11:12Z\n0\nSECTION\n2\nHEADER\n9\n$HANDSEED\n"
-       "5\n{guid}\n0\nENDSEC\n0\nEOF\n")
+DXF = (
+    "999\nwritten by tool 1.2 at 2024-05-01T10:11:12Z\n0\nSECTION\n2\nHEADER\n9\n$HANDSEED\n"
+    "5\n{guid}\n0\nENDSEC\n0\nEOF\n"
+)
 IGNORE = {"ignore_lines": [r"^written by tool .* at \d{4}-\d\d-\d\dT", r"^\{[0-9a-f-]{36}\}$"]}
 GUID_A, GUID_B = "{0f8fad5b-d9cb-469f-a165-70867728950e}", "{7c9e6679-7425-40de-944b-e07fc1f90ae7}"
 
@@ -404,12 +435,15 @@ def test_text_volatile_lines_ignored(tmp_path: Path) -> None:
     assert failing(strict) == {"content"} and strict.checks["content"]["line"] == 2
 
 
-@pytest.mark.parametrize("mutate,line", [
-    (lambda s: s.replace("$HANDSEED", "$HANDSEEDS"), 8),
-    (lambda s: s.replace("written by tool 1.2 at 2024-05-01T10:11:12Z\n", ""), 2),
-    (lambda s: s.replace("0\nEOF\n", ""), 13),
-    (lambda s: s + "0\nEXTRA\n", 15),
-])
+@pytest.mark.parametrize(
+    "mutate,line",
+    [
+        (lambda s: s.replace("$HANDSEED", "$HANDSEEDS"), 8),
+        (lambda s: s.replace("written by tool 1.2 at 2024-05-01T10:11:12Z\n", ""), 2),
+        (lambda s: s.replace("0\nEOF\n", ""), 13),
+        (lambda s: s + "0\nEXTRA\n", 15),
+    ],
+)
 def test_text_changed_line_fails(tmp_path: Path, mutate, line: int) -> None:
     ref = DXF.format(guid=GUID_A)
     (tmp_path / "ref.dxf").write_text(ref)
@@ -422,9 +456,14 @@ def test_text_changed_line_fails(tmp_path: Path, mutate, line: int) -> None:
 
 # ---------------------------------------------------------------- dispatch, errors, fuzz
 
+
 def test_kinds_dispatch() -> None:
     assert {KINDS[s] for s in (".stl", ".glb", ".png", ".tiff", ".flac", ".parquet", ".tsv")} == {
-        "mesh", "image", "audio", "table"}
+        "mesh",
+        "image",
+        "audio",
+        "table",
+    }
     assert artifact_kind(Path("A.STL")) == "mesh" and artifact_kind(Path("out.dxf")) == "text"
     assert artifact_kind(Path("noext")) == "text"
 
@@ -460,8 +499,10 @@ def _references(root: Path) -> dict[str, Path]:
     (root / "ref.dxf").write_text(DXF.format(guid=GUID_A))
     refs[".dxf"] = root / "ref.dxf"
     for s in (".html", ".htm"):
-        (root / f"ref{s}").write_text('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8" />'
-                                      "<title>t</title></head>\n<body><p>Some <em>text</em>.</p></body></html>\n")
+        (root / f"ref{s}").write_text(
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8" />'
+            "<title>t</title></head>\n<body><p>Some <em>text</em>.</p></body></html>\n"
+        )
         refs[s] = root / f"ref{s}"
     return refs
 
@@ -479,12 +520,15 @@ def test_every_reference_matches_itself(references: dict[str, Path]) -> None:
 
 
 @pytest.mark.parametrize("suffix", sorted(set(KINDS) | {".dxf"}))
-def test_broken_candidates_never_raise(references: dict[str, Path], tmp_path: Path,
-                                       suffix: str) -> None:
+def test_broken_candidates_never_raise(references: dict[str, Path], tmp_path: Path, suffix: str) -> None:
     ref = references[suffix]
     data = ref.read_bytes()
-    cases = {"empty": b"", "half": data[: len(data) // 2], "head": data[:40],
-             "flipped": bytes(b ^ 0xFF for b in data[:200]) + data[200:]}
+    cases = {
+        "empty": b"",
+        "half": data[: len(data) // 2],
+        "head": data[:40],
+        "flipped": bytes(b ^ 0xFF for b in data[:200]) + data[200:],
+    }
     for name, blob in cases.items():
         cand = tmp_path / f"{name}{suffix}"
         cand.write_bytes(blob)
@@ -496,10 +540,12 @@ def test_broken_candidates_never_raise(references: dict[str, Path], tmp_path: Pa
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(suffix=st.sampled_from(sorted(set(KINDS) | {".dxf"})),
-       blob=st.binary(max_size=600), cand_suffix=st.sampled_from(["same", ".bin", ".obj", ".csv"]))
-def test_random_bytes_never_raise(references: dict[str, Path], suffix: str, blob: bytes,
-                                  cand_suffix: str) -> None:
+@given(
+    suffix=st.sampled_from(sorted(set(KINDS) | {".dxf"})),
+    blob=st.binary(max_size=600),
+    cand_suffix=st.sampled_from(["same", ".bin", ".obj", ".csv"]),
+)
+def test_random_bytes_never_raise(references: dict[str, Path], suffix: str, blob: bytes, cand_suffix: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cand = Path(tmp) / ("c" + (suffix if cand_suffix == "same" else cand_suffix))
         cand.write_bytes(blob)

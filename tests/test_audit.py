@@ -12,23 +12,25 @@ import pytest
 import tomli_w
 from conftest import FIXTURES, release_slice, sample_per_domain, swr, write_candidate
 
+from swr.assemble import BuildOptions, build
 from swr.audit.consensus import consensus_audit
 from swr.audit.lint import lint_audit
 from swr.audit.mutation import mutation_audit, wilson
 from swr.audit.replay import replay_audit
 from swr.audit.sensitivity import sensitivity_audit
-from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.layout import ReleasePaths
+from swr.kinds.workflow.cache import ExecutionCache
 
 # ------------------------------------------------------------------ the whole catalog meets the bar
+
 
 @pytest.fixture(scope="module")
 def mutation_sample(catalog_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`make test`: 4 tasks per domain drawn with SWR_TEST_SEED (printed at the end of the run); `make test-full`
     audits every task of the catalog."""
-    return release_slice(catalog_release, tuple(sample_per_domain(catalog_release, 4)),
-                         tmp_path_factory.mktemp("mutation") / "rel")
+    return release_slice(
+        catalog_release, tuple(sample_per_domain(catalog_release, 4)), tmp_path_factory.mktemp("mutation") / "rel"
+    )
 
 
 @pytest.mark.full
@@ -42,9 +44,15 @@ def test_catalog_mutation_audit_makes_no_wrong_decision(mutation_sample: Path) -
     r = mutation_audit(mutation_sample, per_class=3, jobs=2, reexecute=True)
     assert r["tasks"] == 24 and r["false_accepts"] == 0 and r["false_rejects"] == 0, r["wrong_decisions"]
     names = {c["name"] for c in r["classes"]}
-    assert {"perturb_1.01x_tolerance", "perturb_0.99x_tolerance", "deepest_leaf_changed",
-            "coherent_shift_10x_tolerance", "other_scenario_output", "reserialise_int_as_float",
-            "ignored_axis_reexecuted"} <= names
+    assert {
+        "perturb_1.01x_tolerance",
+        "perturb_0.99x_tolerance",
+        "deepest_leaf_changed",
+        "coherent_shift_10x_tolerance",
+        "other_scenario_output",
+        "reserialise_int_as_float",
+        "ignored_axis_reexecuted",
+    } <= names
     assert r["trials"] > 20 * r["tasks"]
 
 
@@ -68,11 +76,15 @@ def test_catalog_lints_clean(catalog_release: Path) -> None:
 
 # ------------------------------------------------------------------ small releases, broken on purpose
 
+
 @pytest.fixture(scope="module")
 def linear(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("audit")
-    build([FIXTURES / "good-linear"], base / "release",
-          BuildOptions(variants=1, public=4, hidden=3, cache=ExecutionCache(base / "cache")))
+    build(
+        [FIXTURES / "good-linear"],
+        base / "release",
+        BuildOptions(variants=1, public=4, hidden=3, cache=ExecutionCache(base / "cache")),
+    )
     return base / "release"
 
 
@@ -117,17 +129,20 @@ def test_a_percentage_pass_criterion_is_caught(linear: Path, tmp_path: Path, san
     """A pass on 60 % of hidden scenarios: lint flags it, and the grader does honour it (so it matters)."""
     lax = broken_copy(linear, tmp_path / "lax", lambda g: g.update(pass_threshold=0.6), table="grading")
     assert [f["check"] for f in lint_audit(lax)["findings"]] == ["percentage_pass"]
-    from swr.kinds.workflow.grading import grade
     from swr.core.release_dir import list_tasks
+    from swr.kinds.workflow.grading import grade
     from swr.kinds.workflow.task import load_task
 
     task = load_task(list_tasks(lax)[0])
-    script = ("import json, sys\ns = json.load(sys.stdin)\nok = s == %r\n"
-              "print(json.dumps({'y': 2 * s['a'] + s['b'] + (0 if ok else 1), 'z': [s['a'], s['b']]}))\n")
+    script = (
+        "import json, sys\ns = json.load(sys.stdin)\nok = s == %r\n"
+        "print(json.dumps({'y': 2 * s['a'] + s['b'] + (0 if ok else 1), 'z': [s['a'], s['b']]}))\n"
+    )
     wrong_once = write_candidate(tmp_path / "c", script % task.hidden[0].scenario)
     assert not grade(task, wrong_once, sandbox).passed  # right on 1 of 3 hidden scenarios
-    right_twice = write_candidate(tmp_path / "d", script.replace("0 if ok else 1", "1 if ok else 0")
-                                  % task.hidden[0].scenario)
+    right_twice = write_candidate(
+        tmp_path / "d", script.replace("0 if ok else 1", "1 if ok else 0") % task.hidden[0].scenario
+    )
     assert grade(task, right_twice, sandbox).passed  # wrong on one, and still passes: the defect
 
 
@@ -160,8 +175,9 @@ def test_sensitivity_names_an_inert_parameter(tmp_path: Path) -> None:
     wf = tmp_path / "wf"
     shutil.copytree(FIXTURES / "good-linear", wf)
     toml = (wf / "workflow.toml").read_text().replace('name = "good-linear"', 'name = "inert-c"')
-    (wf / "workflow.toml").write_text(toml + '\n[inputs.c]\ntype = "number"\nmin = 0.0\nmax = 1.0\n'
-                                      'description = "Read by nobody."\n')
+    (wf / "workflow.toml").write_text(
+        toml + '\n[inputs.c]\ntype = "number"\nmin = 0.0\nmax = 1.0\ndescription = "Read by nobody."\n'
+    )
     build([wf], tmp_path / "rel", BuildOptions(variants=1, cache=ExecutionCache(enabled=False)))
     r = sensitivity_audit(tmp_path / "rel")
     assert r["inert_parameters"] == {"inert-c": ["c"]}
@@ -170,8 +186,10 @@ def test_sensitivity_names_an_inert_parameter(tmp_path: Path) -> None:
 
 def test_consensus_flags_a_field_two_candidates_agree_on(linear: Path, tmp_path: Path) -> None:
     """Two independent candidates that both compute y = 2a + b + 1 point at the reference's y."""
-    script = ("import json, sys\ns = json.load(sys.stdin)\n"
-              "print(json.dumps({'y': 2 * s['a'] + s['b'] + %s, 'z': [s['a'], s['b']]}))\n")
+    script = (
+        "import json, sys\ns = json.load(sys.stdin)\n"
+        "print(json.dumps({'y': 2 * s['a'] + s['b'] + %s, 'z': [s['a'], s['b']]}))\n"
+    )
     a = write_candidate(tmp_path / "a", script % "1.0")
     b = write_candidate(tmp_path / "b", script % "1.0")
     right = write_candidate(tmp_path / "right", script % "0.0")
@@ -191,9 +209,11 @@ def test_lint_rerun_flags_drift_that_eats_the_tolerance(tmp_path: Path) -> None:
     (wf / "run.py").write_text(
         "import json, os, sys\ns = json.load(sys.stdin)\na, b = float(s['a']), float(s['b'])\n"
         "drift = 0.35e-6 if os.environ['PYTHONHASHSEED'] == '0' else -0.35e-6\n"
-        "json.dump({'y': 2.0 * a + b + drift, 'z': [a, b]}, sys.stdout)\n")
-    results = build([wf], tmp_path / "rel", BuildOptions(variants=1, public=3, hidden=3,
-                                                         cache=ExecutionCache(enabled=False)))
+        "json.dump({'y': 2.0 * a + b + drift, 'z': [a, b]}, sys.stdout)\n"
+    )
+    results = build(
+        [wf], tmp_path / "rel", BuildOptions(variants=1, public=3, hidden=3, cache=ExecutionCache(enabled=False))
+    )
     assert not results[0].failure, results[0].failure
     assert lint_audit(tmp_path / "rel")["findings"] == []  # statically nothing is wrong
     found = lint_audit(tmp_path / "rel", rerun=True)["findings"]

@@ -14,17 +14,33 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, ROOT, swr
 
+from swr.assemble import BuildOptions, build
 from swr.audit.agreement import cohen_kappa
 from swr.audit.bundles import HOW_TO_LABEL, write_bundles
 from swr.audit.mutation import DESIGNED_VALID, task_mutants, wilson
-from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.task import load_task
 
 SEED = "7"
-VERDICT_WORDS = ("valid", "invalid", "pass", "fail", "accept", "reject", "mutant", "mutation", "designed",
-                 "verdict", "verifier", "correct", "wrong", "expected", "perturb", "tolerance")
+VERDICT_WORDS = (
+    "valid",
+    "invalid",
+    "pass",
+    "fail",
+    "accept",
+    "reject",
+    "mutant",
+    "mutation",
+    "designed",
+    "verdict",
+    "verifier",
+    "correct",
+    "wrong",
+    "expected",
+    "perturb",
+    "tolerance",
+)
 DATA_BLOCK = re.compile(r'<pre class="data">.*?</pre>', re.DOTALL)
 
 
@@ -32,9 +48,11 @@ DATA_BLOCK = re.compile(r'<pre class="data">.*?</pre>', re.DOTALL)
 def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two variants of a structured workflow and of a mesh + table workflow, and one engine task."""
     base = tmp_path_factory.mktemp("bundles")
-    results = build([FIXTURES / "good-linear", FIXTURES / "good-artifacts", ROOT / "engines" / "statistics"],
-                    base / "release", BuildOptions(variants=2, public=3, hidden=3, jobs=2,
-                                                   cache=ExecutionCache(base / "cache")))
+    results = build(
+        [FIXTURES / "good-linear", FIXTURES / "good-artifacts", ROOT / "engines" / "statistics"],
+        base / "release",
+        BuildOptions(variants=2, public=3, hidden=3, jobs=2, cache=ExecutionCache(base / "cache")),
+    )
     assert not [r.failure for r in results if r.failure]
     return base / "release"
 
@@ -57,10 +75,15 @@ def bundle_files(out: Path) -> list[Path]:
 
 # ------------------------------------------------------------------ the bundles
 
+
 def test_every_page_shows_instruction_scenario_reference_and_both_cases(release: Path, audit: tuple) -> None:
     out, key = audit
-    assert {b["task"] for b in key["bundles"]} == {"good-linear-v1", "good-linear-v2", "box-artifacts-v1",
-                                                    "box-artifacts-v2"}
+    assert {b["task"] for b in key["bundles"]} == {
+        "good-linear-v1",
+        "good-linear-v2",
+        "box-artifacts-v1",
+        "box-artifacts-v2",
+    }
     assert [n["task"] for n in key["not_applicable"]] == ["statistics"]  # an engine task: no output to mutate
     assert {b["stratum"] for b in key["bundles"]} == {"structured", "geometry"}
     for b in key["bundles"]:
@@ -160,6 +183,7 @@ def test_the_key_is_never_written_into_the_bundle_dir(release: Path, tmp_path: P
 
 # ------------------------------------------------------------------ agreement
 
+
 def write_labels(path: Path, labels: dict[tuple[str, str], str]) -> Path:
     """A label sheet as annotators return it (rows in any order, a note here and there)."""
     with path.open("w", newline="") as f:
@@ -171,13 +195,20 @@ def write_labels(path: Path, labels: dict[tuple[str, str], str]) -> Path:
 
 
 def designed(key: dict[str, Any]) -> dict[tuple[str, str], str]:
-    return {(b["bundle_id"], c): "valid" if r["designed_valid"] else "invalid"
-            for b in key["bundles"] for c, r in b["cases"].items()}
+    return {
+        (b["bundle_id"], c): "valid" if r["designed_valid"] else "invalid"
+        for b in key["bundles"]
+        for c, r in b["cases"].items()
+    }
 
 
 def pick(key: dict[str, Any], stratum: str, valid: bool) -> tuple[str, str]:
-    return next((b["bundle_id"], c) for b in key["bundles"] for c, r in sorted(b["cases"].items())
-                if b["stratum"] == stratum and r["designed_valid"] == valid)
+    return next(
+        (b["bundle_id"], c)
+        for b in key["bundles"]
+        for c, r in sorted(b["cases"].items())
+        if b["stratum"] == stratum and r["designed_valid"] == valid
+    )
 
 
 def test_agreement_reproduces_hand_computed_numbers(audit: tuple, tmp_path: Path) -> None:
@@ -186,8 +217,14 @@ def test_agreement_reproduces_hand_computed_numbers(audit: tuple, tmp_path: Path
     truth = designed(key)
     assert sorted(truth.values()).count("valid") == 4 and len(truth) == 8
     x1, x2 = pick(key, "geometry", True), pick(key, "structured", False)
-    x3 = next(c for c in truth if c not in (x2,) and truth[c] == "invalid" and c[0] != x1[0]
-              and any(b["bundle_id"] == c[0] and b["stratum"] == "structured" for b in key["bundles"]))
+    x3 = next(
+        c
+        for c in truth
+        if c not in (x2,)
+        and truth[c] == "invalid"
+        and c[0] != x1[0]
+        and any(b["bundle_id"] == c[0] and b["stratum"] == "structured" for b in key["bundles"])
+    )
     x4 = pick(key, "structured", True)
     a = write_labels(tmp_path / "a.csv", {**truth, x1: "invalid"})  # A: 3 valid, 5 invalid
     b = write_labels(tmp_path / "b.csv", {**truth, x2: "unsure"})  # B: 4 valid, 3 invalid, 1 unsure
@@ -207,8 +244,12 @@ def test_agreement_reproduces_hand_computed_numbers(audit: tuple, tmp_path: Path
     assert (r["false_rejects"], r["false_reject_rate"]["n"]) == (1, 3)
     assert r["false_accept_rate"]["wilson95"] == pytest.approx(list(wilson(1, 4)))
     strata = {s["stratum"]: (s["cases"], s["k"]) for s in r["strata"]}
-    assert strata == {"structured valid": (2, 1), "structured invalid": (1, 0),
-                      "geometry valid": (1, 0), "geometry invalid": (3, 1)}
+    assert strata == {
+        "structured valid": (2, 1),
+        "structured invalid": (1, 0),
+        "geometry valid": (1, 0),
+        "geometry invalid": (3, 1),
+    }
     for s in r["strata"]:
         assert s["wilson95"] == pytest.approx(list(wilson(s["k"], s["cases"])))
     # without an adjudicated sheet the annotators' agreed labels decide; the two disagreements stay unresolved
@@ -231,16 +272,20 @@ def test_cohen_kappa_by_hand() -> None:
     assert cohen_kappa(a, a) == 1.0
 
 
-@pytest.mark.parametrize("breakage, where", [
-    (lambda rows: rows[2].__setitem__(2, "maybe"), "row 3: label"),
-    (lambda rows: [r.pop(2) for r in rows], "label"),
-    (lambda rows: rows[4].__setitem__(0, "bundle-999"), "row 5: bundle_id"),
-    (lambda rows: rows.append(list(rows[2])), f"row {9 + 1}: case"),
-    (lambda rows: rows.pop(), "bundle_id"),
-    (lambda rows: rows[3].__setitem__(2, ""), "row 4: label"),
-])
-def test_a_malformed_label_sheet_exits_2_naming_file_and_row(audit: tuple, tmp_path: Path, breakage: Any,
-                                                             where: str) -> None:
+@pytest.mark.parametrize(
+    "breakage, where",
+    [
+        (lambda rows: rows[2].__setitem__(2, "maybe"), "row 3: label"),
+        (lambda rows: [r.pop(2) for r in rows], "label"),
+        (lambda rows: rows[4].__setitem__(0, "bundle-999"), "row 5: bundle_id"),
+        (lambda rows: rows.append(list(rows[2])), f"row {9 + 1}: case"),
+        (lambda rows: rows.pop(), "bundle_id"),
+        (lambda rows: rows[3].__setitem__(2, ""), "row 4: label"),
+    ],
+)
+def test_a_malformed_label_sheet_exits_2_naming_file_and_row(
+    audit: tuple, tmp_path: Path, breakage: Any, where: str
+) -> None:
     out, key = audit
     rows = [["bundle_id", "case", "label", "note"]] + [[b, c, lab, ""] for (b, c), lab in sorted(designed(key).items())]
     breakage(rows)

@@ -15,15 +15,15 @@ import pytest
 import tomli_w
 from conftest import FIXTURES
 
+from swr.assemble import BuildOptions, build
 from swr.audit.artifact_mutants import artifact_mutants
 from swr.audit.mutants import FieldStats
 from swr.audit.mutation import DESIGNED_VALID, ignored_axis_mutants, mutation_audit
 from swr.audit.sensitivity import sensitivity_audit
-from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
+from swr.core.release_dir import list_tasks
 from swr.judge import Execution, Tolerances, judge_scenario
 from swr.judge.artifacts.fields import Reference
-from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.task import load_task
 
 SCALE_CLASSES = ("scale_zero", "scale_negated", "scale_unit_slip_1e3", "scale_constant_across_scenarios")
@@ -37,7 +37,8 @@ def workflow(tmp: Path, name: str, body: str, outputs: str, inputs: tuple[str, .
     ins = "".join(f'[inputs.{n}]\ntype = "number"\nmin = 0.5\nmax = 2.0\ndescription = "An input."\n' for n in inputs)
     (wf / "workflow.toml").write_text(
         f'name = "{name}"\nfamily = "fixtures"\ndomain = "data-document"\nsummary = "A test workflow."\n'
-        f'command = ["python3", "run.py"]\ntimeout_s = 10\n{ins}[outputs]\n{outputs}\n[requires]\npip = []\napt = []\n')
+        f'command = ["python3", "run.py"]\ntimeout_s = 10\n{ins}[outputs]\n{outputs}\n[requires]\npip = []\napt = []\n'
+    )
     return wf
 
 
@@ -63,6 +64,7 @@ def classes(r: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 # ------------------------------------------------------------------ values at the field's own scale
 
+
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A critical density in g/cm³ (~1e-29, graded by rtol alone), trace fractions of which one always lies
@@ -70,10 +72,14 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
     now rejects half a field's values under its atol, so the trace defect is planted past it: built with a trace
     atol at its scale, then that override removed from the tasks."""
     base = tmp_path_factory.mktemp("tiny")
-    wf = workflow(base, "tiny-density", "rho = [9.2e-30 * s['a'] * (1 + z) ** 3 for z in (0.0, 0.5, 1.0)]\n"
-                  "print(json.dumps({'rho': rho, 'trace': [1e-11 * s['b'], 1e-7 * s['b']], 'h': 70.0 * s['b']}))\n",
-                  'atol = 1e-9\nrtol = 1e-6\n[outputs.fields."rho"]\natol = 0.0\ndescription = "g/cm3"\n'
-                  '[outputs.fields."trace"]\natol = 1e-13\n')
+    wf = workflow(
+        base,
+        "tiny-density",
+        "rho = [9.2e-30 * s['a'] * (1 + z) ** 3 for z in (0.0, 0.5, 1.0)]\n"
+        "print(json.dumps({'rho': rho, 'trace': [1e-11 * s['b'], 1e-7 * s['b']], 'h': 70.0 * s['b']}))\n",
+        'atol = 1e-9\nrtol = 1e-6\n[outputs.fields."rho"]\natol = 0.0\ndescription = "g/cm3"\n'
+        '[outputs.fields."trace"]\natol = 1e-13\n',
+    )
     return edited(release_of([wf], base / "built"), base / "release", lambda t: t["fields"].pop("trace"))
 
 
@@ -84,16 +90,23 @@ def scale_counts(release: Path) -> dict[str, tuple[bool, int, int]]:
 
 def test_scale_classes_catch_trace_values_below_the_atol(tiny: Path) -> None:
     """Per hidden scenario, the most exposed leaf of rho, trace and h: zero or a sign flip of trace[0] passes."""
-    assert scale_counts(tiny) == {"scale_zero": (False, 9, 3), "scale_negated": (False, 9, 3),
-                                  "scale_unit_slip_1e3": (False, 9, 0),
-                                  "scale_constant_across_scenarios": (False, 9, 0)}
+    assert scale_counts(tiny) == {
+        "scale_zero": (False, 9, 3),
+        "scale_negated": (False, 9, 3),
+        "scale_unit_slip_1e3": (False, 9, 0),
+        "scale_constant_across_scenarios": (False, 9, 0),
+    }
 
 
 def test_scale_classes_catch_an_atol_above_the_fields_scale(tiny: Path, tmp_path: Path) -> None:
     """The cosmology-distances defect planted past the build gate: rho graded with atol 1e-12."""
     lax = edited(tiny, tmp_path / "lax", lambda t: t["fields"]["rho"].update(atol=1e-12))
-    assert scale_counts(lax) == {"scale_zero": (False, 9, 6), "scale_negated": (False, 9, 6),
-                                 "scale_unit_slip_1e3": (False, 9, 3), "scale_constant_across_scenarios": (False, 9, 3)}
+    assert scale_counts(lax) == {
+        "scale_zero": (False, 9, 6),
+        "scale_negated": (False, 9, 6),
+        "scale_unit_slip_1e3": (False, 9, 3),
+        "scale_constant_across_scenarios": (False, 9, 3),
+    }
 
 
 def test_scale_classes_pass_once_tolerances_follow_the_fields_scale(tiny: Path, tmp_path: Path) -> None:
@@ -105,11 +118,15 @@ def test_scale_classes_pass_once_tolerances_follow_the_fields_scale(tiny: Path, 
 
 # ------------------------------------------------------------------ precision-limited references
 
+
 def test_precision_limited_reference_catches_a_tolerance_tighter_than_its_digits(tmp_path: Path) -> None:
     """Values printed with 4 significant digits (as sox prints its statistics) graded with rtol 1e-9."""
-    wf = workflow(tmp_path, "four-digits",
-                  "v = [float(f'{s[\"a\"] * math.pi * k + s[\"b\"]:.4g}') for k in (1, 2, 3)]\n"
-                  "print(json.dumps({'v': v}))\n", "atol = 0.0\nrtol = 1e-9\n")
+    wf = workflow(
+        tmp_path,
+        "four-digits",
+        "v = [float(f'{s[\"a\"] * math.pi * k + s[\"b\"]:.4g}') for k in (1, 2, 3)]\nprint(json.dumps({'v': v}))\n",
+        "atol = 0.0\nrtol = 1e-9\n",
+    )
     tight = release_of([wf], tmp_path / "release")
     c = classes(mutation_audit(tight, per_class=2, jobs=1, reexecute=False))["precision_limited_reference"]
     assert (c["valid"], c["trials"], c["rejected"]) == (True, 3, 3)  # a false reject per hidden scenario
@@ -131,14 +148,22 @@ def test_only_fields_printed_below_input_precision_count_as_rounded() -> None:
 
 # ------------------------------------------------------------------ meshes: sweep, translation, substitution
 
+
 @pytest.fixture(scope="module")
 def boxes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("boxes")
     return release_of([FIXTURES / "good-artifacts"], base / "release")
 
 
-MESH_INVALID = ("mesh_scale_1.02x", "mesh_scale_1.05x", "mesh_scale_1.1x", "mesh_scale_2x", "mesh_public_scenario",
-                "mesh_rigid_translation", "mesh_facet_winding")
+MESH_INVALID = (
+    "mesh_scale_1.02x",
+    "mesh_scale_1.05x",
+    "mesh_scale_1.1x",
+    "mesh_scale_2x",
+    "mesh_public_scenario",
+    "mesh_rigid_translation",
+    "mesh_facet_winding",
+)
 MESH_VALID = ("mesh_ascii_stl", "mesh_precision_limited", "mesh_facet_reorder", "mesh_reencode")
 
 
@@ -151,8 +176,9 @@ def test_mesh_classes_and_translation_is_wrong_by_default(boxes: Path) -> None:
 
 
 def test_rigid_translation_is_accepted_iff_the_field_is_translation_invariant(boxes: Path, tmp_path: Path) -> None:
-    free = edited(boxes, tmp_path / "free",
-                  lambda t: t["fields"]["mesh"]["artifact"].update(translation_invariant=True))
+    free = edited(
+        boxes, tmp_path / "free", lambda t: t["fields"]["mesh"]["artifact"].update(translation_invariant=True)
+    )
     r = mutation_audit(free, per_class=1, jobs=1, reexecute=False)
     assert r["false_accepts"] == 0 and r["false_rejects"] == 0, r["wrong_decisions"]
     c = classes(r)["mesh_rigid_translation"]
@@ -166,6 +192,7 @@ def test_mesh_precision_limited_catches_a_tolerance_tighter_than_the_stl_digits(
 
 
 # ------------------------------------------------------------------ equivalent re-encodings of other artifacts
+
 
 @pytest.fixture
 def artifacts(tmp_path: Path) -> Reference:
@@ -188,9 +215,18 @@ def test_equivalent_reencodings_and_comparator_slips(artifacts: Reference, tmp_p
 
     (tmp_path / "scratch").mkdir()
     made = {m.klass: m for m in artifact_mutants(artifacts, Tolerances(), tmp_path / "scratch")}
-    expected = {"table_missing_as_NaN": True, "table_missing_as_NA": True, "table_parquet_index_column": True,
-                "table_parquet_named_index": True, "html_void_tags_toggled": True, "image_png_reencoded": True, "table_integer_off_by_one": False,
-                "table_id_leading_zeros_dropped": False, "image_exif_orientation": False, "image_gamma_chunk": False}
+    expected = {
+        "table_missing_as_NaN": True,
+        "table_missing_as_NA": True,
+        "table_parquet_index_column": True,
+        "table_parquet_named_index": True,
+        "html_void_tags_toggled": True,
+        "image_png_reencoded": True,
+        "table_integer_off_by_one": False,
+        "table_id_leading_zeros_dropped": False,
+        "image_exif_orientation": False,
+        "image_gamma_chunk": False,
+    }
     assert {k: m.valid for k, m in made.items()} == expected
     assert all(DESIGNED_VALID.get(k, False) == v for k, v in expected.items())
 
@@ -209,22 +245,33 @@ def test_equivalent_reencodings_and_comparator_slips(artifacts: Reference, tmp_p
     assert np.array_equal(np.asarray(Image.open(png)), np.asarray(Image.open(artifacts.files / "i.png")))
     assert Image.open(file("image_exif_orientation", "png")).getexif()[0x0112] == 6
     # the comparator's decisions that do not wait on a comparator fix
-    for klass, accepted in (("image_png_reencoded", True), ("table_integer_off_by_one", False),
-                            ("table_missing_as_NaN", True), ("table_parquet_named_index", True)):
+    for klass, accepted in (
+        ("image_png_reencoded", True),
+        ("table_integer_off_by_one", False),
+        ("table_missing_as_NaN", True),
+        ("table_parquet_named_index", True),
+    ):
         m = made[klass]
-        res = judge_scenario(artifacts, Execution(0, m.stdout, artifacts=m.files), Tolerances(),
-                             split="hidden", index=0)
+        res = judge_scenario(
+            artifacts, Execution(0, m.stdout, artifacts=m.files), Tolerances(), split="hidden", index=0
+        )
         assert res["pass"] is accepted, (klass, res["mismatches"])
 
 
 # ------------------------------------------------------------------ every input axis, and sensitivity
 
+
 @pytest.fixture(scope="module")
 def with_inert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """y = 2a + b, k constant, z = [a, b]; c is declared and read by nobody."""
     base = tmp_path_factory.mktemp("inert")
-    wf = workflow(base, "inert-c", "print(json.dumps({'y': 2 * s['a'] + s['b'], 'k': 1.5, 'z': [s['a'], s['b']]}))\n",
-                  "atol = 1e-9\nrtol = 1e-9\n", inputs=("a", "b", "c"))
+    wf = workflow(
+        base,
+        "inert-c",
+        "print(json.dumps({'y': 2 * s['a'] + s['b'], 'k': 1.5, 'z': [s['a'], s['b']]}))\n",
+        "atol = 1e-9\nrtol = 1e-9\n",
+        inputs=("a", "b", "c"),
+    )
     return release_of([wf], base / "release")
 
 

@@ -14,6 +14,7 @@ import pytest
 import tomli_w
 from conftest import FIXTURES, ROOT, swr
 
+from swr.assemble import BuildOptions, build
 from swr.audit import freeze as freeze_mod
 from swr.audit.freeze import (
     draw,
@@ -26,14 +27,13 @@ from swr.audit.heldout import STRATA, held_out_audit
 from swr.audit.heldout_geometry import transforms
 from swr.audit.heldout_trials import break_relation, context, holds, structured_trials
 from swr.audit.oracle import leaves
-from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
+from swr.core.release_dir import list_tasks, task_dir
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference
-from swr.core.release_dir import list_tasks, task_dir
-from swr.kinds.workflow.task import load_task
 from swr.kinds.taskfile import read_task_file
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.task import load_task
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +42,11 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
     and one engine task, which the audit does not apply to."""
     base = tmp_path_factory.mktemp("freeze")
     sources = [FIXTURES / "good-linear", FIXTURES / "good-entry", FIXTURES / "good-artifacts", ENGINES / "erp-ledger"]
-    results = build(sources, base / "rel",
-                    BuildOptions(variants=2, public=3, hidden=3, jobs=2, cache=ExecutionCache(base / "cache")))
+    results = build(
+        sources,
+        base / "rel",
+        BuildOptions(variants=2, public=3, hidden=3, jobs=2, cache=ExecutionCache(base / "cache")),
+    )
     assert not [r.failure for r in results if r.failure]
     return base / "rel"
 
@@ -79,6 +82,7 @@ def check_strata(r: dict) -> None:
 
 # ------------------------------------------------------------------ the two commands end to end
 
+
 def test_freeze_then_held_out_reports_the_four_strata(small: Path, tmp_path: Path) -> None:
     rel = fresh(small, tmp_path / "rel")
     res = swr("audit", "freeze", str(rel), "--pilot", "2", "--held-out", "4", "--seed", "7", "--json")
@@ -100,11 +104,21 @@ def test_freeze_then_held_out_reports_the_four_strata(small: Path, tmp_path: Pat
     check_strata(r)
     assert r["false_accepts"] == r["false_rejects"] == 0, r["wrong_decisions"]
     assert not r["verifier_changed_since_freeze"]
-    assert r["not_applicable"] == fr["not_applicable"] == [{"task": "erp-ledger", "kind": "engine",
-                                                           "why": freeze_mod.ENGINE_WHY}]
+    assert (
+        r["not_applicable"]
+        == fr["not_applicable"]
+        == [{"task": "erp-ledger", "kind": "engine", "why": freeze_mod.ENGINE_WHY}]
+    )
     names = {c["name"] for c in r["classes"]}
-    assert {"control_key_order", "unit_error", "scenario_splice", "geometry_rotation", "geometry_nonuniform_scale",
-            "geometry_translation", "geometry_reindexed"} <= names  # no field of these fixtures has a range limit
+    assert {
+        "control_key_order",
+        "unit_error",
+        "scenario_splice",
+        "geometry_rotation",
+        "geometry_nonuniform_scale",
+        "geometry_translation",
+        "geometry_reindexed",
+    } <= names  # no field of these fixtures has a range limit
     table = swr("audit", "held-out", str(rel))
     assert table.returncode == 0 and "geometry" in table.stdout and "Wilson 95%" in table.stdout
 
@@ -132,11 +146,20 @@ def test_a_lax_tolerance_in_one_held_out_task_shows_as_false_accepts(small: Path
 
 # ------------------------------------------------------------------ refusals
 
-def test_held_out_refuses_once_the_generator_changed(small: Path, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_held_out_refuses_once_the_generator_changed(
+    small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rel = fresh(small, tmp_path / "rel")
-    assert {"swr.audit.mutation", "swr.audit.mutants", "swr.audit.mesh_mutants", "swr.audit.oracle",
-            "swr.audit.heldout", "swr.audit.heldout_trials", "swr.audit.heldout_geometry"} <= set(generator_modules())
+    assert {
+        "swr.audit.mutation",
+        "swr.audit.mutants",
+        "swr.audit.mesh_mutants",
+        "swr.audit.oracle",
+        "swr.audit.heldout",
+        "swr.audit.heldout_trials",
+        "swr.audit.heldout_geometry",
+    } <= set(generator_modules())
     freeze_audit(rel, pilot=1, held_out=4, seed=1, jobs=1)
     assert held_out_audit(rel, jobs=1)["trials"] > 0  # frozen and unchanged: it runs
     real = freeze_mod.module_source
@@ -168,6 +191,7 @@ def test_held_out_cli_refusals_are_one_line(small: Path, tmp_path: Path) -> None
 
 # ------------------------------------------------------------------ the draws
 
+
 def test_pilot_and_held_out_are_disjoint_seeded_and_two_per_family() -> None:
     fams = {f"fam{f}": [f"fam{f}-t{i}" for i in range(6)] for f in range(5)}
     pilot, held = draw(fams, 8, 12, ["fam2-t5"], seed=3)
@@ -191,15 +215,31 @@ def test_same_seed_same_sets_on_a_release(small: Path, tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ the trial classes
 
-DOCS = [{"n": n, "items": [float(i + 1) * s for i in range(n)], "total": sum(float(i + 1) * s for i in range(n)),
-         "t_min": s, "t_max": n * s, "share": 0.1 * n, "name": "x"} for n, s in ((3, 1.5), (4, 2.0), (5, 0.5))]
+DOCS = [
+    {
+        "n": n,
+        "items": [float(i + 1) * s for i in range(n)],
+        "total": sum(float(i + 1) * s for i in range(n)),
+        "t_min": s,
+        "t_max": n * s,
+        "share": 0.1 * n,
+        "name": "x",
+    }
+    for n, s in ((3, 1.5), (4, 2.0), (5, 0.5))
+]
 
 
 def test_relations_are_found_in_the_reference_structure_and_broken_by_their_trials() -> None:
     ctx = context(DOCS, Tolerances(atol=1e-9, rtol=1e-9))
     kinds = {(r.kind, r.a, r.b) for r in ctx.relations}
-    assert {("count", ("n",), ("items",)), ("sum", ("total",), ("items",)), ("max", ("t_max",), ("items",)),
-            ("min", ("t_min",), ("items",)), ("order", ("t_min",), ("t_max",)), ("sorted", ("items",), ())} <= kinds
+    assert {
+        ("count", ("n",), ("items",)),
+        ("sum", ("total",), ("items",)),
+        ("max", ("t_max",), ("items",)),
+        ("min", ("t_min",), ("items",)),
+        ("order", ("t_min",), ("t_max",)),
+        ("sorted", ("items",), ()),
+    } <= kinds
     rng = random.Random(0)
     for rel in ctx.relations:
         assert holds(rel, DOCS[0])
@@ -213,10 +253,22 @@ def test_every_structured_trial_has_its_designed_validity() -> None:
     ref = Reference(DOCS[0], None)
     trials = list(structured_trials(ref, [("other", DOCS[1])], ctx, random.Random(1), 2))
     classes = {t.klass: t.valid for t in trials}
-    assert {k for k, v in classes.items() if v} == {"control_key_order", "control_float_exponent",
-                                                    "control_15_digits", "control_int_as_float", "control_indented"}
-    assert {"unit_error", "boundary_at_limit", "boundary_past_limit", "scenario_splice", "cross_field_count",
-            "cross_field_sum", "cross_field_order"} <= set(classes)
+    assert {k for k, v in classes.items() if v} == {
+        "control_key_order",
+        "control_float_exponent",
+        "control_15_digits",
+        "control_int_as_float",
+        "control_indented",
+    }
+    assert {
+        "unit_error",
+        "boundary_at_limit",
+        "boundary_past_limit",
+        "scenario_splice",
+        "cross_field_count",
+        "cross_field_sum",
+        "cross_field_order",
+    } <= set(classes)
     for t in trials:
         doc = json.loads(t.stdout)
         assert (doc == DOCS[0]) is t.valid or t.klass == "control_15_digits", t  # invalid: a different answer
@@ -227,8 +279,11 @@ def test_every_structured_trial_has_its_designed_validity() -> None:
 def test_geometry_transforms_keep_their_labels() -> None:
     import trimesh
 
-    wedge = trimesh.Trimesh(vertices=np.array([[0, 0, 0], [3, 0, 0], [0, 1, 0], [0, 0, 0.5]], float),
-                            faces=np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]), process=False)
+    wedge = trimesh.Trimesh(
+        vertices=np.array([[0, 0, 0], [3, 0, 0], [0, 1, 0], [0, 0, 0.5]], float),
+        faces=np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]),
+        process=False,
+    )
     for inv in (False, True):
         got = {k: v for k, v, *_ in transforms(wedge, random.Random(5), inv)}
         assert got["geometry_translation"] is inv  # valid only where the field declares translation invariance
@@ -241,11 +296,11 @@ def test_geometry_transforms_keep_their_labels() -> None:
 
 # ------------------------------------------------------------------ acceptance 1 on the shipped catalog
 
+
 @pytest.mark.full
 def test_catalog_freeze_and_held_out(catalog_release: Path, tmp_path: Path) -> None:
     rel = fresh(catalog_release, tmp_path / "rel")
-    res = swr("audit", "freeze", str(rel), "--pilot", "20", "--held-out", "100", "--seed", "5", "--json",
-              timeout=1800)
+    res = swr("audit", "freeze", str(rel), "--pilot", "20", "--held-out", "100", "--seed", "5", "--json", timeout=1800)
     assert res.returncode in (0, 1), res.stderr
     record = json.loads(freeze_path(rel).read_text())
     fams = {family_of(rel, t) for t in record["held_out"]}
@@ -254,8 +309,11 @@ def test_catalog_freeze_and_held_out(catalog_release: Path, tmp_path: Path) -> N
     assert res.returncode in (0, 1), res.stderr
     before = json.loads(res.stdout)
     check_strata(before)
-    victim = next(t for t in record["held_out"] if any(type(v) is float for _, v in leaves(
-        load_task(task_dir(rel, t)).hidden[0].output, Tolerances())))
+    victim = next(
+        t
+        for t in record["held_out"]
+        if any(type(v) is float for _, v in leaves(load_task(task_dir(rel, t)).hidden[0].output, Tolerances()))
+    )
     loosen(rel, victim)
     after = json.loads(swr("audit", "held-out", str(rel), "--json", timeout=1800).stdout)
     fa = {s["stratum"]: s["false_accepts"] for s in after["strata"]}

@@ -1,6 +1,7 @@
 """`swr audit lint` on engine tasks: the dynamic probe for verifier checks that grade a figure the candidate
 reports about itself, on shipped engines (none may be flagged) and on a cfd-2d copy with a planted defect;
 and every audit saying where it does not apply, on a release mixing a workflow task and engine tasks."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,21 @@ WORKFLOW = "good-linear"
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One workflow task and three shipped engines, built for real."""
     base = tmp_path_factory.mktemp("selfreport")
-    res = swr("build", str(FIXTURES / WORKFLOW), *(str(ENGINES / e) for e in SHIPPED), "--out", "rel",
-              "--variants", "1", "--public", "3", "--hidden", "2", cwd=base, timeout=1800)
+    res = swr(
+        "build",
+        str(FIXTURES / WORKFLOW),
+        *(str(ENGINES / e) for e in SHIPPED),
+        "--out",
+        "rel",
+        "--variants",
+        "1",
+        "--public",
+        "3",
+        "--hidden",
+        "2",
+        cwd=base,
+        timeout=1800,
+    )
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return base / "rel"
 
@@ -70,9 +84,9 @@ out["max_divergence"] = float(np.abs(div).max() * min(dx, dy))
 out["solver"] = {"mass": 0.0}
 print(json.dumps(out))
 '''
-PLANTED_CHECKS = '''    vals["divergence"] = float(out.get("max_divergence", math.nan))  # planted: the candidate's own figure
+PLANTED_CHECKS = """    vals["divergence"] = float(out.get("max_divergence", math.nan))  # planted: the candidate's own figure
     vals["mass_balance"] = float((out.get("solver") or {}).get("mass", math.nan))  # planted, declared below
-'''
+"""
 
 
 def planted_cfd(dest: Path) -> Path:
@@ -95,8 +109,9 @@ def test_a_check_that_reads_a_reported_figure_is_flagged(tmp_path: Path) -> None
     res = swr("build", str(src), "--out", "rel", cwd=tmp_path, timeout=1800)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]  # the build's own gates miss it
     r = audit("lint", str(tmp_path / "rel"), ok=(1,))
-    flagged = sorted((f["verifier_check"], f["field"], f["severity"]) for f in r["findings"]
-                     if f["check"] == "self_reported")
+    flagged = sorted(
+        (f["verifier_check"], f["field"], f["severity"]) for f in r["findings"] if f["check"] == "self_reported"
+    )
     assert flagged == [("divergence", "max_divergence", "error"), ("mass_balance", "solver.mass", "error")]
     probe = r["self_report_probes"][0]
     assert probe["diagnostics"] == ["max_divergence", "solver.mass"]
@@ -115,9 +130,12 @@ def test_an_engine_whose_reference_prints_no_object_is_not_applicable(mixed: Pat
     assert not [f for f in r["findings"] if f["task"] == "erp-ledger"]
 
 
-@pytest.mark.parametrize("name, args", [("mutation", ("--per-class", "1", "--no-rerun")),
-                                        ("sensitivity", ("--no-rerun",)), ("replay", ())])
-def test_workflow_only_audits_list_engine_tasks_as_not_applicable(mixed: Path, name: str, args: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "name, args", [("mutation", ("--per-class", "1", "--no-rerun")), ("sensitivity", ("--no-rerun",)), ("replay", ())]
+)
+def test_workflow_only_audits_list_engine_tasks_as_not_applicable(
+    mixed: Path, name: str, args: tuple[str, ...]
+) -> None:
     r = audit(name, str(mixed), *args)
     na = r["not_applicable"]
     assert sorted(n["task"] for n in na) == sorted(SHIPPED)

@@ -14,11 +14,10 @@ import pytest
 from conftest import CATALOG, CATALOG_VARIANTS, FIXTURES, SWR, copy_tree, swr
 
 from swr.assemble import BuildOptions, build, discover
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.core.hashing import tree_hash
+from swr.core.hashing import content_hash, tree_hash
 from swr.core.release_dir import list_tasks, load_release, task_dir
+from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.task import load_task, write_task
-from swr.core.hashing import content_hash
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -62,8 +61,16 @@ def test_write_task_hands_back_the_task_load_task_reads(linear_release: Path, tm
 def test_another_seed_gives_other_scenarios(linear_release: Path, tmp_path: Path) -> None:
     opts = BuildOptions(variants=2, public=3, hidden=3, seed=1, cache=ExecutionCache(tmp_path / "c"))
     build([FIXTURES / "good-linear"], tmp_path / "seed1", opts)
-    a = {content_hash(ex.scenario) for r in list_tasks(linear_release) for ex in load_task(r).public + load_task(r).hidden}
-    b = {content_hash(ex.scenario) for r in list_tasks(tmp_path / "seed1") for ex in load_task(r).public + load_task(r).hidden}
+    a = {
+        content_hash(ex.scenario)
+        for r in list_tasks(linear_release)
+        for ex in load_task(r).public + load_task(r).hidden
+    }
+    b = {
+        content_hash(ex.scenario)
+        for r in list_tasks(tmp_path / "seed1")
+        for ex in load_task(r).public + load_task(r).hidden
+    }
     assert len(a) == len(b) == 12 and not a & b
     assert load_release(tmp_path / "seed1").content_hash != load_release(linear_release).content_hash
 
@@ -103,8 +110,11 @@ def _kill_build_midway(cmd: list[str], cache: Path, env: dict[str, str]) -> None
 
 
 def test_kill_9_then_rerun_equals_uninterrupted_build(tmp_path: Path) -> None:
-    workflows = [str(CATALOG / "software-formal-systems" / "networkx" / "graph-metrics"),
-                 str(FIXTURES / "good-linear"), str(FIXTURES / "good-artifacts")]
+    workflows = [
+        str(CATALOG / "software-formal-systems" / "networkx" / "graph-metrics"),
+        str(FIXTURES / "good-linear"),
+        str(FIXTURES / "good-artifacts"),
+    ]
 
     def cmd(out: str) -> list[str]:
         return [SWR, "build", *workflows, "--out", str(tmp_path / out), "--variants", "3", "-n", "2"]
@@ -121,17 +131,20 @@ def test_kill_9_then_rerun_equals_uninterrupted_build(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".rel.*")), "the killed build's staging directory is gone"
 
 
-@pytest.mark.parametrize(("fixture", "words"), [
-    ("bad-toml/missing-field", "field `summary`: is required but missing"),
-    ("bad-toml/unknown-type", "field `inputs."),
-    ("bad-toml/min-gt-max", "min ("),
-    ("bad-toml/empty-choices", "`choices` must be a non-empty list"),
-    ("bad-toml/syntax", "invalid TOML"),
-    ("missing-command", "field `command`: program `definitely-not-a-real-program-xyz` not found"),
-    ("crashes", "gate reference_succeeds"),
-    ("nondeterministic", "gate deterministic: field `"),
-    ("ignores-inputs", "gate intervention_sensitive"),
-])
+@pytest.mark.parametrize(
+    ("fixture", "words"),
+    [
+        ("bad-toml/missing-field", "field `summary`: is required but missing"),
+        ("bad-toml/unknown-type", "field `inputs."),
+        ("bad-toml/min-gt-max", "min ("),
+        ("bad-toml/empty-choices", "`choices` must be a non-empty list"),
+        ("bad-toml/syntax", "invalid TOML"),
+        ("missing-command", "field `command`: program `definitely-not-a-real-program-xyz` not found"),
+        ("crashes", "gate reference_succeeds"),
+        ("nondeterministic", "gate deterministic: field `"),
+        ("ignores-inputs", "gate intervention_sensitive"),
+    ],
+)
 def test_bad_workflows_get_one_line_exit_2(fixture: str, words: str) -> None:
     res = swr("check", str(FIXTURES / fixture), "-n", "2")
     assert res.returncode == 2, res.stderr
@@ -180,11 +193,14 @@ def test_a_variant_failing_a_gate_is_drawn_afresh_and_only_it_is_dropped(tmp_pat
                 tries.append(task.id)
                 return GateFailure("replay_controls_fail", "planted")
             return real(self, task, slots)
+
         return gates
 
     monkeypatch.setattr(b.WorkflowBuild, "_final_gates", planted(1))
     [res] = build([FIXTURES / "good-linear"], tmp_path / "once", opts)
-    assert res.failure is None and res.tasks == ["good-linear-v1", "good-linear-v2", "good-linear-v3"] and not res.dropped
+    assert (
+        res.failure is None and res.tasks == ["good-linear-v1", "good-linear-v2", "good-linear-v3"] and not res.dropped
+    )
     clean, once = (files_of(tmp_path / r / "tasks") for r in ("clean", "once"))
     for v in ("v1", "v3"):
         assert {k: x for k, x in clean.items() if f"-{v}/" in k} == {k: x for k, x in once.items() if f"-{v}/" in k}
@@ -205,11 +221,15 @@ def test_the_release_carries_the_defects_of_what_it_built(tmp_path: Path) -> Non
     for what was built: a regrade or audit of that release knows which verifiers were fixed and how."""
     src = tmp_path / "cat" / "fixtures"
     copy_tree(FIXTURES / "good-linear", src / "good-linear")
-    entry = ('[[defect]]\nid = "{id}"\ntask = "{task}"\nkind = "false_accept"\nseverity = "low"\nsignal = "review"\n'
-             'summary = "s"\nfix = "f"\ntest = ""\nstatus = "fixed"\nrecorded = 2026-11-30\n\n')
-    (tmp_path / "cat" / "defects.toml").write_text(entry.format(id="X1", task="fixtures/good-linear")
-                                                  + entry.format(id="X2", task="fixtures/not-built")
-                                                  + entry.format(id="X3", task="*"))  # the shared judge's
+    entry = (
+        '[[defect]]\nid = "{id}"\ntask = "{task}"\nkind = "false_accept"\nseverity = "low"\nsignal = "review"\n'
+        'summary = "s"\nfix = "f"\ntest = ""\nstatus = "fixed"\nrecorded = 2026-11-30\n\n'
+    )
+    (tmp_path / "cat" / "defects.toml").write_text(
+        entry.format(id="X1", task="fixtures/good-linear")
+        + entry.format(id="X2", task="fixtures/not-built")
+        + entry.format(id="X3", task="*")
+    )  # the shared judge's
     opts = BuildOptions(variants=1, public=3, hidden=3, cache=ExecutionCache(tmp_path / "c"))
     build([src / "good-linear"], tmp_path / "rel", opts)
     assert [d["id"] for d in json.loads((tmp_path / "rel" / "defects.json").read_text())] == ["X1", "X3"]

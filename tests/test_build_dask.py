@@ -15,13 +15,18 @@ import pytest
 from conftest import CATALOG, FIXTURES, SWR
 
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
+from swr.kinds.workflow.cache import ExecutionCache
 
 # Three light catalog workflows (warm `entry` workers) and two fixtures: a `command` one with artifact files,
 # and one that every draw fails, so a left-out workflow's reason must come back from a worker unchanged too.
-SLICE = [CATALOG / "earth-space-sciences/geographiclib/geodesic-line", CATALOG / "software-formal-systems/lark/lalr-calc",
-         CATALOG / "software-formal-systems/sqlglot/sql-transpile", FIXTURES / "good-artifacts", FIXTURES / "crashes"]
+SLICE = [
+    CATALOG / "earth-space-sciences/geographiclib/geodesic-line",
+    CATALOG / "software-formal-systems/lark/lalr-calc",
+    CATALOG / "software-formal-systems/sqlglot/sql-transpile",
+    FIXTURES / "good-artifacts",
+    FIXTURES / "crashes",
+]
 BUILT = {"geodesic-line", "lalr-calc", "sql-transpile", "box-artifacts"}
 
 
@@ -66,8 +71,13 @@ def test_a_worker_killed_mid_build_loses_only_its_workflow(local_release: Path, 
 
     killed: list[str] = []
     stop = threading.Event()
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+
         def kill_one() -> None:
             while not stop.is_set() and not killed:
                 for pid, keys in client.run(_executing).values():
@@ -81,8 +91,11 @@ def test_a_worker_killed_mid_build_loses_only_its_workflow(local_release: Path, 
         watcher = threading.Thread(target=kill_one)
         watcher.start()
         try:
-            results = build(SLICE, tmp_path / "release", opts(tmp_path / "cache", executor="dask",
-                                                               scheduler=cluster.scheduler_address))
+            results = build(
+                SLICE,
+                tmp_path / "release",
+                opts(tmp_path / "cache", executor="dask", scheduler=cluster.scheduler_address),
+            )
         finally:
             stop.set()
             watcher.join()
@@ -94,19 +107,37 @@ def test_a_worker_killed_mid_build_loses_only_its_workflow(local_release: Path, 
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    p = subprocess.run([SWR, "build", str(FIXTURES / "good-linear"), "--out", str(tmp_path / "r"), "--executor",
-                        "dask", "--scheduler", "tcp://127.0.0.1:9"], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [
+            SWR,
+            "build",
+            str(FIXTURES / "good-linear"),
+            "--out",
+            str(tmp_path / "r"),
+            "--executor",
+            "dask",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "--scheduler" in lines[0] and "tcp://127.0.0.1:9" in lines[0], p.stderr
     assert not list(tmp_path.glob("r*"))  # neither a release nor its staging directory
 
 
-@pytest.mark.parametrize(("kw", "field", "words"), [
-    ({"executor": "dask", "scheduler": "not a scheduler"}, "--scheduler", "missing port"),
-    ({"executor": "dask", "scheduler": "tls://127.0.0.1:9"}, "--scheduler", "TLS settings"),
-    ({"scheduler": "tcp://127.0.0.1:9"}, "--scheduler", "--executor dask"),
-    ({"executor": "slurm"}, "--executor", "local or dask")])
+@pytest.mark.parametrize(
+    ("kw", "field", "words"),
+    [
+        ({"executor": "dask", "scheduler": "not a scheduler"}, "--scheduler", "missing port"),
+        ({"executor": "dask", "scheduler": "tls://127.0.0.1:9"}, "--scheduler", "TLS settings"),
+        ({"scheduler": "tcp://127.0.0.1:9"}, "--scheduler", "--executor dask"),
+        ({"executor": "slurm"}, "--executor", "local or dask"),
+    ],
+)
 def test_bad_executor_options_name_their_option(tmp_path: Path, kw: dict[str, str], field: str, words: str) -> None:
     with pytest.raises(SwrError) as e:
         build([FIXTURES / "good-linear"], tmp_path / "r", opts(tmp_path / "cache", **kw))

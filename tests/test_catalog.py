@@ -15,11 +15,11 @@ import pytest
 from conftest import CATALOG, CATALOG_VARIANTS
 
 from swr.assemble import discover
+from swr.core.release_dir import task_dir
 from swr.kinds.workflow.gates import GATES, replay_controls
 from swr.kinds.workflow.grading import grade
-from swr.core.release_dir import task_dir
-from swr.kinds.workflow.task import load_task
 from swr.kinds.workflow.spec import DOMAINS, load_spec
+from swr.kinds.workflow.task import load_task
 
 SPECS = [load_spec(d) for d in discover([CATALOG])]
 TASK_IDS = [f"{s.name}-v{v}" for s in SPECS for v in range(1, CATALOG_VARIANTS + 1)]

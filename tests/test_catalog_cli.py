@@ -27,8 +27,8 @@ def _tree_with_missing_requirements(tmp_path: Path) -> Path:
     root = tmp_path / "catalog"
     wf = copy_tree(FIXTURES / "good-linear", root / "data-document" / "fixtures" / "needs-things")
     text = (wf / "workflow.toml").read_text().replace('name = "good-linear"', 'name = "needs-things"')
-    text = text.replace('pip = []', 'pip = ["swr-surely-absent-package>=1", "numpy>=1"]')
-    text = text.replace('apt = []', 'apt = ["swr-surely-absent-deb"]')
+    text = text.replace("pip = []", 'pip = ["swr-surely-absent-package>=1", "numpy>=1"]')
+    text = text.replace("apt = []", 'apt = ["swr-surely-absent-deb"]')
     (wf / "workflow.toml").write_text(text)
     return root
 

@@ -20,19 +20,19 @@ import pytest
 from conftest import CATALOG, swr, write_candidate
 
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.gates import tolerance_scale
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.grading import grade
+from swr.core.hashing import canonical_json
+from swr.core.release_dir import task_dir
 from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference, artifact_leaves
-from swr.core.release_dir import task_dir
-from swr.kinds.workflow.task import Task, load_task
-from swr.core.hashing import canonical_json
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.gates import tolerance_scale
+from swr.kinds.workflow.grading import grade
 from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.task import Task, load_task
 
 Edit = Callable[[dict[str, Any], Path, dict[str, Any]], dict[str, Any]]  # (output, its files, scenario) -> output
 
-LOOKUP = '''
+LOOKUP = """
 import json, os, shutil, sys
 here = os.path.dirname(os.path.abspath(__file__))
 key = json.dumps(json.load(sys.stdin), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -40,20 +40,21 @@ entry = json.load(open(os.path.join(here, "answers.json")))[key]
 for name in entry["files"]:
     shutil.copyfile(os.path.join(here, entry["dir"], name), os.path.join(os.environ["SWR_ARTIFACTS"], name))
 print(json.dumps(entry["output"]))
-'''
+"""
 
-PROGRAM = '''
+PROGRAM = """
 import json, sys
 import {module}
 print(json.dumps({module}.main(json.load(sys.stdin))))
-'''
+"""
 
 
 def build_one(base: Path, workflow: str, *, seed: int = 0, public: int = 2, hidden: int = 2) -> Task:
     """Variant 1 of one shipped workflow, built from an empty cache."""
     spec_dir = next(CATALOG.glob(f"*/*/{workflow}"))
-    opts = BuildOptions(variants=1, public=public, hidden=hidden, seed=seed, jobs=2,
-                        cache=ExecutionCache(base / "cache"))
+    opts = BuildOptions(
+        variants=1, public=public, hidden=hidden, seed=seed, jobs=2, cache=ExecutionCache(base / "cache")
+    )
     res = build([spec_dir], base / "release", opts)
     assert not res[0].failure, res[0].failure
     return load_task(task_dir(base / "release", f"{workflow}-v1"))
@@ -68,8 +69,11 @@ def lookup(root: Path, task: Task, edit: Edit = lambda out, files, sc: out) -> P
         names = sorted({name for _, name in artifact_leaves(Reference(ex.output, ex.files), task.tolerances)})
         for name in names:
             shutil.copyfile(ex.files / name, files / name)
-        answers[canonical_json(ex.scenario)] = {"output": edit(copy.deepcopy(ex.output), files, ex.scenario),
-                                                "files": names, "dir": files.name}
+        answers[canonical_json(ex.scenario)] = {
+            "output": edit(copy.deepcopy(ex.output), files, ex.scenario),
+            "files": names,
+            "dir": files.name,
+        }
     (root / "answers.json").write_text(json.dumps(answers))
     return write_candidate(root, LOOKUP)
 
@@ -92,6 +96,7 @@ def workflow_source(workflow: str) -> str:
 
 # --- SWR-D001: cosmology-distances critical density, and the build-time tolerance-scale rule ----------------
 
+
 @pytest.fixture(scope="module")
 def cosmology(tmp_path_factory: pytest.TempPathFactory) -> Task:
     return build_one(tmp_path_factory.mktemp("cosmo"), "cosmology-distances")
@@ -104,17 +109,22 @@ def _density(fn: Callable[[list[dict[str, Any]], int], float]) -> Edit:
         for row, value in zip(rows, values):
             row["critical_density_g_cm3"] = value
         return out
+
     return edit
 
 
-@pytest.mark.parametrize("name, edit", [
-    ("zero", _density(lambda rows, i: 0.0)),
-    ("negative", _density(lambda rows, i: -rows[i]["critical_density_g_cm3"])),
-    ("kg_per_m3", _density(lambda rows, i: rows[i]["critical_density_g_cm3"] * 1000.0)),
-    ("one_constant", _density(lambda rows, i: rows[0]["critical_density_g_cm3"])),
-])
-def test_critical_density_wrong_at_its_own_scale_fails(cosmology: Task, sandbox, tmp_path: Path, name: str,
-                                                       edit: Edit) -> None:
+@pytest.mark.parametrize(
+    "name, edit",
+    [
+        ("zero", _density(lambda rows, i: 0.0)),
+        ("negative", _density(lambda rows, i: -rows[i]["critical_density_g_cm3"])),
+        ("kg_per_m3", _density(lambda rows, i: rows[i]["critical_density_g_cm3"] * 1000.0)),
+        ("one_constant", _density(lambda rows, i: rows[0]["critical_density_g_cm3"])),
+    ],
+)
+def test_critical_density_wrong_at_its_own_scale_fails(
+    cosmology: Task, sandbox, tmp_path: Path, name: str, edit: Edit
+) -> None:
     assert any(len(h.output["redshifts"]) > 1 for h in cosmology.hidden)  # so one constant is wrong somewhere
     v = grade(cosmology, lookup(tmp_path / "c", cosmology, edit), sandbox)
     assert not v.passed and v.label == "numeric_mismatch", v.label
@@ -127,11 +137,11 @@ def test_critical_density_within_its_precision_passes(cosmology: Task, sandbox, 
     assert v.passed, mismatched(v)
 
 
-TINY = '''import json, sys
+TINY = """import json, sys
 s = json.load(sys.stdin)
 json.dump({"density_g_cm3": s["a"] * 1e-27, "zero": 0.0, "a": s["a"]}, sys.stdout)
-'''
-TINY_TOML = '''name = "tiny-scale"
+"""
+TINY_TOML = """name = "tiny-scale"
 family = "fixtures"
 domain = "data-document"
 summary = "Reports a density of about 1e-27 g/cm3 and the operand it scales."
@@ -146,7 +156,7 @@ description = "Operand."
 atol = 1e-6
 rtol = 1e-6
 {extra}
-'''
+"""
 
 
 def _tiny(root: Path, extra: str = "") -> Path:
@@ -158,16 +168,38 @@ def _tiny(root: Path, extra: str = "") -> Path:
 
 def test_an_atol_above_every_value_of_a_field_is_a_build_error(tmp_path: Path) -> None:
     wf = _tiny(tmp_path / "wf")
-    r = swr("build", str(wf), "--variants", "1", "--public", "3", "--hidden", "2", "--out", str(tmp_path / "r"),
-            "--no-cache")
+    r = swr(
+        "build",
+        str(wf),
+        "--variants",
+        "1",
+        "--public",
+        "3",
+        "--hidden",
+        "2",
+        "--out",
+        str(tmp_path / "r"),
+        "--no-cache",
+    )
     assert r.returncode == 2, r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.startswith("swr: ")]
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     assert f"{wf / 'workflow.toml'}: gate tolerance_scale: field `density_g_cm3`: atol 1e-06" in lines[0]
 
     fixed = _tiny(tmp_path / "fixed", '[outputs.fields."density_g_cm3"]\natol = 0.0')
-    r = swr("build", str(fixed), "--variants", "1", "--public", "3", "--hidden", "2", "--out",
-            str(tmp_path / "r2"), "--no-cache")
+    r = swr(
+        "build",
+        str(fixed),
+        "--variants",
+        "1",
+        "--public",
+        "3",
+        "--hidden",
+        "2",
+        "--out",
+        str(tmp_path / "r2"),
+        "--no-cache",
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -188,8 +220,19 @@ def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Pat
     for LCC). It is declared `zero = true` at atol 1e-4 now: the reference passes, 12.5 deg fails. Without the
     declaration the build fails, advising `zero = true` rather than an atol under the noise."""
     src = next(CATALOG.glob("*/*/crs-transform"))
-    r = swr("build", str(src), "--variants", "1", "--public", "3", "--hidden", "2", "--out", str(tmp_path / "r"),
-            "--no-cache")
+    r = swr(
+        "build",
+        str(src),
+        "--variants",
+        "1",
+        "--public",
+        "3",
+        "--hidden",
+        "2",
+        "--out",
+        str(tmp_path / "r"),
+        "--no-cache",
+    )
     assert r.returncode == 0, r.stderr
     task = load_task(task_dir(tmp_path / "r", "crs-transform-v1"))
     graded = task.hidden[0].output["projections"]
@@ -198,6 +241,7 @@ def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Pat
     assert "`projections.lcc.angular_distortion_deg`: atol 0.0001, rtol 0 (zero by construction)" in told
     assert grade(task, lookup(tmp_path / "ref", task), sandbox).passed
     for proj in CONFORMAL:
+
         def skewed(out: dict[str, Any], files: Path, sc: dict[str, Any], proj: str = proj) -> dict[str, Any]:
             out["projections"][proj]["angular_distortion_deg"] = 12.5
             return out
@@ -207,8 +251,19 @@ def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Pat
     old = shutil.copytree(src, tmp_path / "old" / "crs-transform")
     toml = old / "workflow.toml"
     toml.write_text("\n".join(ln for ln in toml.read_text().splitlines() if ln != "zero = true"))
-    r = swr("build", str(old), "--variants", "1", "--public", "3", "--hidden", "2", "--out", str(tmp_path / "r2"),
-            "--no-cache")
+    r = swr(
+        "build",
+        str(old),
+        "--variants",
+        "1",
+        "--public",
+        "3",
+        "--hidden",
+        "2",
+        "--out",
+        str(tmp_path / "r2"),
+        "--no-cache",
+    )
     assert r.returncode == 2 and "gate tolerance_scale: field `projections.lcc.angular_distortion_deg`" in r.stderr
     assert "declare `zero = true`" in r.stderr and "below" not in r.stderr, r.stderr
 
@@ -236,6 +291,7 @@ def _trace(fn: Callable[[float], float], below: float = 1e-9) -> Edit:
                 if 0.0 < v < below:
                     x[k] = fn(v)
         return out
+
     return edit
 
 
@@ -279,6 +335,7 @@ def _scaled(factor: float) -> Edit:
             mesh.apply_scale(factor)
             mesh.export(files / name, file_type="stl")
         return out
+
     return edit
 
 
@@ -311,6 +368,7 @@ def _columns(fn: Callable[[list[str], list[list[str]]], tuple[list[str], list[li
         with open(path, "w", newline="") as fh:
             csv.writer(fh, lineterminator="\n").writerows([header, *rows])
         return out
+
     return edit
 
 
@@ -345,6 +403,7 @@ def test_a_dropped_empty_band_column_fails(pivot: Task, sandbox, tmp_path: Path)
 
 # --- SWR-D006: equiv-check counterexamples ----------------------------------------------------------------
 
+
 def _differ(out: dict[str, Any], sc: dict[str, Any], x: int) -> bool:
     """Whether spec (x*K) and impl (the CSD terms as graded) differ at x, in width+9 bits."""
     mask = (1 << (int(sc["width"]) + 9)) - 1
@@ -356,6 +415,7 @@ def _counterexample(pick: Callable[[list[int]], int]) -> Edit:
         xs = [x for x in range(1 << int(sc["width"])) if _differ(out, sc, x)]
         out["counterexample_x"] = pick(xs) if xs else -1
         return out
+
     return edit
 
 
@@ -428,6 +488,7 @@ def _shifted(minutes: float) -> Edit:
         for row in out["events"]:
             row["t_min"] += minutes
         return out
+
     return edit
 
 
@@ -441,8 +502,7 @@ def passes(tmp_path_factory: pytest.TempPathFactory) -> Task:
 def test_pass_times_refined_beyond_find_events_pass(passes: Task, sandbox, tmp_path: Path) -> None:
     """Rise and set at the root of alt - threshold, culmination at the altitude maximum (up to 0.19 s from
     skyfield's), every quantity recomputed at those instants."""
-    cand = program(tmp_path / "c", "sat_exact", {"sat_exact.py": SAT_EXACT,
-                                                 "wf.py": workflow_source("sat-passes")})
+    cand = program(tmp_path / "c", "sat_exact", {"sat_exact.py": SAT_EXACT, "wf.py": workflow_source("sat-passes")})
     v = grade(passes, cand, sandbox, split="hidden")
     assert v.passed, [m for s in v.scenarios for m in s.mismatches][:5]
 
@@ -460,11 +520,13 @@ def test_an_azimuth_from_south_fails(passes: Task, sandbox, tmp_path: Path) -> N
             if "az_deg" in row:  # rise and set (SWR-D012)
                 row["az_deg"] = (row["az_deg"] + 180.0) % 360.0
         return out
+
     v = grade(passes, lookup(tmp_path / "c", passes, edit), sandbox)
     assert not v.passed and {p.rsplit(".", 1)[-1] for p in mismatched(v)} == {"az_deg"}
 
 
 # --- SWR-D008: markdown-html compared as HTML, not line by line --------------------------------------------
+
 
 def _html(fn: Callable[[str], str]) -> Edit:
     def edit(out: dict[str, Any], files: Path, sc: dict[str, Any]) -> dict[str, Any]:
@@ -474,6 +536,7 @@ def _html(fn: Callable[[str], str]) -> Edit:
         assert changed != text
         path.write_text(changed, encoding="utf-8")
         return out
+
     return edit
 
 
@@ -489,7 +552,8 @@ def test_html_void_element_without_slash_passes(markdown: Task, sandbox, tmp_pat
 
 
 def test_html_with_other_text_fails(markdown: Task, sandbox, tmp_path: Path) -> None:
-    edit = _html(lambda t: t.replace("<h1", "<h2", 1).replace("</h1>", "</h2>", 1) if "<h1" in t
-                 else t.replace("<p>", "<p>x", 1))
+    edit = _html(
+        lambda t: t.replace("<h1", "<h2", 1).replace("</h1>", "</h2>", 1) if "<h1" in t else t.replace("<p>", "<p>x", 1)
+    )
     v = grade(markdown, lookup(tmp_path / "c", markdown, edit), sandbox)
     assert not v.passed and v.label == "artifact_mismatch"

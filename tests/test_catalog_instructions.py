@@ -4,6 +4,7 @@ instruction literally must get the reference's numbers, not ones off by a consta
 cell-neighbourhood named one sphere (R = 6371.0088 km) while H3 computes distances and areas on another
 (6371.007180918475 km): a literal haversine failed 48/48 tasks at rtol 1e-9. peptide-surface called its radius of
 gyration unweighted while biotite's default weights by atomic mass: the literal answer failed 48/48."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -38,8 +39,14 @@ def test_a_literal_haversine_on_the_stated_sphere_gets_h3s_distances() -> None:
     run = module(H3 / "run.py")
     rng = random.Random(7)
     for _ in range(20):
-        s = {"lat": rng.uniform(-80, 80), "lng": rng.uniform(-180, 180), "resolution": rng.randint(1, 11), "k": 1,
-             "offset_edges": 1.0, "bearing_deg": 30.0}
+        s = {
+            "lat": rng.uniform(-80, 80),
+            "lng": rng.uniform(-180, 180),
+            "resolution": rng.randint(1, 11),
+            "k": 1,
+            "offset_edges": 1.0,
+            "bearing_deg": 30.0,
+        }
         out = run.main(s)
         (p1, l1), (p2, l2) = map(lambda p: map(math.radians, p), ((s["lat"], s["lng"]), out["center"]))
         h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin((l2 - l1) / 2) ** 2
@@ -74,10 +81,13 @@ def test_an_exact_integration_of_the_settling_distance_passes() -> None:
     for _ in range(60):
         fluid = rng.choice(sorted(run.FLUIDS))
         rho, mu = run.FLUIDS[fluid]
-        s = {"fluid": fluid, "diameter_um": math.exp(rng.uniform(math.log(5), math.log(5000))),
-             "particle_density_kg_m3": rng.uniform(1050, 8000),
-             "drag_method": rng.choice(["Morrison", "Clift", "Haider_Levenspiel", "Rouse"]),
-             "time_s": math.exp(rng.uniform(math.log(0.0002), math.log(0.5)))}
+        s = {
+            "fluid": fluid,
+            "diameter_um": math.exp(rng.uniform(math.log(5), math.log(5000))),
+            "particle_density_kg_m3": rng.uniform(1050, 8000),
+            "drag_method": rng.choice(["Morrison", "Clift", "Haider_Levenspiel", "Rouse"]),
+            "time_s": math.exp(rng.uniform(math.log(0.0002), math.log(0.5))),
+        }
         dia, rhop, method = s["diameter_um"] * 1e-6, s["particle_density_kg_m3"], s["drag_method"]
         c1, c2, re = g * (rhop - rho) / rhop, -0.75 * rho / (dia * rhop), rho * dia / mu
 
@@ -92,12 +102,12 @@ def test_an_exact_integration_of_the_settling_distance_passes() -> None:
 
 # --- SWR-D028: the instruction_constant lint check ------------------------------------------------------------
 
-SPHERE_RUN = '''import json, math, sys
+SPHERE_RUN = """import json, math, sys
 {read}
 s = json.load(sys.stdin)
 print(json.dumps({{"arc_km": R_KM * math.radians(float(s["deg"]))}}))
-'''
-SPHERE_TOML = '''name = "sphere-arc"
+"""
+SPHERE_TOML = """name = "sphere-arc"
 family = "fixtures"
 domain = "data-document"
 summary = "The length of an arc of deg degrees on a sphere of radius 6371.0088 km."
@@ -111,10 +121,12 @@ description = "Arc angle."
 [outputs]
 rtol = 1e-12
 {constants}
-'''
+"""
 HARD_CODED = "R_KM = 6371.0072"  # another radius than the instruction's
-READS = ('import tomllib, pathlib\nR_KM = tomllib.loads(pathlib.Path(__file__).with_name("workflow.toml")'
-         '.read_text())["constants"]["R_KM"]')
+READS = (
+    'import tomllib, pathlib\nR_KM = tomllib.loads(pathlib.Path(__file__).with_name("workflow.toml")'
+    '.read_text())["constants"]["R_KM"]'
+)
 
 
 def _lint_constants(tmp_path: Path, name: str, read: str, constants: str) -> list[tuple[str, str]]:
@@ -150,8 +162,11 @@ def test_the_catalog_states_only_declared_constants() -> None:
     from swr.audit.constants import constant_findings
     from swr.kinds.workflow.spec import load_spec
 
-    found = {d.parent.name: f for d in sorted(CATALOG.glob("*/*/*/workflow.toml"))
-             if (f := constant_findings(load_spec(d.parent)))}
+    found = {
+        d.parent.name: f
+        for d in sorted(CATALOG.glob("*/*/*/workflow.toml"))
+        if (f := constant_findings(load_spec(d.parent)))
+    }
     assert not found, found
 
 

@@ -25,6 +25,7 @@ def _traces(fn: Callable[[float], float]) -> Edit:
             x = row["mole_fractions"]
             x.update({k: fn(v) for k, v in x.items() if 0.0 < v < OLD_ATOL})
         return out
+
     return edit
 
 
@@ -100,11 +101,13 @@ def _small(fn: Callable[[float], float]) -> Edit:
         out["stat"]["mean_amplitude"] = fn(out["stat"]["mean_amplitude"])
         out["stats"]["dc_offset"] = fn(out["stats"]["dc_offset"])
         return out
+
     return edit
 
 
-@pytest.mark.parametrize("edit", [_small(lambda v: v * 1e-3), _small(lambda v: v + 9e-7)],
-                         ids=["x0.001", "a_printed_digit_off"])
+@pytest.mark.parametrize(
+    "edit", [_small(lambda v: v * 1e-3), _small(lambda v: v + 9e-7)], ids=["x0.001", "a_printed_digit_off"]
+)
 def test_a_wrong_mean_of_about_1e6_fails(signal: Task, sandbox, tmp_path: Path, edit: Edit) -> None:
     assert any(h.output["stat"]["mean_amplitude"] != 0.0 for h in signal.hidden)
     v = grade(signal, lookup(tmp_path / "c", signal, edit), sandbox)
@@ -138,8 +141,15 @@ def sat(tmp_path_factory: pytest.TempPathFactory) -> Task:
 
 
 def _shifted_program(root: Path, shift_s: float) -> Path:
-    return program(root, "shifted", {"shifted.py": SHIFTED.format(shift=shift_s), "sat_exact.py": SAT_EXACT,
-                                     "wf.py": workflow_source("sat-passes")})
+    return program(
+        root,
+        "shifted",
+        {
+            "shifted.py": SHIFTED.format(shift=shift_s),
+            "sat_exact.py": SAT_EXACT,
+            "wf.py": workflow_source("sat-passes"),
+        },
+    )
 
 
 def test_events_report_only_well_conditioned_quantities(sat: Task) -> None:
@@ -152,8 +162,9 @@ def test_events_report_only_well_conditioned_quantities(sat: Task) -> None:
 
 
 @pytest.mark.parametrize("shift_s, ok", [(0.19, True), (-0.19, True), (3.0, False)])
-def test_events_timed_within_find_events_accuracy_pass(sat: Task, sandbox, tmp_path: Path, shift_s: float,
-                                                       ok: bool) -> None:
+def test_events_timed_within_find_events_accuracy_pass(
+    sat: Task, sandbox, tmp_path: Path, shift_s: float, ok: bool
+) -> None:
     v = grade(sat, _shifted_program(tmp_path / "c", shift_s), sandbox, split="hidden")
     assert v.passed is ok, sorted(mismatched(v))[:5]
     assert ok or "t_min" in {p.rsplit(".", 1)[-1] for p in mismatched(v)}
@@ -165,14 +176,19 @@ def _at_rise_and_set(field: str, fn: Callable[[float], float]) -> Edit:
             if row["event"] != "culminate":
                 row[field] = fn(row[field])
         return out
+
     return edit
 
 
-@pytest.mark.parametrize("field, edit", [
-    ("az_deg", _at_rise_and_set("az_deg", lambda v: v + 1.0)),
-    ("range_km", _at_rise_and_set("range_km", lambda v: v + 6.0)),
-    ("range_rate_km_s", _at_rise_and_set("range_rate_km_s", lambda v: v + 0.1)),
-], ids=["az_1deg", "range_6km", "range_rate_0.1"])
+@pytest.mark.parametrize(
+    "field, edit",
+    [
+        ("az_deg", _at_rise_and_set("az_deg", lambda v: v + 1.0)),
+        ("range_km", _at_rise_and_set("range_km", lambda v: v + 6.0)),
+        ("range_rate_km_s", _at_rise_and_set("range_rate_km_s", lambda v: v + 0.1)),
+    ],
+    ids=["az_1deg", "range_6km", "range_rate_0.1"],
+)
 def test_geometry_wrong_beyond_timing_fails(sat: Task, sandbox, tmp_path: Path, field: str, edit: Edit) -> None:
     """Each is more than a second's motion off (0.34 deg/s, 7.5 km/s, 0.042 km/s^2 at most), yet passed before."""
     v = grade(sat, lookup(tmp_path / "c", sat, edit), sandbox)
@@ -181,18 +197,22 @@ def test_geometry_wrong_beyond_timing_fails(sat: Task, sandbox, tmp_path: Path, 
 
 # --- SWR-D013: seasonal-ar's ADF p-value at its own scale ----------------------------------------------------
 
+
 def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandbox) -> None:
     """p-values reach 1e-13 on strongly stationary series; under the old atol 1e-10 zero or a negative
     p-value passed (the mutation audit's scale_zero / scale_negated on variant 2 of the catalog build)."""
     from test_catalog_defects import CATALOG
 
     from swr.assemble import BuildOptions, build
-    from swr.kinds.workflow.cache import ExecutionCache
     from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.cache import ExecutionCache
     from swr.kinds.workflow.task import load_task
 
-    build([next(CATALOG.glob("*/*/seasonal-ar"))], tmp_path / "rel",
-          BuildOptions(variants=2, jobs=2, cache=ExecutionCache(tmp_path / "cache")))
+    build(
+        [next(CATALOG.glob("*/*/seasonal-ar"))],
+        tmp_path / "rel",
+        BuildOptions(variants=2, jobs=2, cache=ExecutionCache(tmp_path / "cache")),
+    )
     task = load_task(task_dir(tmp_path / "rel", "seasonal-ar-v2"))
     assert any(ex.output["adf"]["pvalue"] < 1e-10 for ex in task.hidden)  # the premise: a vanishing p-value
 
@@ -201,6 +221,7 @@ def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandb
             if out["adf"]["pvalue"] < 1e-10:
                 out["adf"]["pvalue"] = fn(out["adf"]["pvalue"])
             return out
+
         return edit
 
     for fn in (lambda p: 0.0, lambda p: -p):

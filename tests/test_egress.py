@@ -100,8 +100,8 @@ EOF
 
 @pytest.mark.parametrize(("backend", "scheme"), [("bwrap", "http"), ("bwrap", "https"), ("podman", "http")])
 def test_networked_command_agent_reaches_its_endpoint_and_not_the_host_loopback(
-        linear_release: Path, tmp_path: Path, listener: Listener, scripted: Scripted, backend: str,
-        scheme: str) -> None:
+    linear_release: Path, tmp_path: Path, listener: Listener, scripted: Scripted, backend: str, scheme: str
+) -> None:
     """http: the base URL is rewritten to the relay, no proxy variables; https: HTTPS_PROXY and CONNECT.
     Either way the loopback listener never sees a connection, and the refusals are in the record."""
     url = scripted.url.replace("http://", f"{scheme}://")
@@ -121,8 +121,9 @@ def test_networked_command_agent_reaches_its_endpoint_and_not_the_host_loopback(
     assert all(f"127.0.0.1:{listener.port}" in r for r in denied[0]["requests"])
 
 
-def test_command_agent_without_network_has_no_egress(linear_release: Path, tmp_path: Path,
-                                                     listener: Listener, scripted: Scripted) -> None:
+def test_command_agent_without_network_has_no_egress(
+    linear_release: Path, tmp_path: Path, listener: Listener, scripted: Scripted
+) -> None:
     """`network = false`: no proxy, no relay; neither the endpoint nor the loopback is reachable."""
     script = PROBE.format(lport=listener.port, relay=RELAY_PORT)
     cfg = job(linear_release, tmp_path, "command", scripted.url, options={"command": script, "network": False})
@@ -139,6 +140,7 @@ def test_bad_base_url_is_named() -> None:
 
 
 # ------------------------------------------------------------------------------------- the proxy
+
 
 def exchange(proxy: EgressProxy, data: bytes) -> bytes:
     """Send data over the proxy's socket (as the relay would) and read until it closes."""
@@ -159,9 +161,14 @@ GET = b"GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
 
 def test_proxy_refuses_every_destination_but_the_endpoint(listener: Listener, scripted: Scripted) -> None:
     lp = listener.port
-    refused = [b"CONNECT 127.0.0.1:%d HTTP/1.1\r\n\r\n" % lp, b"CONNECT api.anthropic.com:443 HTTP/1.1\r\n\r\n",
-               b"CONNECT [::1]:%d HTTP/1.1\r\n\r\n" % lp, b"GET http://127.0.0.1:%d/ HTTP/1.1\r\n\r\n" % lp,
-               b"GET http://localhost:%d/ HTTP/1.1\r\n\r\n" % lp, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\r\n\r\n"]
+    refused = [
+        b"CONNECT 127.0.0.1:%d HTTP/1.1\r\n\r\n" % lp,
+        b"CONNECT api.anthropic.com:443 HTTP/1.1\r\n\r\n",
+        b"CONNECT [::1]:%d HTTP/1.1\r\n\r\n" % lp,
+        b"GET http://127.0.0.1:%d/ HTTP/1.1\r\n\r\n" % lp,
+        b"GET http://localhost:%d/ HTTP/1.1\r\n\r\n" % lp,
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\r\n\r\n",
+    ]
     with EgressProxy(endpoint(scripted.url)) as proxy:  # type: ignore[arg-type]
         for head in refused:
             assert status(exchange(proxy, head)) == "HTTP/1.1 403 Forbidden", head
@@ -178,8 +185,9 @@ def test_proxy_reaches_the_endpoint_by_connect_absolute_form_and_as_a_relay(scri
     with EgressProxy(ep) as proxy:
         tunnel = exchange(proxy, b"CONNECT %s HTTP/1.1\r\n\r\n" % host + GET)
         assert tunnel.startswith(b"HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.0 501"), tunnel[:80]
-        absolute = exchange(proxy, b"GET http://%s/v1/models HTTP/1.1\r\nProxy-Connection: keep-alive\r\n"
-                                   b"Host: x\r\n\r\n" % host)
+        absolute = exchange(
+            proxy, b"GET http://%s/v1/models HTTP/1.1\r\nProxy-Connection: keep-alive\r\nHost: x\r\n\r\n" % host
+        )
         assert status(absolute) == "HTTP/1.0 501 Unsupported method ('GET')"  # the server itself answered
         assert status(exchange(proxy, GET)) == "HTTP/1.0 501 Unsupported method ('GET')"
     assert proxy.notes() == []
@@ -191,10 +199,14 @@ def test_https_endpoint_only_by_connect(scripted: Scripted) -> None:
     assert ep is not None and ep.sandbox_url() == ep.url and "HTTPS_PROXY" in ep.agent_env()
     with EgressProxy(ep) as proxy:
         assert status(exchange(proxy, GET)) == "HTTP/1.1 403 Forbidden"
-        assert status(exchange(proxy, b"GET http://%s:%d/ HTTP/1.1\r\n\r\n" % (ep.host.encode(), ep.port))) \
+        assert (
+            status(exchange(proxy, b"GET http://%s:%d/ HTTP/1.1\r\n\r\n" % (ep.host.encode(), ep.port)))
             == "HTTP/1.1 403 Forbidden"
-        assert status(exchange(proxy, b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (ep.host.encode(), ep.port))) \
+        )
+        assert (
+            status(exchange(proxy, b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (ep.host.encode(), ep.port)))
             == "HTTP/1.1 200 Connection established"
+        )
     assert proxy.notes()[0]["count"] == 2
 
 
@@ -220,6 +232,7 @@ def test_proxy_is_bounded_and_stops_with_the_run(scripted: Scripted) -> None:
 
 
 # -------------------------------------------------------------------------------------- Dask
+
 
 def test_local_dask_cluster_refuses_clients_without_its_credentials() -> None:
     """Plain TCP and TLS with other credentials are both turned away; the executor's own client works."""
@@ -249,8 +262,14 @@ def test_tls_scheduler_without_dask_tls_settings_is_a_usage_error() -> None:
 
 def test_dask_executor_runs_a_job_on_its_tls_cluster(linear_release: Path, tmp_path: Path) -> None:
     """The workers of the TLS-only local cluster still receive runs and send back their records."""
-    cfg = JobConfig(release=linear_release, agent="oracle", include=("good-linear-v1",), jobs_dir=tmp_path, executor="dask",
-                    concurrency=1)
+    cfg = JobConfig(
+        release=linear_release,
+        agent="oracle",
+        include=("good-linear-v1",),
+        jobs_dir=tmp_path,
+        executor="dask",
+        concurrency=1,
+    )
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.passed, rec.error
 
@@ -258,8 +277,15 @@ def test_dask_executor_runs_a_job_on_its_tls_cluster(linear_release: Path, tmp_p
 def test_run_on_an_unreachable_scheduler_is_one_line_naming_it(linear_release: Path, tmp_path: Path) -> None:
     """`swr run` and `swr build` share one executor (swr.core.executors): a scheduler that does not answer is
     a usage error naming --scheduler for runs too, not a connection traceback."""
-    cfg = JobConfig(linear_release, "oracle", include=("good-linear-v1",), jobs_dir=tmp_path, executor="dask",
-                    concurrency=1, scheduler="tcp://127.0.0.1:9")
+    cfg = JobConfig(
+        linear_release,
+        "oracle",
+        include=("good-linear-v1",),
+        jobs_dir=tmp_path,
+        executor="dask",
+        concurrency=1,
+        scheduler="tcp://127.0.0.1:9",
+    )
     with pytest.raises(SwrError) as e:
         run_job(cfg)
     assert e.value.field == "--scheduler" and "tcp://127.0.0.1:9" in e.value.message

@@ -5,6 +5,7 @@ variation between two kernels.
 On an AMD EPYC machine with no OPENBLAS_CORETYPE, the statistics reference computed the exact fit
 y = 1 + x^2 with a residual sum of squares of 3e-30 (0 on the Haswell kernel) and printed F = 7.8e30 where
 the spec, and its self-test, say F is undefined; the engines build then left the engine out."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ KERNELS = ["", "Prescott", "SandyBridge", "Haswell", "Zen"]  # "": OpenBLAS pick
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
-def test_the_statistics_reference_holds_its_self_tests_on_every_blas_kernel(kernel: str, sandbox: Sandbox,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_statistics_reference_holds_its_self_tests_on_every_blas_kernel(
+    kernel: str, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The sandbox forwards OPENBLAS_CORETYPE from swr's environment: set it (or take it away) there."""
     monkeypatch.delenv("OPENBLAS_L2_SIZE", raising=False)
     if kernel:
@@ -41,10 +43,19 @@ def test_an_exact_fit_is_decided_by_a_scale_aware_rule(sandbox: Sandbox, monkeyp
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Prescott")
     spec = load_engine(ENGINES / "statistics")
     xs = [0, 1, 2, 3, 4, 5]
-    analyses = [{"id": f"s{k}", "procedure": "linear", "x": [xs], "degree": 2,
-                 "y": [(1 + x * x) * 10.0 ** k for x in xs]} for k in (-8, 0, 8)]
-    analyses.append({"id": "real", "procedure": "linear", "x": [xs], "degree": 2,
-                     "y": [1 + x * x + (1e-9 if x == 2 else 0.0) for x in xs]})
+    analyses = [
+        {"id": f"s{k}", "procedure": "linear", "x": [xs], "degree": 2, "y": [(1 + x * x) * 10.0**k for x in xs]}
+        for k in (-8, 0, 8)
+    ]
+    analyses.append(
+        {
+            "id": "real",
+            "procedure": "linear",
+            "x": [xs],
+            "degree": 2,
+            "y": [1 + x * x + (1e-9 if x == 2 else 0.0) for x in xs],
+        }
+    )
     from swr.kinds.engine.grading import run_candidate
 
     ran = run_candidate(spec, spec.directory / "reference", {"id": "t", "input": {"analyses": analyses}}, sandbox)
@@ -63,8 +74,18 @@ def test_a_margin_smaller_than_twice_the_platform_variation_is_refused() -> None
     spec = load_engine(ENGINES / "statistics")
 
     def recs(value: float) -> list[CheckRecord]:
-        return [CheckRecord(case="h1", check="lre_linear", kind="tolerance", measured=value, threshold=None,
-                            better="higher", passed=True, detail="")]
+        return [
+            CheckRecord(
+                case="h1",
+                check="lre_linear",
+                kind="tolerance",
+                measured=value,
+                threshold=None,
+                better="higher",
+                passed=True,
+                detail="",
+            )
+        ]
 
     steady = check.achievability(spec, recs(9.0), recs(8.9))[0]  # required 6.5: margin 2.4, variation 0.1
     assert steady["margin_ok"] and steady["variation"] == pytest.approx(0.1)

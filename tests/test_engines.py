@@ -3,6 +3,7 @@ cheats, `swr grade`, `swr run` with the oracle and nop, and a workspace without 
 
 The release is built once (relative `--out`, as a newcomer types it) with the real reference tools
 (ngspice, yosys, CalculiX, OpenCASCADE) inside the sandbox."""
+
 from __future__ import annotations
 
 import json
@@ -13,10 +14,10 @@ import pytest
 from conftest import ROOT, swr
 
 from swr import kinds
-from swr.kinds.engine.spec import load_engine
 from swr.core.errors import SwrError
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
+from swr.kinds.engine.spec import load_engine
 from swr.sandbox import Sandbox
 
 ENGINES = ROOT / "engines"
@@ -42,8 +43,9 @@ def test_every_cheat_fails_on_a_named_check(engines_release: Path) -> None:
         record = json.loads((task / "private" / "build.json").read_text())
         assert record["cheats"], task.name
         for name, c in record["cheats"].items():
-            assert not c["pass"] and any(label.split(":")[0].endswith("_failure") and ":" in label
-                                         for label in c["labels"]), (task.name, name, c)
+            assert not c["pass"] and any(
+                label.split(":")[0].endswith("_failure") and ":" in label for label in c["labels"]
+            ), (task.name, name, c)
             assert not {"missing_candidate", "execution_failure"} & set(c["labels"]), (task.name, name, c)
 
 
@@ -54,13 +56,16 @@ def cheating_candidate(engine: str, cheat: str, dest: Path) -> Path:
     return dest
 
 
-@pytest.mark.parametrize("engine, cheat, label", [
-    ("logic-synth", "one-wrong-design", "proof_failure:equivalence"),  # right on every design but one
-    ("erp-ledger", "half-even", "invariant_failure:expected_balances"),  # one cent off
-    ("cfd-2d", "closed-form", "tolerance_failure:divergence"),  # reports zero divergence, is not divergence-free
-    ("cad-2d", "both-keys", "tolerance_failure:value_error"),  # an answer and an `error` in every result
-    ("statistics", "nist-strd", "tolerance_failure:lre_linear"),  # every NIST certified value, no fit
-])
+@pytest.mark.parametrize(
+    "engine, cheat, label",
+    [
+        ("logic-synth", "one-wrong-design", "proof_failure:equivalence"),  # right on every design but one
+        ("erp-ledger", "half-even", "invariant_failure:expected_balances"),  # one cent off
+        ("cfd-2d", "closed-form", "tolerance_failure:divergence"),  # reports zero divergence, is not divergence-free
+        ("cad-2d", "both-keys", "tolerance_failure:value_error"),  # an answer and an `error` in every result
+        ("statistics", "nist-strd", "tolerance_failure:lre_linear"),  # every NIST certified value, no fit
+    ],
+)
 def test_swr_grade_fails_the_cheat(engines_release: Path, tmp_path: Path, engine: str, cheat: str, label: str) -> None:
     cand = cheating_candidate(engine, cheat, tmp_path / "cand")
     res = swr("grade", str(engines_release / "tasks" / engine), str(cand), "--json")
@@ -107,8 +112,10 @@ def test_consensus_flags_candidates_that_agree_against_the_reference(engines_rel
     res = swr("audit", "consensus", str(engines_release), *(str(w.parent) for w in wrong), "--json", timeout=900)
     out = json.loads(res.stdout)
     assert res.returncode == 1 and out["tasks_compared"] == 1 and out["flags"], res.stdout[-2000:]
-    assert all(f["task"] == "erp-ledger" and sorted(f["candidates"]) == sorted(w.as_posix() for w in wrong)
-               for f in out["flags"])
+    assert all(
+        f["task"] == "erp-ledger" and sorted(f["candidates"]) == sorted(w.as_posix() for w in wrong)
+        for f in out["flags"]
+    )
     right = [shutil.copytree(ENGINES / "erp-ledger" / "reference", tmp_path / f"r{i}" / "erp-ledger") for i in (1, 2)]
     res = swr("audit", "consensus", str(engines_release), *(str(r.parent) for r in right), "--json", timeout=900)
     assert res.returncode == 0 and not json.loads(res.stdout)["flags"], res.stdout[-2000:]
@@ -138,18 +145,32 @@ EOF
 """
 
 
-@pytest.mark.parametrize("engine, binary, package", [("logic-synth", "yosys", "pyverilog"),
-                                                     ("place-route", "nextpnr-ice40", "networkx"),
-                                                     ("cad-2d", "qcad", "manifold3d")])
-def test_workspace_has_no_forbidden_binary_or_package(engines_release: Path, tmp_path: Path, engine: str,
-                                                      binary: str, package: str) -> None:
+@pytest.mark.parametrize(
+    "engine, binary, package",
+    [
+        ("logic-synth", "yosys", "pyverilog"),
+        ("place-route", "nextpnr-ice40", "networkx"),
+        ("cad-2d", "qcad", "manifold3d"),
+    ],
+)
+def test_workspace_has_no_forbidden_binary_or_package(
+    engines_release: Path, tmp_path: Path, engine: str, binary: str, package: str
+) -> None:
     """Forbidden tools are absent from the agent's sandbox: logic-synth's yosys (the host has it) is not
     on its PATH, place-route's networkx and cad-2d's manifold3d (Clipper2 inside; installed here) are not
     importable."""
-    cfg = JobConfig(release=engines_release, agent="command", job="probe", jobs_dir=tmp_path / "jobs", include=(engine,),
-                    budget=Budget(time_limit_s=120), agent_options={
-                        "command": PROBE.replace("__BINARY__", binary).replace("__PACKAGE__", package),
-                        "network": False})
+    cfg = JobConfig(
+        release=engines_release,
+        agent="command",
+        job="probe",
+        jobs_dir=tmp_path / "jobs",
+        include=(engine,),
+        budget=Budget(time_limit_s=120),
+        agent_options={
+            "command": PROBE.replace("__BINARY__", binary).replace("__PACKAGE__", package),
+            "network": False,
+        },
+    )
     (rec,) = run_job(cfg)
     assert rec.status == "done", rec.error
     probe = json.loads(next((tmp_path / "jobs" / "probe" / "runs").glob("*/solution/probe.json")).read_text())
@@ -183,19 +204,22 @@ def test_engine_hidden_cases_are_drawn_from_the_release_seed(tmp_path: Path) -> 
     """`swr build --seed` reaches the engine's generator: seeds 0 and 1 give other hidden sessions (other data,
     other certified values), and the same seed the same bytes (the build's files against the generator run
     again here)."""
-    from swr.kinds.engine import check
     from swr.core.jsonfile import dump_json
+    from swr.kinds.engine import check
     from swr.sandbox import get_sandbox
 
     for seed in (0, 1):
-        res = swr("build", str(ENGINES / "statistics"), "--out", f"s{seed}", "--seed", str(seed), cwd=tmp_path,
-                  timeout=1800)
+        res = swr(
+            "build", str(ENGINES / "statistics"), "--out", f"s{seed}", "--seed", str(seed), cwd=tmp_path, timeout=1800
+        )
         assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     first, second = _hidden_files(tmp_path / "s0", "statistics"), _hidden_files(tmp_path / "s1", "statistics")
     assert len(first) == len(second) == 5 and first.keys() == second.keys()
     assert all(first[k] != second[k] for k in first)  # every session differs, not just one
+
     def data(files: dict[str, str]) -> list[object]:
         return [a.get("y") or a.get("groups") for t in files.values() for a in json.loads(t)["input"]["analyses"]]
+
     assert not [d for d in data(first) if d in data(second)]  # no dataset is reused
     again = check.hidden_cases(load_engine(ENGINES / "statistics"), get_sandbox("bwrap"), 0)
     assert {f"{c['id']}.json": dump_json(c) for c in again} == first
@@ -211,8 +235,8 @@ def test_hidden_cases_change_with_the_seed_and_repeat_for_the_same_seed(engine: 
     """The generator, run in the sandbox as the build runs it: release seeds 0 and 1 give the same case ids but
     another input for every case (values, sizes, orders, not just ids), and seed 0 again gives the same bytes;
     no fixed case is left under cases/hidden."""
-    from swr.kinds.engine import check
     from swr.core.jsonfile import dump_json
+    from swr.kinds.engine import check
     from swr.sandbox import get_sandbox
 
     spec, sb = load_engine(ENGINES / engine), get_sandbox("bwrap")
@@ -237,8 +261,8 @@ def test_hidden_cases_that_were_fixed_are_drawn_from_the_seed(engine: str) -> No
     the same seed gives the same cases, byte for byte; another seed changes every case's values, not only its
     names; and expected values computed by the engine's expect.py (the reference layered beneath the
     verifier, in the real sandbox) are those its generator attached."""
-    from swr.kinds.engine import check
     from swr.core.jsonfile import dump_json
+    from swr.kinds.engine import check
     from swr.sandbox import get_sandbox
 
     spec, sb = load_engine(ENGINES / engine), get_sandbox("bwrap")

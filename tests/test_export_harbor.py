@@ -5,6 +5,7 @@ repeated; each task's tests/test.sh, run on the host with the container paths ov
 from the exported wheel: reward 1 with the oracle's solve.sh, 0 without. As root (this
 host's tests run so), test.sh runs in a private mount namespace in which /root is traversable, as in the image,
 and each candidate execution runs as uid 65534 on a separate "task Python": it cannot read the hidden task."""
+
 from __future__ import annotations
 
 import hashlib
@@ -21,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from swr.export.harbor import _build_wheel, swr_wheel
-from swr.export.harbor_judge import reward_of
-from swr.kinds.verdict import parse_verdict
 from swr.core.layout import HarborTaskPaths, ReleasePaths, TaskPaths
 from swr.core.release_dir import list_tasks
+from swr.export.harbor import _build_wheel, swr_wheel
+from swr.export.harbor_judge import reward_of
+from swr.kinds.taskfile import read_task_file
+from swr.kinds.verdict import parse_verdict
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 from swr.sandbox.local import LocalSandbox
-from swr.kinds.taskfile import read_task_file
 from tests.conftest import FIXTURES, ROOT, swr
 
 HARBOR = "harbor==0.26.0"
@@ -44,13 +45,17 @@ NOBODY = "65534"
 DIGEST = "python:3.12-slim@sha256:" + "ab" * 32
 # /root (0700 here) made traversable in a private mount namespace, its .pyenv and .cache bound back: the image's
 # Pythons are readable by all. "$1": where /root's own view goes; the rest is the command.
-ROOT_VIEW = ('set -e; v="$1"; shift; mount --rbind /root "$v"; mount -t tmpfs -o mode=0755 tmpfs /root; '
-             'for d in .pyenv .cache; do mkdir /root/$d; mount --rbind "$v/$d" /root/$d; done; exec "$@"')
+ROOT_VIEW = (
+    'set -e; v="$1"; shift; mount --rbind /root "$v"; mount -t tmpfs -o mode=0755 tmpfs /root; '
+    'for d in .pyenv .cache; do mkdir /root/$d; mount --rbind "$v/$d" /root/$d; done; exec "$@"'
+)
 
 
 def _python312() -> Path:
-    found = sorted(Path.home().glob(".pyenv/versions/3.12.*/bin/python3"),
-                   key=lambda p: tuple(int(x) for x in p.parts[-3].split(".")))
+    found = sorted(
+        Path.home().glob(".pyenv/versions/3.12.*/bin/python3"),
+        key=lambda p: tuple(int(x) for x in p.parts[-3].split(".")),
+    )
     assert found, "harbor needs Python 3.12 (pyenv install 3.12)"
     return found[-1]
 
@@ -78,8 +83,9 @@ def release(revival_release: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     res = swr("build", str(src), "--out", str(base / "rel"), "--variants", "1", "--jobs", "2", timeout=1800)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     for task in REVIVALS:
-        shutil.copytree(ReleasePaths(revival_release).task(task).root, ReleasePaths(base / "rel").task(task).root,
-                        symlinks=True)
+        shutil.copytree(
+            ReleasePaths(revival_release).task(task).root, ReleasePaths(base / "rel").task(task).root, symlinks=True
+        )
     return base / "rel"
 
 
@@ -99,8 +105,12 @@ def judge_python(exported: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     venv = tmp_path_factory.mktemp("judge") / "venv"
     subprocess.run([str(Path(sys.base_prefix) / "bin" / "python3"), "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
-    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     Path(site, "swr-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     wheel = next(HarborTaskPaths(exported / "good-linear-v1").environment.glob("swr-*.whl"))
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-index", "--no-deps", str(wheel)], check=True)
@@ -111,15 +121,20 @@ def judge_python(exported: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 def test_harbor_loads_every_exported_task_and_lints_it_clean(exported: Path, harbor_bin: Path) -> None:
     dirs = sorted(str(d) for d in exported.iterdir())
-    load = ("import json, sys\nfrom harbor.models.task.task import Task\n"
-            "print(json.dumps({(t := Task(d)).name: [t.config.metadata['swr_kind'], "
-            "t.config.verifier.environment_mode.value, t.paths.test_path.is_file(), t.paths.solve_path.is_file()]"
-            " for d in sys.argv[1:]}))")
+    load = (
+        "import json, sys\nfrom harbor.models.task.task import Task\n"
+        "print(json.dumps({(t := Task(d)).name: [t.config.metadata['swr_kind'], "
+        "t.config.verifier.environment_mode.value, t.paths.test_path.is_file(), t.paths.solve_path.is_file()]"
+        " for d in sys.argv[1:]}))"
+    )
     res = subprocess.run([str(harbor_bin / "python"), "-c", load, *dirs], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr[-2000:]
     assert json.loads(res.stdout) == {f"swr/{t}": [k, "separate", True, True] for t, k in KINDS.items()}
-    lint = subprocess.run([str(harbor_bin / "harbor"), "lint", "--extend-select", "root-agent", "--json", *dirs],
-                          capture_output=True, text=True)
+    lint = subprocess.run(
+        [str(harbor_bin / "harbor"), "lint", "--extend-select", "root-agent", "--json", *dirs],
+        capture_output=True,
+        text=True,
+    )
     assert lint.returncode == 0 and json.loads(lint.stdout or "[]") == [], lint.stdout + lint.stderr
 
 
@@ -131,8 +146,9 @@ def assert_hidden_only_under_tests(task_root: Path, harbor_root: Path) -> None:
     """Every private file of the swr task that is not also public is under the export's tests/, and none of
     them (by content) nor a private/ directory is in environment/ (the agent's image) or instruction.md."""
     src, hp, task_id = TaskPaths(task_root), HarborTaskPaths(harbor_root), task_root.name
-    shown = _hashes(src.public) | {hashlib.sha256(p.read_bytes()).hexdigest(): str(p)
-                                   for p in (src.toml, src.instruction)}
+    shown = _hashes(src.public) | {
+        hashlib.sha256(p.read_bytes()).hexdigest(): str(p) for p in (src.toml, src.instruction)
+    }
     hidden = {h: p for h, p in _hashes(src.private).items() if h not in shown}
     assert hidden, task_id
     assert set(hidden) <= set(_hashes(hp.tests)), task_id  # the judge has them all
@@ -149,8 +165,11 @@ def test_hidden_files_are_only_under_tests_and_solution(release: Path, exported:
 
 def _tree(root: Path) -> dict[str, tuple[bytes, int]]:
     """Every file's bytes and mode; the wheel by name only (its bytes: the next test, on a frozen source)."""
-    return {p.relative_to(root).as_posix(): (b"" if p.suffix == ".whl" else p.read_bytes(), p.stat().st_mode)
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): (b"" if p.suffix == ".whl" else p.read_bytes(), p.stat().st_mode)
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_export_is_byte_identical(release: Path, exported: Path, tmp_path: Path) -> None:
@@ -192,24 +211,34 @@ def task_python() -> Iterator[Path]:
 
     root = _open_dir("swr-taskpy-")
     subprocess.run([str(Path(sys.base_prefix) / "bin" / "python3"), "-m", "venv", str(root / "venv")], check=True)
-    subprocess.run([str(root / "venv/bin/python"), "-m", "pip", "install", "-q", f"numpy=={numpy.__version__}"],
-                   check=True, timeout=900)
+    subprocess.run(
+        [str(root / "venv/bin/python"), "-m", "pip", "install", "-q", f"numpy=={numpy.__version__}"],
+        check=True,
+        timeout=900,
+    )
     yield root / "venv"
     shutil.rmtree(root, ignore_errors=True)
 
 
-def _test_sh(hp: HarborTaskPaths, scene: Path, judge_python: Path, task_python: Path,
-             candidate: Path | str) -> tuple[dict, dict]:
+def _test_sh(
+    hp: HarborTaskPaths, scene: Path, judge_python: Path, task_python: Path, candidate: Path | str
+) -> tuple[dict, dict]:
     """test.sh on the host as the image runs it: the hidden tests (copied, modes kept) under a traversable
     scene, in app/solution the candidate: "oracle" (solve.sh), "start" (the workspace's) or a directory."""
     tests, app, logs = scene / "tests", scene / "app", scene / "logs"
     shutil.copytree(hp.tests, tests)
     shutil.copytree(hp.workspace, app)  # what the image's workdir starts with
     logs.mkdir()
-    env = {**os.environ, "SWR_HARBOR_TESTS": str(tests), "SWR_HARBOR_SOLUTION": str(app / "solution"),
-           "SWR_HARBOR_LOGS": str(logs), "SWR_HARBOR_PYTHON": str(judge_python), "SWR_HARBOR_USER": NOBODY,
-           "SWR_HARBOR_TASK_PATH": f"{task_python / 'bin'}:/usr/bin:/bin",
-           "SWR_CACHE": str(Path.home() / ".cache" / "swr")}
+    env = {
+        **os.environ,
+        "SWR_HARBOR_TESTS": str(tests),
+        "SWR_HARBOR_SOLUTION": str(app / "solution"),
+        "SWR_HARBOR_LOGS": str(logs),
+        "SWR_HARBOR_PYTHON": str(judge_python),
+        "SWR_HARBOR_USER": NOBODY,
+        "SWR_HARBOR_TASK_PATH": f"{task_python / 'bin'}:/usr/bin:/bin",
+        "SWR_CACHE": str(Path.home() / ".cache" / "swr"),
+    }
     (app / "solution").mkdir(exist_ok=True)
     if candidate == "oracle":
         subprocess.run(["bash", str(hp.solve_sh)], env=env, check=True)
@@ -217,9 +246,25 @@ def _test_sh(hp: HarborTaskPaths, scene: Path, judge_python: Path, task_python: 
         shutil.rmtree(app / "solution")
         shutil.copytree(candidate, app / "solution")
     (scene / "rootview").mkdir()
-    res = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", ROOT_VIEW, "sh",
-                          str(scene / "rootview"), "bash", str(hp.test_sh)],
-                         env=env, capture_output=True, text=True, timeout=1800)
+    res = subprocess.run(
+        [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            ROOT_VIEW,
+            "sh",
+            str(scene / "rootview"),
+            "bash",
+            str(hp.test_sh),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     return json.loads((logs / "reward.json").read_text()), json.loads((logs / "verdict.json").read_text())
 
@@ -232,15 +277,19 @@ def scene() -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("task_id", sorted(KINDS))
-def test_test_sh_rewards_the_oracle_and_not_the_starting_workspace(task_id: str, exported: Path, judge_python: Path,
-                                                                  task_python: Path, scene: Path) -> None:
+def test_test_sh_rewards_the_oracle_and_not_the_starting_workspace(
+    task_id: str, exported: Path, judge_python: Path, task_python: Path, scene: Path
+) -> None:
     hp = HarborTaskPaths(exported / task_id)
     for oracle in (True, False):
         (scene / str(oracle)).mkdir()
         reward, verdict = _test_sh(hp, scene / str(oracle), judge_python, task_python, "oracle" if oracle else "start")
         if oracle and task_id in ORACLE_IS_THE_ORIGINAL:
             assert verdict["labels"] == ["copied_original"] and reward == {
-                **dict.fromkeys(("execution", "schema", "semantic"), 1.0), "anti_shortcut": 0.0, "reward": 0.0}, reward
+                **dict.fromkeys(("execution", "schema", "semantic"), 1.0),
+                "anti_shortcut": 0.0,
+                "reward": 0.0,
+            }, reward
             continue
         assert verdict["task"] == task_id and verdict["pass"] is oracle
         if oracle:
@@ -275,7 +324,8 @@ json.dump(answer, sys.stdout)
 
 
 def test_a_candidate_cannot_read_the_hidden_task_and_runs_on_the_task_python(
-        exported: Path, judge_python: Path, task_python: Path, scene: Path) -> None:
+    exported: Path, judge_python: Path, task_python: Path, scene: Path
+) -> None:
     """A candidate that answers from /tests/task/private's expected outputs gets nothing (it runs as 65534 and
     the task is root's alone) and fails; it ran on the task's Python, not swr's venv (not the judge's)."""
     hp = HarborTaskPaths(exported / "good-linear-v1")
@@ -291,8 +341,9 @@ def test_a_candidate_cannot_read_the_hidden_task_and_runs_on_the_task_python(
     seen = [json.loads(p.read_text()) for p in sorted(out.glob("spy-*.json"))]
     assert len(seen) == len(verdict["scenarios"]) > 0, (seen, verdict)
     assert all(s["uid"] == int(NOBODY) and s["read"] == [] for s in seen), seen
-    assert all(Path(s["prefix"]) == task_python and Path(s["executable"]).parent == task_python / "bin"
-               for s in seen), seen
+    assert all(
+        Path(s["prefix"]) == task_python and Path(s["executable"]).parent == task_python / "bin" for s in seen
+    ), seen
     assert verdict["pass"] is False and reward["reward"] == 0.0 and reward["semantic"] == 0.0, reward
 
 
@@ -313,8 +364,8 @@ def test_the_agents_python_gets_the_tasks_pins_and_never_a_forbidden_package(exp
     assert agent_installs == ["RUN python3 -m pip install --no-cache-dir -r /tmp/requirements.txt"], lines
     assert not any(f in ln for ln in agent_installs for f in forbidden)
     assert [ln for ln in lines if "swr-requirements.txt" in ln and ln.startswith("RUN")] == [
-        "RUN python3 -m venv /opt/swr && /opt/swr/bin/python -m pip install --no-cache-dir "
-        "-r /tmp/swr-requirements.txt"]
+        "RUN python3 -m venv /opt/swr && /opt/swr/bin/python -m pip install --no-cache-dir -r /tmp/swr-requirements.txt"
+    ]
     assert "/opt/swr/bin/python -m swr.cli feedback" in (hp.workspace / "feedback").read_text()
 
 
@@ -344,33 +395,80 @@ def test_base_image_option_pins_from(release: Path, tmp_path: Path) -> None:
     froms = {d.name: _dockerfile(tmp_path / "pinned", d.name)[0] for d in (tmp_path / "pinned").iterdir()}
     assert froms == dict.fromkeys(KINDS, f"FROM {DIGEST}")
     res = swr("export", "harbor", str(release), "--out", str(tmp_path / "bad"), "--base-image", "x\nRUN curl evil")
-    assert res.returncode == 2 and "--base-image" in res.stderr and len(res.stderr.strip().splitlines()) == 1, \
+    assert res.returncode == 2 and "--base-image" in res.stderr and len(res.stderr.strip().splitlines()) == 1, (
         res.stderr
+    )
 
 
 def test_reward_components_follow_the_first_failing_stage() -> None:
     def scenario(i: int, labels: list[str], split: str = "hidden") -> dict:
-        return {"split": split, "index": i, "pass": not labels, "label": labels[0] if labels else None,
-                "labels": labels, "field_agreement": 1.0, "matched": 1, "total": 1, "mismatches": [],
-                "extra_keys": [], "exit_code": 0, "limit": None, "wall_s": 0.1, "stderr_tail": "", "detail": None}
+        return {
+            "split": split,
+            "index": i,
+            "pass": not labels,
+            "label": labels[0] if labels else None,
+            "labels": labels,
+            "field_agreement": 1.0,
+            "matched": 1,
+            "total": 1,
+            "mismatches": [],
+            "extra_keys": [],
+            "exit_code": 0,
+            "limit": None,
+            "wall_s": 0.1,
+            "stderr_tail": "",
+            "detail": None,
+        }
 
-    v = {"task": "t", "pass": False, "label": "input_independent", "labels": ["input_independent"], "r_hid": 1 / 3,
-         "r_pub": 0.0, "field_agreement": 0.5, "anti_shortcut": [{"label": "input_independent"}],
-         "scenarios": [scenario(0, []), scenario(1, ["parse_failure"]), scenario(2, ["execution_failure"]),
-                       scenario(0, ["execution_failure"], "public")]}
+    v = {
+        "task": "t",
+        "pass": False,
+        "label": "input_independent",
+        "labels": ["input_independent"],
+        "r_hid": 1 / 3,
+        "r_pub": 0.0,
+        "field_agreement": 0.5,
+        "anti_shortcut": [{"label": "input_independent"}],
+        "scenarios": [
+            scenario(0, []),
+            scenario(1, ["parse_failure"]),
+            scenario(2, ["execution_failure"]),
+            scenario(0, ["execution_failure"], "public"),
+        ],
+    }
     r = reward_of(parse_verdict(v))
     assert (r.execution, r.schema_, r.semantic, r.anti_shortcut, r.reward) == (0.666667, 0.333333, 1 / 3, 0.0, 0.0)
 
     def record(case: str, measured: float | None) -> dict:
-        return {"case": case, "check": "c", "kind": "tolerance", "measured": measured, "threshold": 1.0,
-                "better": "lower", "pass": False, "detail": ""}
+        return {
+            "case": case,
+            "check": "c",
+            "kind": "tolerance",
+            "measured": measured,
+            "threshold": 1.0,
+            "better": "lower",
+            "pass": False,
+            "detail": "",
+        }
 
-    engine = {"kind": "engine", "task": "t", "pass": False, "label": "tolerance_failure:c",
-              "labels": ["tolerance_failure:c"], "score": "1/2", "failed_checks": ["c"],
-              "cases": [{"case": "h1", "failure": None, "detail": ""}, {"case": "h2", "failure": None, "detail": ""}],
-              "records": [record("h2", None), record("h1", 3.0)]}
-    assert reward_of(parse_verdict(engine)).model_dump(by_alias=True) == {"execution": 1.0, "schema": 0.5, "semantic": 0.5,
-                                                           "anti_shortcut": 1.0, "reward": 0.0}
+    engine = {
+        "kind": "engine",
+        "task": "t",
+        "pass": False,
+        "label": "tolerance_failure:c",
+        "labels": ["tolerance_failure:c"],
+        "score": "1/2",
+        "failed_checks": ["c"],
+        "cases": [{"case": "h1", "failure": None, "detail": ""}, {"case": "h2", "failure": None, "detail": ""}],
+        "records": [record("h2", None), record("h1", 3.0)],
+    }
+    assert reward_of(parse_verdict(engine)).model_dump(by_alias=True) == {
+        "execution": 1.0,
+        "schema": 0.5,
+        "semantic": 0.5,
+        "anti_shortcut": 1.0,
+        "reward": 0.0,
+    }
 
 
 def test_bad_output_directory_or_release_is_one_line_and_exit_2(release: Path, tmp_path: Path) -> None:
@@ -404,8 +502,9 @@ def test_a_read_write_job_run_as_a_user_works_in_its_copy_and_lands_its_writes(t
 
 
 @pytest.fixture(scope="session")
-def shipped(catalog_release: Path, engines_release: Path, revival_release: Path,
-            tmp_path_factory: pytest.TempPathFactory) -> Path:
+def shipped(
+    catalog_release: Path, engines_release: Path, revival_release: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     """Every shipped task in one release: the catalog (CATALOG_VARIANTS variants), every engine, every
     revival; each task a link to its built directory (export copies what it reads)."""
     dest = ReleasePaths(tmp_path_factory.mktemp("shipped") / "rel")
@@ -425,7 +524,8 @@ print(json.dumps({t.name: [t.config.metadata["swr_kind"], t.paths.test_path.is_f
 
 
 def test_every_shipped_task_exports_and_harbor_loads_and_lints_it_clean(
-        shipped: Path, harbor_bin: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped: Path, harbor_bin: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Acceptance 4 at scale: the whole shipped set (every kind) exports; one harbor process loads every task,
     one `harbor lint` over all of them finds nothing; no hidden file reaches any agent's image."""
     tasks = {r.name: read_task_file(r).kind for r in list_tasks(shipped)}
@@ -441,8 +541,11 @@ def test_every_shipped_task_exports_and_harbor_loads_and_lints_it_clean(
     load = subprocess.run([str(harbor_bin / "python"), "-c", LOAD_ALL, *dirs], capture_output=True, text=True)
     assert load.returncode == 0, load.stderr[-2000:]
     assert json.loads(load.stdout) == {f"swr/{t}": [k, True, True] for t, k in tasks.items()}
-    lint = subprocess.run([str(harbor_bin / "harbor"), "lint", "--extend-select", "root-agent", "--json", *dirs],
-                          capture_output=True, text=True)
+    lint = subprocess.run(
+        [str(harbor_bin / "harbor"), "lint", "--extend-select", "root-agent", "--json", *dirs],
+        capture_output=True,
+        text=True,
+    )
     assert lint.returncode == 0 and json.loads(lint.stdout or "[]") == [], (lint.stdout + lint.stderr)[-4000:]
     for task_id in tasks:
         assert_hidden_only_under_tests(shipped / "tasks" / task_id, out / task_id)

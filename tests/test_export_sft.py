@@ -2,6 +2,7 @@
 three workflows (two variants each): runs that pass, a run that fails, a passing run with an anti-cheat
 finding. The corpus is loaded by HF `datasets` and goes through TRL's SFT preparation and data collator
 with a tokenizer and a tiny model built here (no hub download), on the CPU build of torch."""
+
 from __future__ import annotations
 
 import hashlib
@@ -16,7 +17,6 @@ from conftest import FIXTURES, ROOT, copy_tree, swr
 from test_agents import RIGHT, WRONG, Scripted
 
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
 from swr.export.chat import to_messages
 from swr.export.program import call_touches_program, command_touches_program
@@ -25,17 +25,23 @@ from swr.harness.run import JobConfig, run_job
 from swr.harness.trajectory import ToolCall, Trajectory, TrajectoryBuilder
 from swr.kinds import sibling_group
 from swr.kinds.taskfile import read_task_file
+from swr.kinds.workflow.cache import ExecutionCache
 
 # three workflows (the fixture `good-linear` renamed), two in one domain, one in another
-WORKFLOWS = {"lin-alpha": ("fam-a", "data-document"), "lin-beta": ("fam-b", "data-document"),
-             "lin-gamma": ("fam-c", "software-formal-systems")}
-PASS = [[("bash", {"command": "cat instruction.md"})],
-        [("write_file", {"path": "solution/run", "content": WRONG})],
-        [("feedback", {})],
-        [("write_file", {"path": "solution/run", "content": RIGHT})],
-        [("bash", {"command": "./feedback --json"})],
-        [("bash", {"command": "echo done, tidying up"})],
-        [("finish", {})]]
+WORKFLOWS = {
+    "lin-alpha": ("fam-a", "data-document"),
+    "lin-beta": ("fam-b", "data-document"),
+    "lin-gamma": ("fam-c", "software-formal-systems"),
+}
+PASS = [
+    [("bash", {"command": "cat instruction.md"})],
+    [("write_file", {"path": "solution/run", "content": WRONG})],
+    [("feedback", {})],
+    [("write_file", {"path": "solution/run", "content": RIGHT})],
+    [("bash", {"command": "./feedback --json"})],
+    [("bash", {"command": "echo done, tidying up"})],
+    [("finish", {})],
+]
 FAIL = [[("write_file", {"path": "solution/run", "content": WRONG})], [("finish", {})]]
 CHEAT = [[("bash", {"command": "cat private/hidden/0/output.json"})], *PASS[3:]]
 # the same step twice in a row, a call repeated within one reply, the same feedback twice
@@ -71,12 +77,31 @@ class SameText(Scripted):
         return data
 
 
-def _job(release: Path, jobs_dir: Path, name: str, model: str, tasks: tuple[str, ...], script: list[Any],
-         runs: int, server: type[Scripted] = Scripted, **kw: Any) -> None:
+def _job(
+    release: Path,
+    jobs_dir: Path,
+    name: str,
+    model: str,
+    tasks: tuple[str, ...],
+    script: list[Any],
+    runs: int,
+    server: type[Scripted] = Scripted,
+    **kw: Any,
+) -> None:
     srv = server(script * runs)
     try:
-        cfg = JobConfig(release=release, agent="openai", model=model, job=name, jobs_dir=jobs_dir, concurrency=1, retries=0,
-                        include=tasks, agent_options={"base_url": srv.url}, **kw)
+        cfg = JobConfig(
+            release=release,
+            agent="openai",
+            model=model,
+            job=name,
+            jobs_dir=jobs_dir,
+            concurrency=1,
+            retries=0,
+            include=tasks,
+            agent_options={"base_url": srv.url},
+            **kw,
+        )
         records = run_job(cfg)
         assert len(records) == runs and len(srv.requests) == len(script) * runs, [r.error for r in records]
     finally:
@@ -110,8 +135,13 @@ def test_only_verified_runs_are_exported_once_each_by_default(jobs: Path, tmp_pa
     got = rows(tmp_path / "c.jsonl")
     assert res["entries"] == len(got) == 8 and res["tasks"] == 5 and res["single_success_tasks"] == 2
     assert res["skipped"] == {"anti_cheat": 1, "not_passed": 1}
-    assert {r["provenance"]["task"] for r in got} == {"lin-alpha-v1", "lin-beta-v1", "lin-gamma-v1",
-                                                      "lin-alpha-v2", "lin-beta-v2"}
+    assert {r["provenance"]["task"] for r in got} == {
+        "lin-alpha-v1",
+        "lin-beta-v1",
+        "lin-gamma-v1",
+        "lin-alpha-v2",
+        "lin-beta-v2",
+    }
     assert len({r["provenance"]["run"] for r in got}) == 8  # every verified run once
     for r in got:
         p = r["provenance"]
@@ -165,8 +195,9 @@ def test_oversampling_repeats_favour_single_success_tasks(jobs: Path, tmp_path: 
         assert [per_run[k] for k in singles] == [single]
         doubles = sorted(per_run[k] for k, t in task_of.items() if t != "lin-beta-v2")
         assert max(doubles) - min(doubles) <= 1 and sum(doubles) == n - single and max(doubles) <= each_double
-        assert sorted(Counter(r["provenance"]["copy"] for r in got if r["provenance"]["run"] == singles[0])) == \
-            list(range(single))
+        assert sorted(Counter(r["provenance"]["copy"] for r in got if r["provenance"]["run"] == singles[0])) == list(
+            range(single)
+        )
 
 
 def test_subsampling_keeps_one_run_per_task_while_it_can() -> None:
@@ -223,9 +254,14 @@ def test_repair_drops_unanswered_calls_and_results_without_a_call() -> None:
     assert msgs is not None
     assert [m["role"] for m in msgs] == ["system", "user", "assistant", "tool", "user", "assistant", "tool"]
     assert [c["id"] for c in msgs[2]["tool_calls"]] == ["c1"] and msgs[3] == {
-        "role": "tool", "tool_call_id": "c1", "content": "listing"}
-    assert msgs[-2]["tool_calls"][0]["function"] == {"name": "write_file", "arguments": json.dumps(
-        {"content": "x", "path": "solution/run"})}
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "listing",
+    }
+    assert msgs[-2]["tool_calls"][0]["function"] == {
+        "name": "write_file",
+        "arguments": json.dumps({"content": "x", "path": "solution/run"}),
+    }
     nothing = TrajectoryBuilder("openai", "0", "m")
     nothing.user("task")
     nothing.agent_turn("thinking")
@@ -233,8 +269,11 @@ def test_repair_drops_unanswered_calls_and_results_without_a_call() -> None:
 
 
 def _assistant_calls(msgs: list[dict[str, Any]]) -> list[list[tuple[str, str]]]:
-    return [[(c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls", [])]
-            for m in msgs if m["role"] == "assistant"]
+    return [
+        [(c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls", [])]
+        for m in msgs
+        if m["role"] == "assistant"
+    ]
 
 
 def test_consecutive_duplicate_events_are_removed_keeping_the_later_result() -> None:
@@ -246,9 +285,14 @@ def test_consecutive_duplicate_events_are_removed_keeping_the_later_result() -> 
     b.observe(first, "c1", "exit code: 1 (transient)")
     again = b.agent_turn("look", [("c2", "bash", {"command": "ls"})])  # re-sent after the error
     b.observe(again, "c2", "exit code: 0\nrun")
-    w = b.agent_turn("write", [("c3", "write_file", {"path": "solution/run", "content": "x"}),
-                               ("c4", "write_file", {"path": "solution/run", "content": "x"}),
-                               ("c5", "write_file", {"path": "solution/other", "content": "y"})])
+    w = b.agent_turn(
+        "write",
+        [
+            ("c3", "write_file", {"path": "solution/run", "content": "x"}),
+            ("c4", "write_file", {"path": "solution/run", "content": "x"}),
+            ("c5", "write_file", {"path": "solution/other", "content": "y"}),
+        ],
+    )
     for cid in ("c3", "c4", "c5"):
         b.observe(w, cid, f"wrote {cid}")
     other = b.agent_turn("look again", [("c6", "bash", {"command": "ls"})])  # other text: not a duplicate
@@ -266,8 +310,14 @@ def test_consecutive_duplicate_events_are_removed_keeping_the_later_result() -> 
     other_write = ("write_file", json.dumps({"content": "y", "path": "solution/other"}))
     assert _assistant_calls(msgs) == [[ls], [write, other_write], [ls], [ls], [("feedback", "{}")]]
     tools = {m["tool_call_id"]: m["content"] for m in msgs if m["role"] == "tool"}
-    assert tools == {"c2": "exit code: 0\nrun", "c4": "wrote c4", "c5": "wrote c5", "c6": "exit code: 0\nrun",
-                     "c7": "exit code: 0\nrun", "c8": "pass"}  # each kept call's own result, none orphaned
+    assert tools == {
+        "c2": "exit code: 0\nrun",
+        "c4": "wrote c4",
+        "c5": "wrote c5",
+        "c6": "exit code: 0\nrun",
+        "c7": "exit code: 0\nrun",
+        "c8": "pass",
+    }  # each kept call's own result, none orphaned
     assert [m["content"] for m in msgs if m["role"] == "user"] == ["task", "keep going"]
 
 
@@ -285,24 +335,27 @@ def test_a_scripted_run_that_repeats_steps_is_exported_without_the_repeats(jobs:
     assert kept_ids == ["call_2_0", "call_3_1", "call_5_0"]  # the later of each repeated pair
 
 
-@pytest.mark.parametrize(("command", "touches"), [
-    ("cd solution && cat > run <<'EOF'\nprint(1)\nEOF", True),
-    ("cd /sandbox/work/solution; ./run < case.json", True),
-    ("cd public && ../solution/run < a.json", True),
-    ("cd public\n../solution/run", True),
-    ("python3 -c \"open('solution/run','w').write('x')\"", True),
-    ("python3 - <<'PY'\nopen('solution/run', 'w')\nPY", True),
-    ("cp /tmp/build/run solution", True),
-    ("./feedback --json", True),
-    ("cd public && cat ../public/x && cd .. && sh feedback", True),
-    ("cd public && cat solution/x", False),  # public/solution/x: not the program
-    ("(cd public && ls) && ../solution/run", False),  # the subshell's cd ends with it: outside the workspace
-    ("pushd public && popd && cat solution/run", True),
-    ("ls public && echo solved > notes", False),
-    ("echo solutions > out && cat /etc/solution/x", False),
-    ("cat instruction.md # then solution/run", False),
-    ("echo \"don't\" && cat <<EOF\nit's\nEOF\nls", False),
-])
+@pytest.mark.parametrize(
+    ("command", "touches"),
+    [
+        ("cd solution && cat > run <<'EOF'\nprint(1)\nEOF", True),
+        ("cd /sandbox/work/solution; ./run < case.json", True),
+        ("cd public && ../solution/run < a.json", True),
+        ("cd public\n../solution/run", True),
+        ("python3 -c \"open('solution/run','w').write('x')\"", True),
+        ("python3 - <<'PY'\nopen('solution/run', 'w')\nPY", True),
+        ("cp /tmp/build/run solution", True),
+        ("./feedback --json", True),
+        ("cd public && cat ../public/x && cd .. && sh feedback", True),
+        ("cd public && cat solution/x", False),  # public/solution/x: not the program
+        ("(cd public && ls) && ../solution/run", False),  # the subshell's cd ends with it: outside the workspace
+        ("pushd public && popd && cat solution/run", True),
+        ("ls public && echo solved > notes", False),
+        ("echo solutions > out && cat /etc/solution/x", False),
+        ("cat instruction.md # then solution/run", False),
+        ("echo \"don't\" && cat <<EOF\nit's\nEOF\nls", False),
+    ],
+)
 def test_which_shell_commands_write_or_run_the_program(command: str, touches: bool) -> None:
     assert command_touches_program(command) is touches
 
@@ -337,8 +390,17 @@ def mixed_release(revival_release: Path, tmp_path_factory: pytest.TempPathFactor
     """Two engines built for real, and the toolz revival task with the obfuscated variant its revival.toml adds
     (from the suite's one revival release)."""
     base = tmp_path_factory.mktemp("mixed")
-    res = swr("build", str(ROOT / "engines" / "cad-2d"), str(ROOT / "engines" / "logic-synth"),
-              "--out", "rel", "--jobs", "2", cwd=base, timeout=1800)
+    res = swr(
+        "build",
+        str(ROOT / "engines" / "cad-2d"),
+        str(ROOT / "engines" / "logic-synth"),
+        "--out",
+        "rel",
+        "--jobs",
+        "2",
+        cwd=base,
+        timeout=1800,
+    )
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     for task in (revival_release / "tasks").iterdir():
         if task.name.startswith("toolz-itertoolz") or task.name.endswith("-deleted-module"):
@@ -352,11 +414,19 @@ def test_sibling_groups_of_engine_and_revival_tasks(mixed_release: Path) -> None
     from swr.export.sft import release_info
 
     info = release_info(mixed_release)
-    assert info.kinds == {"cad-2d": "engine", "logic-synth": "engine", "toolz-itertoolz": "revival",
-                          (variant := next(t for t in info.kinds if t.endswith("-deleted-module"))): "revival"}
+    assert info.kinds == {
+        "cad-2d": "engine",
+        "logic-synth": "engine",
+        "toolz-itertoolz": "revival",
+        (variant := next(t for t in info.kinds if t.endswith("-deleted-module"))): "revival",
+    }
     assert read_task_file(mixed_release / "tasks" / variant).obfuscated is True  # type: ignore[union-attr]
-    assert info.groups == {"cad-2d": "engine:cad-2d", "logic-synth": "engine:logic-synth",
-                           "toolz-itertoolz": "revival:toolz-itertoolz", variant: "revival:toolz-itertoolz"}
+    assert info.groups == {
+        "cad-2d": "engine:cad-2d",
+        "logic-synth": "engine:logic-synth",
+        "toolz-itertoolz": "revival:toolz-itertoolz",
+        variant: "revival:toolz-itertoolz",
+    }
     tasks = mixed_release / "tasks"
     assert sibling_group(tasks / variant) == sibling_group(tasks / "toolz-itertoolz")
 
@@ -375,20 +445,26 @@ def tokenizer(jobs: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     specials = ["<|pad|>", "<|im_start|>", "<|im_end|>"]
-    tok.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=600, special_tokens=specials,
-                                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok.train_from_iterator(
+        texts,
+        trainers.BpeTrainer(
+            vocab_size=600, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
+    )
     tok.save(str(d / "tokenizer.json"))
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<|pad|>", eos_token="<|im_end|>")
     fast.chat_template = (
         "{% for m in messages %}<|im_start|>{{ m.role }}\n"
         "{% if m.role == 'assistant' and m.weight %}{% generation %}{{ m.content }}"
         "{% for c in m.tool_calls or [] %}<call>{{ c.function.name }} {{ c.function.arguments }}</call>{% endfor %}"
-        "<|im_end|>{% endgeneration %}\n{% else %}{{ m.content }}<|im_end|>\n{% endif %}{% endfor %}")
+        "<|im_end|>{% endgeneration %}\n{% else %}{{ m.content }}<|im_end|>\n{% endif %}{% endfor %}"
+    )
     return fast, d / "tokenizer.json"
 
 
 def test_datasets_loads_the_corpus_and_trl_collates_it_with_an_assistant_only_loss(
-        jobs: Path, tmp_path: Path, tokenizer: Any) -> None:
+    jobs: Path, tmp_path: Path, tokenizer: Any
+) -> None:
     import datasets
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -396,16 +472,34 @@ def test_datasets_loads_the_corpus_and_trl_collates_it_with_an_assistant_only_lo
 
     tok, _ = tokenizer
     export_sft(jobs, ALL, tmp_path / "c.jsonl", entries=6, seed=1)
-    ds = datasets.load_dataset("json", data_files=str(tmp_path / "c.jsonl"), split="train",
-                               cache_dir=str(tmp_path / "hf"))
+    ds = datasets.load_dataset(
+        "json", data_files=str(tmp_path / "c.jsonl"), split="train", cache_dir=str(tmp_path / "hf")
+    )
     assert ds.num_rows == 6 and set(ds.column_names) == {"messages", "tools", "provenance"}
     assert ds[0]["provenance"]["verdict"]["pass"] is True
-    model = LlamaForCausalLM(LlamaConfig(vocab_size=len(tok), hidden_size=16, intermediate_size=32,
-                                         num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2,
-                                         max_position_embeddings=8192))
-    args = SFTConfig(output_dir=str(tmp_path / "out"), assistant_only_loss=True, max_length=None,
-                     per_device_train_batch_size=2, max_steps=1, report_to="none", use_cpu=True,
-                     save_strategy="no", logging_strategy="no", seed=0)
+    model = LlamaForCausalLM(
+        LlamaConfig(
+            vocab_size=len(tok),
+            hidden_size=16,
+            intermediate_size=32,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            num_key_value_heads=2,
+            max_position_embeddings=8192,
+        )
+    )
+    args = SFTConfig(
+        output_dir=str(tmp_path / "out"),
+        assistant_only_loss=True,
+        max_length=None,
+        per_device_train_batch_size=2,
+        max_steps=1,
+        report_to="none",
+        use_cpu=True,
+        save_strategy="no",
+        logging_strategy="no",
+        seed=0,
+    )
     trainer = SFTTrainer(model=model, args=args, train_dataset=ds, processing_class=tok)
     batch = next(iter(trainer.get_train_dataloader()))
     assert batch["input_ids"].shape == batch["labels"].shape and batch["input_ids"].shape[0] == 2
@@ -419,11 +513,24 @@ def test_datasets_loads_the_corpus_and_trl_collates_it_with_an_assistant_only_lo
 
 
 def test_a_tokenizer_json_counts_tokens_and_bad_options_are_one_line_errors(
-        jobs: Path, tmp_path: Path, tokenizer: Any) -> None:
+    jobs: Path, tmp_path: Path, tokenizer: Any
+) -> None:
     _, path = tokenizer
     (tmp_path / "ids").write_text("# held out\nlin-alpha-v1\n\n")
-    res = swr("export", "sft", *ALL, "--jobs-dir", str(jobs), "--out", str(tmp_path / "c.jsonl"),
-              "--tokenizer", str(path), "--exclude", str(tmp_path / "ids"), "--json")
+    res = swr(
+        "export",
+        "sft",
+        *ALL,
+        "--jobs-dir",
+        str(jobs),
+        "--out",
+        str(tmp_path / "c.jsonl"),
+        "--tokenizer",
+        str(path),
+        "--exclude",
+        str(tmp_path / "ids"),
+        "--json",
+    )
     assert res.returncode == 0, res.stderr
     summary = json.loads(res.stdout)
     assert summary["tokenizer"] == str(path) and summary["held_out_groups"] == ["workflow:lin-alpha"]
@@ -432,9 +539,11 @@ def test_a_tokenizer_json_counts_tokens_and_bad_options_are_one_line_errors(
     export_sft(jobs, ALL, tmp_path / "o200k.jsonl")
     o200k = {r["provenance"]["run"]: r["provenance"]["tokens"] for r in rows(tmp_path / "o200k.jsonl")}
     assert all(o200k[k] != n for k, n in got.items())  # another tokenizer, other counts
-    for extra, needle in ((["--tokenizer", "no_such_encoding"], "--tokenizer"),
-                          (["--exclude", str(tmp_path / "missing")], "--exclude"),
-                          (["--entries", "0"], "--entries")):
+    for extra, needle in (
+        (["--tokenizer", "no_such_encoding"], "--tokenizer"),
+        (["--exclude", str(tmp_path / "missing")], "--exclude"),
+        (["--entries", "0"], "--entries"),
+    ):
         bad = swr("export", "sft", *ALL, "--jobs-dir", str(jobs), "--out", str(tmp_path / "x.jsonl"), *extra)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and needle in bad.stderr, bad.stderr
     bad = swr("export", "sft", "nojob", "--jobs-dir", str(jobs), "--out", str(tmp_path / "x.jsonl"))
@@ -445,8 +554,8 @@ def test_a_tokenizer_json_counts_tokens_and_bad_options_are_one_line_errors(
 def test_audit_summary_is_compact_and_none_without_audits(linear_release: Path, tmp_path: Path) -> None:
     """`swr audit replay` keeps its result as RELEASE/audit/replay.json (on a copy: the session release stays
     unaudited); its hash and top-level figures go into every row's provenance; no audit says "none"."""
-    from swr.export.sft import audit_summary
     from swr.core.layout import ReleasePaths
+    from swr.export.sft import audit_summary
 
     rel = ReleasePaths(copy_tree(linear_release, tmp_path / "release"))
     assert audit_summary(rel.root) == "none"

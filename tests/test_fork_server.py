@@ -11,19 +11,18 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from swr.kinds.workflow import fork_pool as forkserver
-from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.fork_pool import ForkPool, ForkServer, preload_of
-from swr.sandbox import WORKDIR, Job, Mount, run
-from swr.kinds.workflow.scenario import sample_scenario
-from swr.kinds.workflow.spec import load_spec
-from swr.kinds.workflow.reference import SECOND_ENV, Runner, limits_for, write_oracle
-
 from conftest import CATALOG, FIXTURES, assert_nothing_left
 
-PROBE = '''
+from swr.assemble import BuildOptions, build
+from swr.kinds.workflow import fork_pool as forkserver
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.fork_pool import ForkPool, ForkServer, preload_of
+from swr.kinds.workflow.reference import SECOND_ENV, Runner, limits_for, write_oracle
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.spec import load_spec
+from swr.sandbox import WORKDIR, Job, Mount, run
+
+PROBE = """
 import json, os, random, subprocess, sys, threading, time
 import numpy as np
 
@@ -77,7 +76,7 @@ elif mode == "killserver":  # its parent: the fork server, or bwrap's init (whic
     os.kill(os.getppid(), 9)
     time.sleep(0.2)
 json.dump(seen, sys.stdout)
-'''
+"""
 
 
 @pytest.fixture
@@ -87,7 +86,8 @@ def probe(tmp_path: Path) -> Path:
     (d / "run.py").write_text(PROBE)
     (d / "state.txt").write_text("as shipped")
     (d / "state.txt").chmod(0o666)
-    (d / "workflow.toml").write_text(textwrap.dedent("""\
+    (d / "workflow.toml").write_text(
+        textwrap.dedent("""\
         name = "fork-probe"
         family = "fixtures"
         domain = "data-document"
@@ -101,7 +101,8 @@ def probe(tmp_path: Path) -> Path:
 
         [limits]
         memory_mb = 400
-        """))
+        """)
+    )
     return d
 
 
@@ -124,8 +125,10 @@ def seen(res) -> dict:
 
 
 def test_preload_reads_top_level_imports_and_follows_local_modules(tmp_path: Path):
-    (tmp_path / "run.py").write_text("import json\nimport helper\ntry:\n    from numpy import linalg\n"
-                                     "except ImportError:\n    pass\ndef main(s):\n    import scipy\n")
+    (tmp_path / "run.py").write_text(
+        "import json\nimport helper\ntry:\n    from numpy import linalg\n"
+        "except ImportError:\n    pass\ndef main(s):\n    import scipy\n"
+    )
     (tmp_path / "helper.py").write_text("import decimal, run\nfrom . import x\n")
     assert preload_of(tmp_path / "run.py", (tmp_path,)) == [["json", []], ["numpy", ["linalg"]], ["decimal", []]]
 
@@ -148,8 +151,9 @@ def test_no_state_passes_from_one_child_to_the_next(runners, probe):
     assert before["argv"] == ["run.py"] and before["fds"] == ["0", "1", "2", "3"]  # 3: listdir's own
     assert len({x for pair in rands for x in pair}) == 6  # each child draws fresh random states
     fresh = seen(runners(probe, fork=False).run_fresh({"mode": "observe"}))
-    assert {k: v for k, v in fresh.items() if k not in ("rand", "procs")} == \
-        {k: v for k, v in before.items() if k != "procs"}  # what a new process sees, but the server in /proc
+    assert {k: v for k, v in fresh.items() if k not in ("rand", "procs")} == {
+        k: v for k, v in before.items() if k != "procs"
+    }  # what a new process sees, but the server in /proc
 
 
 def test_the_server_learns_what_the_first_child_imported_on_first_use(runners, probe):
@@ -170,7 +174,8 @@ def test_a_server_whose_learned_imports_start_threads_retires_and_its_pool_stops
     learned. The server that learned it retires; the servers after it learn nothing (children import it)."""
     (probe / "lib").mkdir()
     (probe / "lib" / "spawner.py").write_text(
-        "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n")
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    )
     env = {"PYTHONPATH": f"{WORKDIR}/lib"}
     r = runners(probe)
     first = r.run_fresh({"mode": "spawner"}, env)
@@ -284,8 +289,9 @@ def test_oracle_outputs_equal_per_process_on_catalog_workflows(rel, sandbox, tmp
     cand = write_oracle(spec, spec.directory, tmp_path / "candidate")
     lim = Runner(spec, sandbox, fork=False).limits
     module = spec.entry.split(":")[0]  # type: ignore[union-attr]
-    pool = ForkPool(sandbox, Job([], Mount(cand, WORKDIR, "overlay"), lim), ["./run"],
-                    preload_of(cand / f"{module}.py", (cand,)))
+    pool = ForkPool(
+        sandbox, Job([], Mount(cand, WORKDIR, "overlay"), lim), ["./run"], preload_of(cand / f"{module}.py", (cand,))
+    )
     try:
         for i in range(3):
             stdin = (json.dumps(sample_scenario(spec, 0, 1 + i, i)) + "\n").encode()

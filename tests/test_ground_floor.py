@@ -70,8 +70,14 @@ def test_workflow_hash_covers_what_a_copy_keeps(tmp_path: Path) -> None:
     (src / "pkg.egg-info").mkdir()
     (src / "pkg.egg-info" / "PKG-INFO").write_text("x")
     dst = copy_tree(src, tmp_path / "dst")
-    assert _files(src) - _files(dst) == {"mod.pyc", "__pycache__/run.cpython-311.pyc", ".git/HEAD",
-                                         ".pytest_cache/v", ".mypy_cache/m", "pkg.egg-info/PKG-INFO"}
+    assert _files(src) - _files(dst) == {
+        "mod.pyc",
+        "__pycache__/run.cpython-311.pyc",
+        ".git/HEAD",
+        ".pytest_cache/v",
+        ".mypy_cache/m",
+        "pkg.egg-info/PKG-INFO",
+    }
     assert hash_tree(src) == hash_tree(dst) == tree_hash(dst)
 
 
@@ -92,14 +98,14 @@ SRC = Path(swr.__file__).resolve().parent  # the swr under test
 
 
 def _modules_naming(*needles: str) -> set[str]:
-    return {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py")
-            if any(n in p.read_text() for n in needles)}
+    return {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py") if any(n in p.read_text() for n in needles)}
 
 
 def test_one_cgroup_module() -> None:
     """Every cgroup operation (cgroupfs paths, joins, limits, counters) lives in swr.sandbox.cgroups."""
-    assert _modules_naming("/sys/fs/cgroup", "cgroup.procs", "pids.max", "memory.max",
-                           "memory.limit_in_bytes", "subtree_control") == {"sandbox/cgroups.py"}
+    assert _modules_naming(
+        "/sys/fs/cgroup", "cgroup.procs", "pids.max", "memory.max", "memory.limit_in_bytes", "subtree_control"
+    ) == {"sandbox/cgroups.py"}
 
 
 def test_one_tree_copy() -> None:
@@ -124,14 +130,14 @@ def _sandbox_layout(tmp_path: Path) -> Path:
     return d
 
 
-ENTRY = '''
+ENTRY = """
 import sys
 def main(s):
     print("chatter")
     if s.get("fail"):
         raise ValueError("refusing %r" % s["x"])
     return {"y": 2 * s["x"], "swr_loaded": "swr" in sys.modules}
-'''
+"""
 
 
 def test_warm_worker_reply_format_standalone(tmp_path: Path) -> None:
@@ -146,9 +152,15 @@ def test_warm_worker_reply_format_standalone(tmp_path: Path) -> None:
     wf.mkdir()
     (wf / "mod.py").write_text(ENTRY)
     reqs = [{"scenario": {"x": 2}, "artifacts": "0"}, {"scenario": {"x": 3, "fail": True}, "artifacts": "1"}]
-    p = subprocess.run([sys.executable, str(scripts / "worker.py"), "mod:main"], cwd=wf,
-                       input="".join(json.dumps(r) + "\n" for r in reqs), capture_output=True, text=True,
-                       env={"SWR_ARTIFACTS": str(tmp_path / "art")}, timeout=60)
+    p = subprocess.run(
+        [sys.executable, str(scripts / "worker.py"), "mod:main"],
+        cwd=wf,
+        input="".join(json.dumps(r) + "\n" for r in reqs),
+        capture_output=True,
+        text=True,
+        env={"SWR_ARTIFACTS": str(tmp_path / "art")},
+        timeout=60,
+    )
     assert p.returncode == 0, p.stderr
     ok, bad = (json.loads(ln) for ln in p.stdout.splitlines())
     assert ok == {"ok": True, "output": json.dumps({"y": 4, "swr_loaded": False})}
@@ -171,8 +183,14 @@ def test_fork_server_warm_reply_format_standalone(tmp_path: Path) -> None:
     (wf / "mod.py").write_text(ENTRY)
     cfg = {"argv": ["mod.py"], "preload": [], "watch": [], "learn": False, "entry": "mod:main"}
     reqs = [{"warm": json.dumps(s), "time_s": 30, "stdout_bytes": 1000} for s in ({"x": 2}, {"x": 3, "fail": 1})]
-    p = subprocess.run([sys.executable, str(scripts / "forkserve.py"), json.dumps(cfg)], cwd=wf,
-                       input="".join(json.dumps(r) + "\n" for r in reqs), capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, str(scripts / "forkserve.py"), json.dumps(cfg)],
+        cwd=wf,
+        input="".join(json.dumps(r) + "\n" for r in reqs),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     ready, ok, bad = (json.loads(ln) for ln in p.stdout.splitlines())
     assert ready["ready"] is True, p.stderr
     assert (ok["rc"], ok["limit"], ok["warm"]) == (0, None, True)
@@ -194,8 +212,14 @@ def test_one_leaf_walk_for_audits_and_artifact_fields(tmp_path: Path) -> None:
 
     doc = {"b": [1, 2.5, {"c": "plot.png", "d": True}], "a": {"skip": 3.0, "n": None}, "e": "plot.png"}
     tol = Tolerances(ignore=("a.skip",))
-    assert list(leaves(doc, tol)) == [(("b", 0), 1), (("b", 1), 2.5), (("b", 2, "c"), "plot.png"),
-                                      (("b", 2, "d"), True), (("a", "n"), None), (("e",), "plot.png")]
+    assert list(leaves(doc, tol)) == [
+        (("b", 0), 1),
+        (("b", 1), 2.5),
+        (("b", 2, "c"), "plot.png"),
+        (("b", 2, "d"), True),
+        (("a", "n"), None),
+        (("e",), "plot.png"),
+    ]
     assert list(numeric_leaves(doc)) == [(p, v) for p, v in walk(doc) if isinstance(v, (int, float))]
     assert map_leaves(doc, lambda p, v: "x", tol)["a"] == {"skip": 3.0, "n": "x"}
     assert rewrite(doc, lambda p, v: 0)["b"] == [0, 0, {"c": "plot.png", "d": 0}]

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from conftest import SWR, TEST_SEED, sample_per_domain, swr
 
+from swr.core.layout import DB_FILE
+from swr.core.release_dir import list_tasks, task_dir
 from swr.harness import agents as agents_mod
 from swr.harness import workspace
 from swr.harness.agents import Budget, Context, OracleAgent, Outcome
 from swr.harness.results import job_results, pass_at_k
 from swr.harness.run import JobConfig, run_job
 from swr.harness.store import Store
-from swr.core.layout import DB_FILE
-from swr.core.release_dir import list_tasks, task_dir
 from swr.kinds.workflow.task import load_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
@@ -36,6 +36,7 @@ def records(jobs: Path, job: str):
 
 
 # --------------------------------------------------------------------- baselines over the whole catalog
+
 
 def _oracle_passes(release: Path, jobs_dir: Path, tasks: list[str], why: str) -> None:
     """`swr run -a oracle` on exactly these tasks passes every one."""
@@ -64,8 +65,10 @@ def test_oracle_passes_every_task_of_the_catalog(catalog_release: Path, tmp_path
 
 # --------------------------------------------------------------------- the workspace
 
-def test_workspace_holds_nothing_hidden_and_feedback_works_inside_the_sandbox(linear_release, sandbox,
-                                                                               tmp_path: Path) -> None:
+
+def test_workspace_holds_nothing_hidden_and_feedback_works_inside_the_sandbox(
+    linear_release, sandbox, tmp_path: Path
+) -> None:
     task = load_task(task_dir(linear_release, "good-linear-v1"))
     ws = workspace.create(task, tmp_path / "ws")
     names = set(ws.start)
@@ -83,19 +86,35 @@ def test_workspace_holds_nothing_hidden_and_feedback_works_inside_the_sandbox(li
 
 # --------------------------------------------------------------------- resume and kill -9
 
+
 def test_the_same_command_again_runs_nothing(linear_release: Path, tmp_path: Path) -> None:
     cfg = JobConfig(release=linear_release, agent="oracle", attempts=2, jobs_dir=tmp_path, job="twice")
     first = {r.key: r for r in run_job(cfg)}
     assert len(first) == 2 * 2 and all(r.passed for r in first.values())
     stamps = sqlite3.connect(tmp_path / DB_FILE).execute("SELECT key, finished FROM runs").fetchall()
-    again = run_job(JobConfig(release=linear_release, agent="oracle", attempts=2, jobs_dir=tmp_path, job="twice", concurrency=1))
+    again = run_job(
+        JobConfig(release=linear_release, agent="oracle", attempts=2, jobs_dir=tmp_path, job="twice", concurrency=1)
+    )
     assert {r.key for r in again} == set(first)
     assert sqlite3.connect(tmp_path / DB_FILE).execute("SELECT key, finished FROM runs").fetchall() == stamps
 
 
 def test_kill_9_then_the_same_command_completes_without_duplicates(linear_release: Path, tmp_path: Path) -> None:
-    cmd = [SWR, "run", str(linear_release), "-a", "oracle", "-k", "4", "-n", "1", "--job", "k9",
-           "--jobs-dir", str(tmp_path)]
+    cmd = [
+        SWR,
+        "run",
+        str(linear_release),
+        "-a",
+        "oracle",
+        "-k",
+        "4",
+        "-n",
+        "1",
+        "--job",
+        "k9",
+        "--jobs-dir",
+        str(tmp_path),
+    ]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -118,13 +137,23 @@ def test_kill_9_then_the_same_command_completes_without_duplicates(linear_releas
 
 # --------------------------------------------------------------------- Dask
 
+
 def test_dask_job_survives_a_killed_worker(linear_release: Path, tmp_path: Path) -> None:
     from dask.distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
-        cfg = JobConfig(release=linear_release, agent="oracle", attempts=5, jobs_dir=tmp_path, job="dask", executor="dask",
-                        scheduler=cluster.scheduler_address)
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        cfg = JobConfig(
+            release=linear_release,
+            agent="oracle",
+            attempts=5,
+            jobs_dir=tmp_path,
+            job="dask",
+            executor="dask",
+            scheduler=cluster.scheduler_address,
+        )
         out: dict[str, list] = {}
         t = threading.Thread(target=lambda: out.setdefault("records", run_job(cfg)))
         t.start()
@@ -142,6 +171,7 @@ def test_dask_job_survives_a_killed_worker(linear_release: Path, tmp_path: Path)
 
 
 # --------------------------------------------------------------------- anti-cheat and results
+
 
 class TamperAgent:
     """Solves the task, then rewrites a public example: the verdict passes, the policy must not."""
@@ -176,14 +206,18 @@ def test_results_json(linear_release: Path, tmp_path: Path) -> None:
 def test_two_jobs_with_the_same_settings_each_keep_their_own_records(linear_release: Path, tmp_path: Path) -> None:
     """Run keys are content hashes of the settings, so both jobs plan the same keys; running, resuming and
     regrading the second never touches the first's records, pass@1 or regrades (issue 22, item 12)."""
+
     def cli(*args: str) -> dict:
         res = swr(*args, "--jobs-dir", str(tmp_path), "--json")
         assert res.returncode == 0, res.stderr
         return json.loads(res.stdout)
 
     def rows(job: str) -> list[tuple]:
-        return sqlite3.connect(tmp_path / DB_FILE).execute(
-            "SELECT key, finished, passed FROM runs WHERE job = ? ORDER BY key", (job,)).fetchall()
+        return (
+            sqlite3.connect(tmp_path / DB_FILE)
+            .execute("SELECT key, finished, passed FROM runs WHERE job = ? ORDER BY key", (job,))
+            .fetchall()
+        )
 
     first = cli("run", str(linear_release), "-a", "oracle", "--job", "first")
     assert (first["pass_at_1"], first["missing_records"]) == (1.0, 0)
@@ -212,8 +246,10 @@ def test_a_missing_record_counts_as_a_failure(linear_release: Path, tmp_path: Pa
     assert (r["runs"], r["passed"], r["missing_records"], r["pass_at_1"]) == (2, 1, 1, 0.5)
 
 
-@pytest.mark.parametrize(("n", "c", "k", "expected"), [(5, 0, 1, 0.0), (5, 5, 3, 1.0), (4, 1, 1, 0.25),
-                                                       (4, 1, 2, 0.5), (10, 3, 5, 1 - 21 / 252)])
+@pytest.mark.parametrize(
+    ("n", "c", "k", "expected"),
+    [(5, 0, 1, 0.0), (5, 5, 3, 1.0), (4, 1, 1, 0.25), (4, 1, 2, 0.5), (10, 3, 5, 1 - 21 / 252)],
+)
 def test_unbiased_pass_at_k(n: int, c: int, k: int, expected: float) -> None:
     assert abs(pass_at_k(n, c, k) - expected) < 1e-12
 
@@ -226,18 +262,33 @@ class VendoringAgent:
     def solve(self, ctx: Context) -> Outcome:
         sol = ctx.workspace.solution
         # numpy is unimportable in the grading sandbox; the source scan still names the attempt
-        (sol / "run").write_text("#!/usr/bin/env python3\nimport json, sys\ntry:\n    import numpy\nexcept ImportError:\n"
-                                 "    pass\ns = json.load(sys.stdin)\n"
-                                 "print(json.dumps({'y': 2 * s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n")
+        (sol / "run").write_text(
+            "#!/usr/bin/env python3\nimport json, sys\ntry:\n    import numpy\nexcept ImportError:\n"
+            "    pass\ns = json.load(sys.stdin)\n"
+            "print(json.dumps({'y': 2 * s['a'] + s['b'], 'z': [s['a'], s['b']]}))\n"
+        )
         (sol / "run").chmod(0o755)
         (sol / "lib" / "numpy-1.0.0.dist-info").mkdir(parents=True)
-        trajectory = {"steps": [{"step_id": 1, "tool_calls": [
-            {"tool_call_id": "1", "function_name": "bash", "arguments": {"command": "cat ../private/hidden/0/output.json"}}]}]}
+        trajectory = {
+            "steps": [
+                {
+                    "step_id": 1,
+                    "tool_calls": [
+                        {
+                            "tool_call_id": "1",
+                            "function_name": "bash",
+                            "arguments": {"command": "cat ../private/hidden/0/output.json"},
+                        }
+                    ],
+                }
+            ]
+        }
         return Outcome(trajectory=trajectory)
 
 
-def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(linear_release: Path, tmp_path: Path,
-                                                                   monkeypatch) -> None:
+def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(
+    linear_release: Path, tmp_path: Path, monkeypatch
+) -> None:
     import shutil
     import tomllib
 
@@ -256,6 +307,7 @@ def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(linear_rele
     assert kinds["forbidden_package"]["path"] == "solution/run"
     assert kinds["dependency_downgrade"]["package"] == "numpy"
     assert kinds["hidden_path_attempt"]["marker"] == "private/hidden"
-    recorded = run_job(JobConfig(release=rel, agent="vendoring", jobs_dir=tmp_path / "jobs2", include=("*-v1",),
-                                 cheat_policy="record"))
+    recorded = run_job(
+        JobConfig(release=rel, agent="vendoring", jobs_dir=tmp_path / "jobs2", include=("*-v1",), cheat_policy="record")
+    )
     assert recorded[0].passed and recorded[0].cheats  # recorded, but the policy lets it pass

@@ -2,6 +2,7 @@
 workspace never leaves it as a setuid file, a link swr follows or a file that blocks; one bad workspace
 fails one run; every agent is stopped at the run's time limit from outside; the judge and the tables
 stay bounded and inert whatever a candidate prints. Real `swr run` / run_job, real bwrap sandbox."""
+
 from __future__ import annotations
 
 import json
@@ -18,12 +19,12 @@ from conftest import assert_no_process_left, swr, write_candidate
 from test_agents import RIGHT, Scripted, serve  # noqa: F401 - `serve` is a fixture used here
 
 from swr.core.errors import SwrError
+from swr.core.layout import SOLUTION
+from swr.core.release_dir import task_dir
 from swr.harness import agents as agents_mod
 from swr.harness.agents import Budget, Context, Outcome, watchdog
 from swr.harness.run import JobConfig, plan, run_dir, run_job
 from swr.harness.store import RunRecord
-from swr.core.layout import SOLUTION
-from swr.core.release_dir import task_dir
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
 SPECIAL = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
@@ -32,8 +33,15 @@ BUILD_RIGHT = f"mkdir -p solution && cat > solution/run <<'EOF'\n{RIGHT}EOF\nchm
 
 def command_job(release: Path, tmp: Path, script: str, **kw: Any) -> JobConfig:
     """The generic command agent with a bash template, no network, on the first linear task."""
-    return JobConfig(release=release, agent="command", include=kw.pop("include", ("good-linear-v1",)), jobs_dir=tmp / "jobs",
-                     concurrency=1, agent_options={"command": script, "network": False}, **kw)
+    return JobConfig(
+        release=release,
+        agent="command",
+        include=kw.pop("include", ("good-linear-v1",)),
+        jobs_dir=tmp / "jobs",
+        concurrency=1,
+        agent_options={"command": script, "network": False},
+        **kw,
+    )
 
 
 def only(records: list[RunRecord]) -> RunRecord:
@@ -53,12 +61,15 @@ def tree_entries(root: Path) -> dict[str, os.stat_result]:
 
 # --------------------------------------------------------------------- item 3: what leaves the workspace
 
-PLANT = BUILD_RIGHT + """cp /bin/true solution/suid && chmod 4755 solution/suid
+PLANT = (
+    BUILD_RIGHT
+    + """cp /bin/true solution/suid && chmod 4755 solution/suid
 cp /bin/true solution/sgid && chmod 2755 solution/sgid
 mkdir solution/sticky && chmod 1777 solution/sticky
 ln -s /etc/passwd solution/passwd
 stat -c '%a %n' solution/suid solution/sgid solution/sticky
 """
+)
 
 
 def test_kept_solution_has_no_setuid_bits_and_job_dirs_are_private(linear_release: Path, tmp_path: Path) -> None:
@@ -78,10 +89,13 @@ def test_kept_solution_has_no_setuid_bits_and_job_dirs_are_private(linear_releas
         assert stat.S_IMODE(private.stat().st_mode) & 0o077 == 0, oct(private.stat().st_mode)
 
 
-SPECIALS = BUILD_RIGHT + """mkfifo solution/pipe "$SWR_LOGS/pipe"
+SPECIALS = (
+    BUILD_RIGHT
+    + """mkfifo solution/pipe "$SWR_LOGS/pipe"
 python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('solution/sock')"
 cp /bin/true "$SWR_LOGS/suid" && chmod 4755 "$SWR_LOGS/suid"
 """
+)
 
 
 def test_a_fifo_in_solution_fails_nothing_and_the_job_resumes(linear_release: Path, tmp_path: Path) -> None:
@@ -114,9 +128,11 @@ def test_the_agent_cannot_make_the_host_write_through_its_logs(linear_release: P
 
 # --------------------------------------------------------------------- item 4: symlinked solution/
 
+
 @pytest.mark.parametrize("how", ["solution", "run"])
-def test_a_symlinked_solution_is_a_failed_run_and_never_followed(linear_release: Path, tmp_path: Path,
-                                                                 how: str) -> None:
+def test_a_symlinked_solution_is_a_failed_run_and_never_followed(
+    linear_release: Path, tmp_path: Path, how: str
+) -> None:
     """solution/ (or solution/run) linking to a host directory holding a passing program: grading must
     not follow it (anti-cheat and the diff never saw that code); the run is a missing candidate."""
     outside = write_candidate(tmp_path / "outside", RIGHT.split("\n", 1)[1])
@@ -149,8 +165,9 @@ EOF
 """
 
 
-def test_a_1200_deep_directory_fails_only_its_run_and_cleanup_does_not_wedge(linear_release: Path,
-                                                                            tmp_path: Path) -> None:
+def test_a_1200_deep_directory_fails_only_its_run_and_cleanup_does_not_wedge(
+    linear_release: Path, tmp_path: Path
+) -> None:
     cfg = command_job(linear_release, tmp_path, BUILD_RIGHT + DEEP, retries=0)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.label == "missing_candidate", (rec.error, rec.verdict)
@@ -192,8 +209,12 @@ class SleeperAgent:
     name = "sleeper"
 
     def solve(self, ctx: Context) -> Outcome:
-        job = Job(["/bin/sh", "-c", "sleep 120; true"], Mount(ctx.workspace.root, WORKDIR), Limits(time_s=150),
-                  env={"SWR_HOSTILE": "swr-hostile-sleeper"})
+        job = Job(
+            ["/bin/sh", "-c", "sleep 120; true"],
+            Mount(ctx.workspace.root, WORKDIR),
+            Limits(time_s=150),
+            env={"SWR_HOSTILE": "swr-hostile-sleeper"},
+        )
         run(ctx.sandbox, job, b"")
         return Outcome()
 
@@ -212,14 +233,20 @@ class StuckAgent:
 
 
 @pytest.mark.parametrize("agent", [SleeperAgent, StuckAgent])
-def test_every_agent_is_stopped_at_the_time_limit_from_outside(linear_release: Path, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch, agent: Any) -> None:
+def test_every_agent_is_stopped_at_the_time_limit_from_outside(
+    linear_release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: Any
+) -> None:
     release = threading.Event()
     monkeypatch.setitem(agents_mod.AGENTS, agent.name, lambda opts: agent(release) if agent is StuckAgent else agent())
     monkeypatch.setattr(watchdog, "GRACE_S", 2.0)
     try:
-        cfg = JobConfig(release=linear_release, agent=agent.name, include=("good-linear-v1",), jobs_dir=tmp_path,
-                        budget=Budget(time_limit_s=3))
+        cfg = JobConfig(
+            release=linear_release,
+            agent=agent.name,
+            include=("good-linear-v1",),
+            jobs_dir=tmp_path,
+            budget=Budget(time_limit_s=3),
+        )
         rec = only(run_job(cfg))
     finally:
         release.set()
@@ -232,14 +259,31 @@ def test_every_agent_is_stopped_at_the_time_limit_from_outside(linear_release: P
 def test_write_file_refuses_fifos_and_links(linear_release: Path, tmp_path: Path, serve: Any) -> None:  # noqa: F811
     """The openai agent's host-side write_file: into a FIFO it would block the harness (a reader is kept
     on it here, so that the old code cannot hang the test), through a link it would write a protected file."""
-    srv = serve([[("bash", {"command": "mkdir -p solution && mkfifo solution/run && ln -s ../instruction.md "
-                                       "solution/notes && ln -s .. solution/up"})],
-                 [("write_file", {"path": "solution/run", "content": RIGHT})],
-                 [("write_file", {"path": "solution/notes", "content": "overwritten"})],
-                 [("write_file", {"path": "solution/up/feedback", "content": "overwritten"})],
-                 [("finish", {})]])
-    cfg = JobConfig(release=linear_release, agent="openai", model="scripted-model", include=("good-linear-v1",), jobs_dir=tmp_path,
-                    agent_options={"base_url": srv.url})
+    srv = serve(
+        [
+            [
+                (
+                    "bash",
+                    {
+                        "command": "mkdir -p solution && mkfifo solution/run && ln -s ../instruction.md "
+                        "solution/notes && ln -s .. solution/up"
+                    },
+                )
+            ],
+            [("write_file", {"path": "solution/run", "content": RIGHT})],
+            [("write_file", {"path": "solution/notes", "content": "overwritten"})],
+            [("write_file", {"path": "solution/up/feedback", "content": "overwritten"})],
+            [("finish", {})],
+        ]
+    )
+    cfg = JobConfig(
+        release=linear_release,
+        agent="openai",
+        model="scripted-model",
+        include=("good-linear-v1",),
+        jobs_dir=tmp_path,
+        agent_options={"base_url": srv.url},
+    )
     fifo = run_dir(cfg, plan(cfg)[0].key).workspace / SOLUTION / "run"
     done = threading.Event()
 
@@ -336,6 +380,7 @@ def test_pytests_account_keeps_its_lines_and_stays_inert() -> None:
 
 # --------------------------------------------------------------------- item 10: hidden_reaches and command agents
 
+
 def test_hidden_reaches_see_a_command_agents_shell(linear_release: Path, tmp_path: Path) -> None:
     script = "cat ../private/hidden/0/output.json 2>/dev/null || true\n" + BUILD_RIGHT
     rec = only(run_job(command_job(linear_release, tmp_path, script)))
@@ -343,10 +388,29 @@ def test_hidden_reaches_see_a_command_agents_shell(linear_release: Path, tmp_pat
     assert [c["marker"] for c in rec.cheats if c["kind"] == "hidden_path_attempt"] == ["private/hidden"]
 
 
-STREAM = json.dumps({"type": "assistant", "message": {"content": [
-    {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "/sandbox/private/hidden/0.json"}}]}})
-OWN_ATIF = json.dumps({"schema_version": "ATIF-v1.4", "session_id": "s", "agent": {"name": "clean", "version": "1"},
-                       "steps": [{"step_id": 1, "source": "agent", "message": "nothing to see"}]})
+STREAM = json.dumps(
+    {
+        "type": "assistant",
+        "message": {
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_1",
+                    "name": "Read",
+                    "input": {"file_path": "/sandbox/private/hidden/0.json"},
+                }
+            ]
+        },
+    }
+)
+OWN_ATIF = json.dumps(
+    {
+        "schema_version": "ATIF-v1.4",
+        "session_id": "s",
+        "agent": {"name": "clean", "version": "1"},
+        "steps": [{"step_id": 1, "source": "agent", "message": "nothing to see"}],
+    }
+)
 
 
 def test_hidden_reaches_see_a_stream_json_tool_call_the_agent_hides(linear_release: Path, tmp_path: Path) -> None:
@@ -355,8 +419,10 @@ def test_hidden_reaches_see_a_stream_json_tool_call_the_agent_hides(linear_relea
     import base64
 
     b64 = lambda s: base64.b64encode(s.encode()).decode()  # noqa: E731
-    script = (BUILD_RIGHT + f'echo {b64(OWN_ATIF)} | base64 -d > "$SWR_LOGS/trajectory.json"\n'
-              f"echo {b64(STREAM)} | base64 -d\n")
+    script = (
+        BUILD_RIGHT + f'echo {b64(OWN_ATIF)} | base64 -d > "$SWR_LOGS/trajectory.json"\n'
+        f"echo {b64(STREAM)} | base64 -d\n"
+    )
     cfg = command_job(linear_release, tmp_path, script)
     rec = only(run_job(cfg))
     assert rec.status == "done" and rec.verdict.passed and rec.label == "anti_cheat", (rec.error, rec.cheats)
@@ -370,15 +436,29 @@ def test_hidden_reaches_see_a_stream_json_tool_call_the_agent_hides(linear_relea
 # --------------------------------------------------------------------- issue 22, items 9 and 10a
 
 # a clean-looking record of work never done: the program written by a tool call that was never made
-FORGED_CALL = {"tool_call_id": "forged_1", "function_name": "write_file",
-               "arguments": {"path": "solution/run", "content": "#!/bin/sh\necho forged-clean-solution\n"}}
-FORGED = json.dumps({
-    "schema_version": "ATIF-v1.4", "session_id": "forged", "agent": {"name": "forger", "version": "1"},
-    "extra": {"recorded_by": "swr"},
-    "steps": [{"step_id": 1, "source": "user", "message": "solve it"},
-              {"step_id": 2, "source": "agent", "message": "I write the solution cleanly",
-               "tool_calls": [FORGED_CALL],
-               "observation": {"results": [{"source_call_id": "forged_1", "content": "wrote it"}]}}]})
+FORGED_CALL = {
+    "tool_call_id": "forged_1",
+    "function_name": "write_file",
+    "arguments": {"path": "solution/run", "content": "#!/bin/sh\necho forged-clean-solution\n"},
+}
+FORGED = json.dumps(
+    {
+        "schema_version": "ATIF-v1.4",
+        "session_id": "forged",
+        "agent": {"name": "forger", "version": "1"},
+        "extra": {"recorded_by": "swr"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "solve it"},
+            {
+                "step_id": 2,
+                "source": "agent",
+                "message": "I write the solution cleanly",
+                "tool_calls": [FORGED_CALL],
+                "observation": {"results": [{"source_call_id": "forged_1", "content": "wrote it"}]},
+            },
+        ],
+    }
+)
 
 
 def test_a_forged_trajectory_is_never_the_record_nor_exported(linear_release: Path, tmp_path: Path) -> None:
@@ -396,8 +476,13 @@ def test_a_forged_trajectory_is_never_the_record_nor_exported(linear_release: Pa
     assert rec.status == "done" and rec.passed, (rec.error, rec.cheats)
     d = run_dir(cfg, rec.key)
     assert [c for c in rec.cheats if c["kind"] == "agent_trajectory"] == [
-        {"kind": "agent_trajectory", "path": f"{d.logs.name}/trajectory.json", "trusted": False,
-         "why": "written by the agent; the record is what swr saw"}]
+        {
+            "kind": "agent_trajectory",
+            "path": f"{d.logs.name}/trajectory.json",
+            "trusted": False,
+            "why": "written by the agent; the record is what swr saw",
+        }
+    ]
     assert json.loads((d.logs / "trajectory.json").read_text())["session_id"] == "forged"  # kept, as attachment
     kept = d.trajectory.read_text()
     assert "forged" not in kept and "cat /dev/null" in kept, kept[:2000]
@@ -450,8 +535,10 @@ def test_another_python_and_a_forbidden_native_library_are_findings(linear_relea
     meta = tomllib.loads(toml.read_text())
     meta["anticheat"] = {"forbidden_packages": ["gmsh", "scipy"]}
     toml.write_text(tomli_w.dumps(meta))
-    script = BUILD_RIGHT + ("printf 'import ctypes\\nlib = ctypes.CDLL(\"libgmsh.so.4.15\")\\n' > solution/occ.py\n"
-                            "printf '/usr/bin/python3 -c \"import scipy\"\\n' > solution/alt.sh\n")
+    script = BUILD_RIGHT + (
+        "printf 'import ctypes\\nlib = ctypes.CDLL(\"libgmsh.so.4.15\")\\n' > solution/occ.py\n"
+        "printf '/usr/bin/python3 -c \"import scipy\"\\n' > solution/alt.sh\n"
+    )
     rec = only(run_job(command_job(rel, tmp_path, script)))
     assert rec.status == "done" and rec.verdict.passed and rec.label == "anti_cheat", (rec.error, rec.cheats)
     found = {(c["kind"], c["path"]) for c in rec.cheats}
@@ -474,11 +561,24 @@ class RawArguments(Scripted):
 def test_a_models_deeply_nested_tool_arguments_are_its_own_failure(linear_release: Path, tmp_path: Path) -> None:
     """A model whose tool call carries arguments nested too deeply to parse gets them back as unparseable
     text (the model's mistake) and goes on: the run is recorded, not an infrastructure failure."""
-    srv = RawArguments([[("bash", {"raw": "[" * 100_000 + "]" * 100_000})],
-                        [("write_file", {"path": "solution/run", "content": RIGHT})], [("finish", {})]])
+    srv = RawArguments(
+        [
+            [("bash", {"raw": "[" * 100_000 + "]" * 100_000})],
+            [("write_file", {"path": "solution/run", "content": RIGHT})],
+            [("finish", {})],
+        ]
+    )
     try:
-        cfg = JobConfig(release=linear_release, agent="openai", model="scripted-model", include=("good-linear-v1",),
-                        jobs_dir=tmp_path / "jobs", concurrency=1, retries=0, agent_options={"base_url": srv.url})
+        cfg = JobConfig(
+            release=linear_release,
+            agent="openai",
+            model="scripted-model",
+            include=("good-linear-v1",),
+            jobs_dir=tmp_path / "jobs",
+            concurrency=1,
+            retries=0,
+            agent_options={"base_url": srv.url},
+        )
         rec = only(run_job(cfg))
     finally:
         srv.close()

@@ -15,13 +15,13 @@ import pytest
 from conftest import CATALOG, FIXTURES, swr
 
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.harness import workspace
 from swr.core.release_dir import task_dir
+from swr.harness import workspace
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.reference import write_oracle
 from swr.kinds.workflow.task import load_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, run, sandbox_for
 from swr.sandbox.images import LOCAL_BASE
-from swr.kinds.workflow.reference import write_oracle
 
 PINT = CATALOG / "data-document" / "pint" / "unit-chain"
 
@@ -73,12 +73,14 @@ def test_oracle_passes_in_the_image_built_from_requires(base: str, pint_release:
     tags = {line.split("\t")[1] for line in built.stdout.splitlines()}
     assert len(tags) == 1 and next(iter(tags)).startswith("localhost/swr-env:")  # one environment, one image
 
-    res = swr("run", str(pint_release), "-a", "oracle", "-e", "podman", "--job", "img", "--jobs-dir", str(tmp_path),
-              "--json")
+    res = swr(
+        "run", str(pint_release), "-a", "oracle", "-e", "podman", "--job", "img", "--jobs-dir", str(tmp_path), "--json"
+    )
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["passed"] == 2, res.stdout
-    nop = swr("run", str(pint_release), "-a", "nop", "-e", "podman", "--job", "nop", "--jobs-dir", str(tmp_path),
-              "--json")
+    nop = swr(
+        "run", str(pint_release), "-a", "nop", "-e", "podman", "--job", "nop", "--jobs-dir", str(tmp_path), "--json"
+    )
     assert json.loads(nop.stdout)["passed"] == 0, nop.stdout
 
     task = load_task(task_dir(pint_release, "unit-chain-v1"))
@@ -86,8 +88,12 @@ def test_oracle_passes_in_the_image_built_from_requires(base: str, pint_release:
     assert sb.image in tags
     work = tmp_path / "probe"
     work.mkdir()
-    code, out = in_sandbox(sb, f"test -e {sys.prefix} && echo HOST-VISIBLE; command -v python3; "
-                               "python3 -c 'import pint; print(pint.__version__)'; cat /etc/debian_version", work)
+    code, out = in_sandbox(
+        sb,
+        f"test -e {sys.prefix} && echo HOST-VISIBLE; command -v python3; "
+        "python3 -c 'import pint; print(pint.__version__)'; cat /etc/debian_version",
+        work,
+    )
     assert code == 0, out
     assert "HOST-VISIBLE" not in out and "/opt/swr/bin/python3" in out and task.environment["pip"][0][6:] in out
 
@@ -99,7 +105,7 @@ def test_feedback_works_inside_the_image(base: str, pint_release: Path, tmp_path
     write_oracle(task.reference_spec(), task.reference_dir, ws.solution)
     code, out = in_sandbox(sandbox_for("podman", task.environment), "./feedback --json", ws.root)
     assert code == 0, out
-    verdict = json.loads(out[out.index("{"):])
+    verdict = json.loads(out[out.index("{") :])
     assert verdict["pass"] and verdict["r_pub"] == 1.0, verdict
 
 
@@ -126,11 +132,25 @@ def test_a_task_that_names_an_image_runs_in_it(base: str, podman, tmp_path: Path
         work = tmp_path / "probe"
         work.mkdir()
         assert in_sandbox(sb, "cat /etc/swr-answer", work) == (0, "42\n")
-        res = swr("run", str(rel), "-a", "oracle", "-e", "podman", "--job", "named", "--jobs-dir", str(tmp_path),
-                  "--json")
+        res = swr(
+            "run", str(rel), "-a", "oracle", "-e", "podman", "--job", "named", "--jobs-dir", str(tmp_path), "--json"
+        )
         assert res.returncode == 0 and json.loads(res.stdout)["passed"] == 1, res.stdout + res.stderr
-        host = swr("run", str(rel), "-a", "oracle", "-e", "podman", "--image", "host", "--job", "host",
-                   "--jobs-dir", str(tmp_path), "--json")
+        host = swr(
+            "run",
+            str(rel),
+            "-a",
+            "oracle",
+            "-e",
+            "podman",
+            "--image",
+            "host",
+            "--job",
+            "host",
+            "--jobs-dir",
+            str(tmp_path),
+            "--json",
+        )
         assert json.loads(host.stdout)["passed"] == 1, host.stdout + host.stderr
     finally:
         podman.client("rmi", "--force", tag, timeout=120)

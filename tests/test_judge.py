@@ -1,4 +1,5 @@
 """Unit tests for the judge's leaf rules, containers, tolerances and labels."""
+
 from __future__ import annotations
 
 import copy
@@ -22,46 +23,49 @@ def both(ref: Any, cand: Any, tol: Tolerances = TOL) -> Comparison:
     return cmp
 
 
-@pytest.mark.parametrize("ref,cand,ok,label", [
-    (True, True, True, None),
-    (True, False, False, "categorical_mismatch"),
-    (True, 1, False, "schema_failure"),
-    (False, 0, False, "schema_failure"),
-    (1, True, False, "schema_failure"),
-    (0, False, False, "schema_failure"),
-    (1.0, True, False, "schema_failure"),
-    (3, 3.0, True, None),
-    (3.0, 3, True, None),
-    (3, 3.5, False, "categorical_mismatch"),
-    (3, 4, False, "categorical_mismatch"),
-    (3, NAN, False, "categorical_mismatch"),
-    (10**30, 10**30, True, None),
-    (10**30, 10**30 + 1, False, "categorical_mismatch"),
-    (1.0, 1.0 + 5e-5, True, None),
-    (1.0, 1.0 + 2e-4, False, "numeric_mismatch"),
-    (NAN, NAN, True, None),
-    (NAN, 1.0, False, "numeric_mismatch"),
-    (1.0, NAN, False, "numeric_mismatch"),
-    (INF, INF, True, None),
-    (-INF, -INF, True, None),
-    (INF, -INF, False, "numeric_mismatch"),
-    (INF, 1e308, False, "numeric_mismatch"),
-    (1e308, INF, False, "numeric_mismatch"),
-    (2.5, INF, False, "numeric_mismatch"),
-    (INF, NAN, False, "numeric_mismatch"),
-    (1.5, 10**400, False, "numeric_mismatch"),
-    ("a", "a", True, None),
-    ("a", "b", False, "categorical_mismatch"),
-    ("1", 1, False, "schema_failure"),
-    (1, "1", False, "schema_failure"),
-    (None, None, True, None),
-    (None, 0, False, "categorical_mismatch"),
-    (0, None, False, "categorical_mismatch"),
-    (None, {}, False, "categorical_mismatch"),
-    ({"a": 1}, None, False, "categorical_mismatch"),
-    ({"a": 1}, [1], False, "schema_failure"),
-    ([1], {"0": 1}, False, "schema_failure"),
-])
+@pytest.mark.parametrize(
+    "ref,cand,ok,label",
+    [
+        (True, True, True, None),
+        (True, False, False, "categorical_mismatch"),
+        (True, 1, False, "schema_failure"),
+        (False, 0, False, "schema_failure"),
+        (1, True, False, "schema_failure"),
+        (0, False, False, "schema_failure"),
+        (1.0, True, False, "schema_failure"),
+        (3, 3.0, True, None),
+        (3.0, 3, True, None),
+        (3, 3.5, False, "categorical_mismatch"),
+        (3, 4, False, "categorical_mismatch"),
+        (3, NAN, False, "categorical_mismatch"),
+        (10**30, 10**30, True, None),
+        (10**30, 10**30 + 1, False, "categorical_mismatch"),
+        (1.0, 1.0 + 5e-5, True, None),
+        (1.0, 1.0 + 2e-4, False, "numeric_mismatch"),
+        (NAN, NAN, True, None),
+        (NAN, 1.0, False, "numeric_mismatch"),
+        (1.0, NAN, False, "numeric_mismatch"),
+        (INF, INF, True, None),
+        (-INF, -INF, True, None),
+        (INF, -INF, False, "numeric_mismatch"),
+        (INF, 1e308, False, "numeric_mismatch"),
+        (1e308, INF, False, "numeric_mismatch"),
+        (2.5, INF, False, "numeric_mismatch"),
+        (INF, NAN, False, "numeric_mismatch"),
+        (1.5, 10**400, False, "numeric_mismatch"),
+        ("a", "a", True, None),
+        ("a", "b", False, "categorical_mismatch"),
+        ("1", 1, False, "schema_failure"),
+        (1, "1", False, "schema_failure"),
+        (None, None, True, None),
+        (None, 0, False, "categorical_mismatch"),
+        (0, None, False, "categorical_mismatch"),
+        (None, {}, False, "categorical_mismatch"),
+        ({"a": 1}, None, False, "categorical_mismatch"),
+        ({"a": 1}, [1], False, "schema_failure"),
+        ([1], {"0": 1}, False, "schema_failure"),
+    ],
+)
 def test_leaf_rules(ref, cand, ok, label) -> None:
     cmp = both(ref, cand)
     assert cmp.ok is ok
@@ -79,9 +83,9 @@ def test_inf_never_accepted_by_huge_rtol() -> None:
 
 def test_tolerance_boundary_uses_reference_magnitude() -> None:
     tol = Tolerances(atol=0.0, rtol=0.1)
-    assert both(100.0, 109.0, tol).ok       # 9 <= 0.1 * 100
-    assert not both(100.0, 110.5, tol).ok   # 10.5 > 0.1 * 100
-    assert both(110.5, 100.0, tol).ok       # 10.5 <= 0.1 * 110.5: b is the reference
+    assert both(100.0, 109.0, tol).ok  # 9 <= 0.1 * 100
+    assert not both(100.0, 110.5, tol).ok  # 10.5 > 0.1 * 100
+    assert both(110.5, 100.0, tol).ok  # 10.5 <= 0.1 * 110.5: b is the reference
     assert both(0.0, 0.5, Tolerances(atol=0.5, rtol=0.0)).ok
     assert not both(0.0, 0.6, Tolerances(atol=0.5, rtol=0.0)).ok
 
@@ -168,11 +172,10 @@ def test_wildcard_override_looser_than_default() -> None:
 
 
 def test_most_specific_override_wins() -> None:
-    tol = Tolerances(fields=(("a", 1.0, None), ("a.*.b", 0.0, 0.0), ("a.1.b", 5.0, None),
-                             ("*.*.b", 2.0, 0.0)))
-    assert tol.for_path(("a", 0, "b")) == (0.0, 0.0)      # a.*.b beats *.*.b and a
-    assert tol.for_path(("a", 1, "b")) == (5.0, 1e-4)     # all-literal beats wildcard
-    assert tol.for_path(("a", 0, "c")) == (1.0, 1e-4)     # container override reaches leaves
+    tol = Tolerances(fields=(("a", 1.0, None), ("a.*.b", 0.0, 0.0), ("a.1.b", 5.0, None), ("*.*.b", 2.0, 0.0)))
+    assert tol.for_path(("a", 0, "b")) == (0.0, 0.0)  # a.*.b beats *.*.b and a
+    assert tol.for_path(("a", 1, "b")) == (5.0, 1e-4)  # all-literal beats wildcard
+    assert tol.for_path(("a", 0, "c")) == (1.0, 1e-4)  # container override reaches leaves
     assert tol.for_path(("x", 0, "b")) == (2.0, 0.0)
     assert tol.for_path(("x",)) == (1e-6, 1e-4)
     assert both({"a": [{"b": 1.0}, {"b": 1.0}]}, {"a": [{"b": 1.0}, {"b": 4.0}]}, tol).ok
@@ -181,8 +184,12 @@ def test_most_specific_override_wins() -> None:
 
 def test_ignore_absent_or_different_not_counted() -> None:
     tol = Tolerances(ignore=("runtime_s", "meta", "rows.*.t"))
-    ref = {"v": 1.0, "runtime_s": 3.2, "meta": {"host": "a", "n": [1, 2]},
-           "rows": [{"t": 1.0, "y": 2}, {"t": 5.0, "y": 3}]}
+    ref = {
+        "v": 1.0,
+        "runtime_s": 3.2,
+        "meta": {"host": "a", "n": [1, 2]},
+        "rows": [{"t": 1.0, "y": 2}, {"t": 5.0, "y": 3}],
+    }
     cand = {"v": 1.0, "meta": "changed", "rows": [{"y": 2}, {"t": "x", "y": 3}], "runtime_s": None}
     cmp = both(ref, cand, tol)
     assert cmp.ok and cmp.total == 3 and cmp.extra_keys == []
@@ -253,11 +260,11 @@ def test_fast_path_compiles_and_is_used() -> None:
     assert tol.memo.last is not None and "def _pred" in tol.memo.last._src
     assert fastpath.fast_count(ref, copy.deepcopy(ref), tol) == 4
     assert fastpath.fast_count(ref, {**ref, "e": 1}, tol) is None  # extras -> slow walk
-    other = {"a": [1.0, 2.0], "b": {"c": "x", "d": 3.5}}        # different leaf kind
+    other = {"a": [1.0, 2.0], "b": {"c": "x", "d": 3.5}}  # different leaf kind
     assert fastpath.fast_count(other, other, tol) is None
     assert fastpath.fast_count(other, other, tol) == 4
     assert fastpath.fast_count(ref, ref, tol) == 4
-    big = {"xs": [{"v": float(i)} for i in range(600)]}           # big: compiled at once
+    big = {"xs": [{"v": float(i)} for i in range(600)]}  # big: compiled at once
     assert fastpath.fast_count(big, copy.deepcopy(big), tol) == 600
 
 
@@ -285,9 +292,11 @@ def test_float_tables_counts_match_slow_walk(rows) -> None:
     from swr.judge.compare import compare_slow
 
     tol = Tolerances(fields=(("d.*.b", 0.0, 0.0),))
-    ref = {"d": [{"a": i + 0.5, "b": -i / 3} for i in range(rows)],
-           "m": [[i * 1.5] * 5 for i in range(rows)],
-           "long": [[float(j) for j in range(70)] for _ in range(2)]}
+    ref = {
+        "d": [{"a": i + 0.5, "b": -i / 3} for i in range(rows)],
+        "m": [[i * 1.5] * 5 for i in range(rows)],
+        "long": [[float(j) for j in range(70)] for _ in range(2)],
+    }
     cand = copy.deepcopy(ref)
     cand["d"][-1]["a"] *= 1 + 5e-5
     fast, slow = compare(ref, cand, tol), compare_slow(ref, cand, tol)

@@ -1,5 +1,6 @@
 """Regression tests for the comparator defects of issue 12 (tables, images, HTML, meshes): each
 false accept now fails, and each equivalent output that used to be rejected now passes."""
+
 from __future__ import annotations
 
 import io
@@ -31,15 +32,20 @@ def parquet(path: Path, columns: dict[str, pa.Array | list], index: list[str] | 
     """A Parquet file with the pandas metadata pandas' to_parquet writes (index_columns names the
     stored index columns; an empty list stands for a default RangeIndex, which is not stored)."""
     table = pa.table(columns)
-    meta = {"index_columns": index if index is not None else
-            [{"kind": "range", "name": None, "start": 0, "stop": table.num_rows, "step": 1}],
-            "columns": [{"name": None if n.startswith("__index_level_") else n, "field_name": n}
-                        for n in table.column_names]}
+    meta = {
+        "index_columns": index
+        if index is not None
+        else [{"kind": "range", "name": None, "start": 0, "stop": table.num_rows, "step": 1}],
+        "columns": [
+            {"name": None if n.startswith("__index_level_") else n, "field_name": n} for n in table.column_names
+        ],
+    }
     pq.write_table(table.replace_schema_metadata({b"pandas": json.dumps(meta).encode()}), path)
     return path
 
 
 # ---------------------------------------------------------------- 1. tables: text IDs and integers
+
 
 def test_table_leading_zero_ids_compare_as_text(tmp_path: Path) -> None:
     ref = write(tmp_path / "ref.csv", "zip,n\n02139,1\n00501,2\n")
@@ -79,6 +85,7 @@ def test_table_integer_columns_compare_exactly(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- 2. tables: missing values
 
+
 @pytest.mark.parametrize("spelling", ["NaN", "NA", "nan", "N/A", "null"])
 def test_table_missing_spellings_are_missing(tmp_path: Path, spelling: str) -> None:
     ref = write(tmp_path / "ref.csv", "x,s,n\n1.5,a,1\n,,\n")
@@ -102,8 +109,10 @@ def test_a_text_na_is_a_value_of_the_reference(tmp_path: Path) -> None:
 
 def test_table_parquet_nan_and_null_are_missing(tmp_path: Path) -> None:
     ref = write(tmp_path / "ref.csv", "station,mean_low,mean_high\nA,1.5,\nB,,2.5\n")
-    cand = parquet(tmp_path / "c.parquet", {"station": ["A", "B"], "mean_low": [1.5, float("nan")],
-                                            "mean_high": pa.array([None, 2.5], pa.float64())})
+    cand = parquet(
+        tmp_path / "c.parquet",
+        {"station": ["A", "B"], "mean_low": [1.5, float("nan")], "mean_high": pa.array([None, 2.5], pa.float64())},
+    )
     assert run(ref, cand).ok
     assert run(cand, ref).ok  # a Parquet reference with NaN accepts the CSV's empty cells
     assert run(cand, write(tmp_path / "nan.csv", "station,mean_low,mean_high\nA,1.5,NaN\nB,NA,2.5\n")).ok
@@ -121,15 +130,22 @@ def test_table_missing_never_equals_a_present_value(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- 3. Parquet: pandas index columns
 
+
 def test_parquet_index_columns_follow_the_reference(tmp_path: Path) -> None:
     """Ignored when the reference has a default RangeIndex; compared as columns when it stores one."""
     ref = parquet(tmp_path / "ref.parquet", {"a": [1.5, 2.5], "b": ["x", "y"]})
-    cand = parquet(tmp_path / "c.parquet", {"a": [1.5, 2.5], "b": ["x", "y"], "__index_level_0__": [10, 11]},
-                   index=["__index_level_0__"])
+    cand = parquet(
+        tmp_path / "c.parquet",
+        {"a": [1.5, 2.5], "b": ["x", "y"], "__index_level_0__": [10, 11]},
+        index=["__index_level_0__"],
+    )
     assert run(ref, cand).ok
     assert run(write(tmp_path / "ref.csv", "a,b\n1.5,x\n2.5,y\n"), cand).ok
-    wrong = parquet(tmp_path / "w.parquet", {"a": [1.5, 2.6], "b": ["x", "y"], "__index_level_0__": [10, 11]},
-                    index=["__index_level_0__"])
+    wrong = parquet(
+        tmp_path / "w.parquet",
+        {"a": [1.5, 2.6], "b": ["x", "y"], "__index_level_0__": [10, 11]},
+        index=["__index_level_0__"],
+    )
     assert failing(run(ref, wrong)) == {"cells"}
 
     named = parquet(tmp_path / "named.parquet", {"a": [1.5, 2.5], "st": ["p", "q"]}, index=["st"])
@@ -159,6 +175,7 @@ def test_a_named_index_is_a_column_when_the_reference_has_none(tmp_path: Path) -
 
 
 # ---------------------------------------------------------------- 4. images: what a viewer shows
+
 
 def pattern(h: int = 24, w: int = 32, low: int = 0) -> np.ndarray:
     """An asymmetric RGB picture with values in [low, 255]."""
@@ -234,9 +251,18 @@ def linear_rgb_icc() -> bytes:
         table += sig + struct.pack(">II", offset + len(body), len(data))
         body += data
     size = offset + len(body)
-    header = (struct.pack(">I", size) + b"none" + struct.pack(">I", 0x02100000) + b"mntrRGB XYZ "
-              + bytes(12) + b"acsp" + bytes(4 + 4 + 4 + 4 + 8) + struct.pack(">I", 0)
-              + _s15((0.9642, 1.0, 0.8249)) + bytes(4 + 16 + 28))
+    header = (
+        struct.pack(">I", size)
+        + b"none"
+        + struct.pack(">I", 0x02100000)
+        + b"mntrRGB XYZ "
+        + bytes(12)
+        + b"acsp"
+        + bytes(4 + 4 + 4 + 4 + 8)
+        + struct.pack(">I", 0)
+        + _s15((0.9642, 1.0, 0.8249))
+        + bytes(4 + 16 + 28)
+    )
     assert len(header) == 128
     return header + table + body
 
@@ -313,10 +339,15 @@ c</code></pre>
 
 EQUIVALENT_HTML = {
     "no_slash": lambda s: s.replace(" />", ">"),
-    "attr_order_quotes": lambda s: s.replace('<meta name="generator" content="pandoc" />',
-                                             "<META content='pandoc' name=generator>"),
-    "reflowed": lambda s: s.replace("<span\nclass", "<span class").replace("with\n<math", "with <math")
-                           .replace("  <meta", "<meta").replace("\n", "\r\n"),
+    "attr_order_quotes": lambda s: s.replace(
+        '<meta name="generator" content="pandoc" />', "<META content='pandoc' name=generator>"
+    ),
+    "reflowed": lambda s: (
+        s.replace("<span\nclass", "<span class")
+        .replace("with\n<math", "with <math")
+        .replace("  <meta", "<meta")
+        .replace("\n", "\r\n")
+    ),
     "entity": lambda s: s.replace("&amp;", "&#38;"),
     "css_reindented": lambda s: s.replace("    body { margin: 0 auto; }", "body {\n margin: 0 auto;\n}"),
     "pre_trailing_spaces": lambda s: s.replace("  a  b\nc</code>", "  a  b   \nc\t </code>"),  # nothing drawn after
@@ -360,14 +391,18 @@ def test_html_hostile_markup_does_not_hang_the_judge(tmp_path: Path) -> None:
     ref = write(tmp_path / "ref.html", PAGE + "<!-- padding -->" * 40_000)
     for i, blob in enumerate(["<a" * 500_000, "</" * 500_000, "<div>" * 200_000, '<a b="' * 300_000]):
         cand = write(tmp_path / f"c{i}.html", blob)
-        code = ("import sys; from swr.judge.artifacts import compare_artifact as c; "
-                "r = c(sys.argv[1], sys.argv[2]); print(r.ok, r.kind)")
-        out = subprocess.run([sys.executable, "-c", code, str(ref), str(cand)], capture_output=True,
-                             text=True, timeout=120, check=True)
+        code = (
+            "import sys; from swr.judge.artifacts import compare_artifact as c; "
+            "r = c(sys.argv[1], sys.argv[2]); print(r.ok, r.kind)"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(ref), str(cand)], capture_output=True, text=True, timeout=120, check=True
+        )
         assert out.stdout.split() == ["False", "html"], out.stderr[-2000:]
 
 
 # ---------------------------------------------------------------- 6. meshes
+
 
 def box() -> trimesh.Trimesh:
     return trimesh.creation.box(extents=(2.0, 1.0, 0.5))
@@ -421,7 +456,8 @@ def test_translation_invariant_reads_from_workflow_toml(tmp_path: Path) -> None:
     (tmp_path / "workflow.toml").write_text(
         'name = "part"\nfamily = "f"\ndomain = "spatial-geometry-3d"\nsummary = "s"\nentry = "run:main"\n'
         '[inputs.n]\ntype = "integer"\nmin = 1\nmax = 2\n'
-        '[outputs.fields."mesh"]\nartifact = {translation_invariant = true}\n')
+        '[outputs.fields."mesh"]\nartifact = {translation_invariant = true}\n'
+    )
     tol = load_spec(tmp_path).tolerances
     options = tol.options_for(("mesh",))
     assert options == {"translation_invariant": True}

@@ -1,4 +1,5 @@
 """Property tests: the judge never raises, fast and slow paths agree, both match a spec oracle."""
+
 from __future__ import annotations
 
 import json
@@ -13,14 +14,16 @@ from hypothesis import strategies as st
 from swr.judge import Tolerances, compare, equal, structure
 from swr.judge.compare import compare_slow
 
-SETTINGS = settings(max_examples=250, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEWER = settings(SETTINGS, max_examples=100)
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(),
+    st.none(),
+    st.booleans(),
+    st.integers(),
     st.sampled_from([10**400, -(10**400), 2**63, 0, 1, -1]),
-    st.floats(), st.sampled_from([math.nan, math.inf, -math.inf, 1e308, -0.0, 5e-324]),
+    st.floats(),
+    st.sampled_from([math.nan, math.inf, -math.inf, 1e308, -0.0, 5e-324]),
     st.text(max_size=8),
 )
 keys = st.one_of(st.sampled_from(["a", "b", "x", "samples", "t"]), st.text(max_size=6))
@@ -34,15 +37,27 @@ tolerances = st.builds(
     atol=st.sampled_from([0.0, 1e-6, 0.5]),
     rtol=st.sampled_from([0.0, 1e-4, 1e-2, 1e3]),
     ignore=st.lists(st.sampled_from(["t", "a.b", "*.x", "samples.*.t"]), max_size=2).map(tuple),
-    fields=st.lists(st.tuples(st.sampled_from(["a", "*.x", "samples.*", "samples.*.x", "b.*"]),
-                              st.sampled_from([None, 0.0, 1.0]),
-                              st.sampled_from([None, 0.0, 0.1])), max_size=3).map(tuple),
+    fields=st.lists(
+        st.tuples(
+            st.sampled_from(["a", "*.x", "samples.*", "samples.*.x", "b.*"]),
+            st.sampled_from([None, 0.0, 1.0]),
+            st.sampled_from([None, 0.0, 0.1]),
+        ),
+        max_size=3,
+    ).map(tuple),
 )
 
 
 def _kind(x: Any) -> str:
-    return {bool: "bool", int: "number", float: "number", str: "string", dict: "dict",
-            list: "list", type(None): "null"}[type(x)]
+    return {
+        bool: "bool",
+        int: "number",
+        float: "number",
+        str: "string",
+        dict: "dict",
+        list: "list",
+        type(None): "null",
+    }[type(x)]
 
 
 def _leaves(x: Any, path: tuple, tol: Tolerances) -> int:
@@ -81,8 +96,11 @@ def oracle(r: Any, c: Any, tol: Tolerances, path: tuple = ()) -> tuple[bool, int
     if _kind(r) != _kind(c):
         return False, 0, n
     if isinstance(r, dict):
-        subs = [oracle(v, c[k], tol, path + (k,)) if k in c else (False, 0, _leaves(v, path + (k,), tol))
-                for k, v in r.items() if tol.for_path(path + (k,)) is not None]
+        subs = [
+            oracle(v, c[k], tol, path + (k,)) if k in c else (False, 0, _leaves(v, path + (k,), tol))
+            for k, v in r.items()
+            if tol.for_path(path + (k,)) is not None
+        ]
         return all(s[0] for s in subs), sum(s[1] for s in subs), sum(s[2] for s in subs)
     if isinstance(r, list):
         if len(r) != len(c):
@@ -149,8 +167,7 @@ def test_self_comparison_passes(r, tol) -> None:
 
 
 @SETTINGS
-@given(json_values, tolerances, st.randoms(use_true_random=False),
-       st.sampled_from([1e-9, 5e-5, 2e-4, 1e-2]), MUT)
+@given(json_values, tolerances, st.randoms(use_true_random=False), st.sampled_from([1e-9, 5e-5, 2e-4, 1e-2]), MUT)
 def test_near_equal_perturbations(r, tol, rnd, scale, mut) -> None:
     c = perturb(r, rnd, scale, mut)
     check(r, c, tol)
@@ -158,9 +175,13 @@ def test_near_equal_perturbations(r, tol, rnd, scale, mut) -> None:
 
 
 @FEWER
-@given(st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-5, 5),
-                min_size=1, max_size=12), st.integers(64, 400),
-       st.randoms(use_true_random=False), st.sampled_from([0.0, 5e-5, 2e-4]), MUT)
+@given(
+    st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-5, 5), min_size=1, max_size=12),
+    st.integers(64, 400),
+    st.randoms(use_true_random=False),
+    st.sampled_from([0.0, 5e-5, 2e-4]),
+    MUT,
+)
 def test_long_float_lists_numpy_agrees(base, n, rnd, scale, mut) -> None:
     r = [float(base[i % len(base)]) * (1 + i / n) for i in range(n)]
     c = perturb(r, rnd, scale, mut)
@@ -169,9 +190,16 @@ def test_long_float_lists_numpy_agrees(base, n, rnd, scale, mut) -> None:
 
 
 @SETTINGS
-@given(st.lists(st.dictionaries(st.sampled_from(["x", "y", "t"]), st.floats(-1e6, 1e6),
-                                min_size=3, max_size=3), min_size=1, max_size=80),
-       st.randoms(use_true_random=False), st.sampled_from([1e-6, 1e-3]), MUT)
+@given(
+    st.lists(
+        st.dictionaries(st.sampled_from(["x", "y", "t"]), st.floats(-1e6, 1e6), min_size=3, max_size=3),
+        min_size=1,
+        max_size=80,
+    ),
+    st.randoms(use_true_random=False),
+    st.sampled_from([1e-6, 1e-3]),
+    MUT,
+)
 def test_tables_with_wildcards(rows, rnd, scale, mut) -> None:
     tol = Tolerances(ignore=("samples.*.t",), fields=(("samples.*.x", None, 1e-2),))
     r = {"samples": rows}
@@ -179,8 +207,14 @@ def test_tables_with_wildcards(rows, rnd, scale, mut) -> None:
 
 
 @SETTINGS
-@given(st.integers(1, 60), st.integers(1, 5), st.booleans(), st.randoms(use_true_random=False),
-       st.sampled_from([1e-6, 1e-3]), MUT)
+@given(
+    st.integers(1, 60),
+    st.integers(1, 5),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+    st.sampled_from([1e-6, 1e-3]),
+    MUT,
+)
 def test_float_tables_as_dicts_and_lists(n, m, as_dicts, rnd, scale, mut) -> None:
     keys = [f"c{j}" for j in range(m)]
     grid = [[rnd.uniform(-100, 100) for _ in keys] for _ in range(n)]
@@ -190,16 +224,26 @@ def test_float_tables_as_dicts_and_lists(n, m, as_dicts, rnd, scale, mut) -> Non
 
 
 @SETTINGS
-@given(json_values, st.one_of(json_values.map(lambda v: json.dumps(v).encode()),
-                              st.binary(max_size=64)),
-       st.sampled_from([0, 1, None]), st.sampled_from([None, "timeout", "output"]))
+@given(
+    json_values,
+    st.one_of(json_values.map(lambda v: json.dumps(v).encode()), st.binary(max_size=64)),
+    st.sampled_from([0, 1, None]),
+    st.sampled_from([None, "timeout", "output"]),
+)
 def test_judge_scenario_never_raises_and_is_json_safe(ref, stdout, rc, limit) -> None:
     from swr.judge import Execution, judge_scenario, verdict
 
     ex = Execution(rc, stdout, stdout[::-1], limit=limit)
     s = judge_scenario(ref, ex, Tolerances(), split="hidden", index=0)
-    assert s["label"] in (None, "execution_failure", "parse_failure", "schema_failure",
-                          "structural_mismatch", "categorical_mismatch", "numeric_mismatch")
+    assert s["label"] in (
+        None,
+        "execution_failure",
+        "parse_failure",
+        "schema_failure",
+        "structural_mismatch",
+        "categorical_mismatch",
+        "numeric_mismatch",
+    )
     assert s["pass"] == (s["label"] is None)
     v = verdict("t", [(ref, ex), (ref, ex)], [(ref, ex)], Tolerances())
     json.dumps(v, allow_nan=False)

@@ -2,6 +2,7 @@
 an entry point of the group `swr.kinds`, goes through build, tasks, grade, run (oracle and nop), results, report
 and Harbor export (and Harbor's judge) with no change to those commands; outside src/swr/kinds/ no code tests a
 task's class or compares a task's kind name."""
+
 from __future__ import annotations
 
 import ast
@@ -13,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT, SWR
 
 from swr.core.layout import HarborTaskPaths, ReleasePaths
@@ -32,8 +32,9 @@ hidden = ["swr", "plug-in kinds", "racecar!"]
 def _env(**extra: str) -> dict[str, str]:
     """The CLI's environment: tests/ importable (the example kind's package), SWR_KINDS as given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST") and k != "SWR_KINDS"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), extra.pop("PYTHONPATH", ""),
-                                                      env.get("PYTHONPATH", "")]))
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(TESTS), extra.pop("PYTHONPATH", ""), env.get("PYTHONPATH", "")])
+    )
     return {**env, **extra}
 
 
@@ -60,8 +61,18 @@ def echo_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("echo")
     (base / "src" / "rev").mkdir(parents=True)
     (base / "src" / "rev" / "echo.toml").write_text(ECHO)
-    res = swr_with(_env(SWR_KINDS=KIND), "build", str(base / "src"), str(FIXTURES / "good-linear"), "--out",
-                   str(base / "rel"), "--variants", "1", "--jobs", "2")
+    res = swr_with(
+        _env(SWR_KINDS=KIND),
+        "build",
+        str(base / "src"),
+        str(FIXTURES / "good-linear"),
+        "--out",
+        str(base / "rel"),
+        "--variants",
+        "1",
+        "--jobs",
+        "2",
+    )
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     return base / "rel"
 
@@ -75,7 +86,10 @@ def test_build_and_tasks_take_a_plugin_kind(echo_release: Path) -> None:
     assert res.returncode == 0, res.stderr
     rows = {r["id"]: r for r in json.loads(res.stdout)}
     assert (rows["reverse-lines"]["kind"], rows["reverse-lines"]["public"], rows["reverse-lines"]["hidden"]) == (
-        "echo", 2, 3)
+        "echo",
+        2,
+        3,
+    )
     assert rows["good-linear-v1"]["kind"] == "workflow"
 
 
@@ -88,14 +102,20 @@ def test_grade_runs_the_plugin_grader_in_the_sandbox(echo_release: Path, tmp_pat
     assert good.returncode == 0 and "PASS 3/3" in good.stdout, good.stdout + good.stderr
     bad = swr_with(env, "grade", task, str(_candidate(tmp_path / "bad", "cat")), "--json", "--sandbox", backend)
     v = json.loads(bad.stdout)
-    assert bad.returncode == 1 and (v["kind"], v["pass"], v["score"], v["label"]) == ("echo", False, "0/3",
-                                                                                      "wrong_output")
+    assert bad.returncode == 1 and (v["kind"], v["pass"], v["score"], v["label"]) == (
+        "echo",
+        False,
+        "0/3",
+        "wrong_output",
+    )
 
 
 def test_run_results_and_report_take_a_plugin_kind(echo_release: Path, tmp_path: Path) -> None:
     env, jobs = _env(SWR_KINDS=KIND), str(tmp_path / "jobs")
     for agent in ("oracle", "nop"):
-        res = swr_with(env, "run", str(echo_release), "-a", agent, "-i", "reverse-*", "--jobs-dir", jobs, "--job", agent)
+        res = swr_with(
+            env, "run", str(echo_release), "-a", agent, "-i", "reverse-*", "--jobs-dir", jobs, "--job", agent
+        )
         assert res.returncode == 0, res.stdout + res.stderr
     res = swr_with(env, "results", "oracle", "nop", "--jobs-dir", jobs, "--json")
     assert res.returncode == 0, res.stderr
@@ -113,8 +133,10 @@ def test_harbor_export_and_its_judge_take_a_plugin_kind(echo_release: Path, tmp_
     env = _env(SWR_KINDS=KIND)
     res = swr_with(env, "export", "harbor", str(echo_release), "--out", str(tmp_path / "h"), "--json")
     assert res.returncode == 0, res.stderr
-    assert {r["task"]: r["kind"] for r in json.loads(res.stdout)} == {"good-linear-v1": "workflow",
-                                                                      "reverse-lines": "echo"}
+    assert {r["task"]: r["kind"] for r in json.loads(res.stdout)} == {
+        "good-linear-v1": "workflow",
+        "reverse-lines": "echo",
+    }
     hp = HarborTaskPaths(tmp_path / "h" / "reverse-lines")
     assert 'swr_kind = "echo"' in hp.toml.read_text() and "hidden_cases = 3" in hp.toml.read_text()
     assert (hp.workspace / "public" / "strings.json").is_file() and not (hp.workspace / "private").exists()
@@ -122,8 +144,13 @@ def test_harbor_export_and_its_judge_take_a_plugin_kind(echo_release: Path, tmp_
     for solution, reward in ((hp.oracle, 1.0), (tmp_path / "empty", 0.0)):  # what test.sh runs, on this host
         logs = tmp_path / f"logs-{reward}"
         logs.mkdir()
-        judge = subprocess.run([sys.executable, "-m", "swr.export.harbor_judge", str(hp.task_copy), str(solution),
-                                str(logs)], capture_output=True, text=True, env=env, timeout=300)
+        judge = subprocess.run(
+            [sys.executable, "-m", "swr.export.harbor_judge", str(hp.task_copy), str(solution), str(logs)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
         assert judge.returncode == 0, judge.stderr
         assert json.loads((logs / "reward.json").read_text())["reward"] == reward
 
@@ -133,8 +160,9 @@ def test_without_its_registration_a_plugin_task_is_one_line_naming_the_kind(echo
 
 
 def test_a_bad_registration_is_one_line(echo_release: Path) -> None:
-    _one_line_exit_2(swr_with(_env(SWR_KINDS="no_such_module:KIND"), "tasks", str(echo_release)),
-                     "no_such_module:KIND", "SWR_KINDS")
+    _one_line_exit_2(
+        swr_with(_env(SWR_KINDS="no_such_module:KIND"), "tasks", str(echo_release)), "no_such_module:KIND", "SWR_KINDS"
+    )
 
 
 def test_an_entry_point_registers_a_kind(echo_release: Path, tmp_path: Path) -> None:
@@ -150,8 +178,9 @@ def test_an_entry_point_registers_a_kind(echo_release: Path, tmp_path: Path) -> 
 
 def test_a_bad_source_of_a_plugin_kind_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "src" / "rev").mkdir(parents=True)
-    (tmp_path / "src" / "rev" / "echo.toml").write_text(ECHO.replace('hidden = ["swr", "plug-in kinds", "racecar!"]',
-                                                                     "hidden = []"))
+    (tmp_path / "src" / "rev" / "echo.toml").write_text(
+        ECHO.replace('hidden = ["swr", "plug-in kinds", "racecar!"]', "hidden = []")
+    )
     res = swr_with(_env(SWR_KINDS=KIND), "build", str(tmp_path / "src"), "--out", str(tmp_path / "rel"))
     _one_line_exit_2(res, "echo.toml", "hidden")
     assert not (tmp_path / "rel").exists()
@@ -187,6 +216,8 @@ def test_no_code_outside_kinds_branches_on_a_task_kind() -> None:
 
 def test_the_branch_finder_finds_each_form(tmp_path: Path) -> None:
     mod = tmp_path / "m.py"
-    mod.write_text("isinstance(t, RevivalTask)\nisinstance(m, (kinds.EngineTaskFile, int))\nif k == 'revival': pass\n"
-                   "x = kind not in ('workflow', 'engine')\ngetattr(m, 'revival', None)\nisinstance(x, str)\n")
+    mod.write_text(
+        "isinstance(t, RevivalTask)\nisinstance(m, (kinds.EngineTaskFile, int))\nif k == 'revival': pass\n"
+        "x = kind not in ('workflow', 'engine')\ngetattr(m, 'revival', None)\nisinstance(x, str)\n"
+    )
     assert [f.split(": ", 1)[0].rsplit(":", 1)[1] for f in _kind_branches(mod)] == ["1", "2", "3", "4", "5"]

@@ -1,6 +1,7 @@
 """A release of all three built-in kinds from one `swr build` (issue 24, acceptance 2): the assembler builds each
 registered kind's sources into one release.json (workflows and their gates block, engines, revivals), and
 `swr tasks`, `swr image build` and the baselines take every task through the kinds protocol."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import CATALOG, ROOT, swr
 
 from swr.core.layout import ReleasePaths
@@ -27,8 +27,7 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("mixed")
     for d in (WORKFLOW, ENGINE, REVIVAL):
         shutil.copytree(d, base / "src" / d.name)
-    res = swr("build", str(base / "src"), "--out", str(base / "rel"), "--variants", "1", "--jobs", "2",
-              timeout=2400)
+    res = swr("build", str(base / "src"), "--out", str(base / "rel"), "--variants", "1", "--jobs", "2", timeout=2400)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return base / "rel"
 
@@ -66,8 +65,10 @@ def test_audits_ask_each_task_whether_they_apply(mixed: Path) -> None:
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)
     assert [(e["engine"], e["rules_killed"] == e["rules_declared"]) for e in got["engines"]] == [("statistics", True)]
-    assert {n["task"]: n["kind"] for n in got["not_applicable"]} == {"sales-window-sql-v1": "workflow",
-                                                                     "periodictable-numpy2": "revival"}
+    assert {n["task"]: n["kind"] for n in got["not_applicable"]} == {
+        "sales-window-sql-v1": "workflow",
+        "periodictable-numpy2": "revival",
+    }
     res = swr("audit", "lint", str(mixed), "--json")
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)

@@ -13,20 +13,20 @@ import pytest
 import tomli_w
 from conftest import swr
 
-from swr.audit.lint import lint_audit
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
-from swr.harness.fingerprint import public_hash
+from swr.audit.lint import lint_audit
 from swr.core.release_dir import list_tasks
+from swr.harness.fingerprint import public_hash
+from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.task import load_task
 
-RUN = '''import json, sys
+RUN = """import json, sys
 s = json.load(sys.stdin)
 a, b = float(s["a"]), float(s["b"])
 json.dump({"y": 2.0 * a + b, "fit_residual": a * 1e-3, "w": 100.0 + b * 1e-3, "unit": 1.0 + (a % 1) * 1e-14},
           sys.stdout)
-'''
-TOML = '''name = "lint-accept"
+"""
+TOML = """name = "lint-accept"
 family = "fixtures"
 domain = "data-document"
 summary = "y = 2a + b, a residual-named field and a loosely graded one."
@@ -46,7 +46,7 @@ rtol = 1e-9
 [outputs.fields."w"]
 atol = 1.0
 {accepts}
-'''
+"""
 WHY = "fit_residual is the fit's prescribed residual, a result of the specified fit and not a self-assessment."
 ACCEPT = f'[[lint.accept]]\ncheck = "self_reported"\nfield = "fit_residual"\nwhy = "{WHY}"\n'
 
@@ -86,7 +86,8 @@ def test_an_accept_silences_exactly_its_finding(release: Path) -> None:
     assert r["warnings"] == 2 and r["errors"] == 0
     assert [(a["task"], a["check"], a["field"], a["severity"], a["why"]) for a in r["accepted"]] == [
         ("lint-accept-v1", "self_reported", "fit_residual", "accepted", WHY),
-        ("lint-accept-v2", "self_reported", "fit_residual", "accepted", WHY)]
+        ("lint-accept-v2", "self_reported", "fit_residual", "accepted", WHY),
+    ]
 
 
 def test_a_field_constant_up_to_roundoff_is_not_loose(release: Path) -> None:
@@ -111,11 +112,14 @@ def test_without_the_accept_the_finding_is_a_warning(release: Path, tmp_path: Pa
     assert r["warnings"] == 4 and r["accepted"] == []
 
 
-@pytest.mark.parametrize("accept, message", [
-    ({"check": "volatile_value", "field": "y", "why": WHY}, "matches no finding"),
-    ({"check": "self_reported", "field": "y", "why": WHY}, "matches no finding"),
-    ({"check": "self_reportd", "field": "fit_residual", "why": WHY}, "names no lint check ('self_reportd')"),
-])
+@pytest.mark.parametrize(
+    "accept, message",
+    [
+        ({"check": "volatile_value", "field": "y", "why": WHY}, "matches no finding"),
+        ({"check": "self_reported", "field": "y", "why": WHY}, "matches no finding"),
+        ({"check": "self_reportd", "field": "fit_residual", "why": WHY}, "names no lint check ('self_reportd')"),
+    ],
+)
 def test_a_stale_accept_is_a_warning(release: Path, tmp_path: Path, accept: dict[str, str], message: str) -> None:
     r = lint_audit(_edit_accepts(release, tmp_path / "stale", [accept]))
     stale = [f for f in r["findings"] if f["check"] == "stale_accept"]
@@ -134,27 +138,32 @@ def test_an_accept_is_a_verifier_setting_not_part_of_the_task(release: Path, tmp
 
 
 def test_a_glob_accept_covers_the_fields_it_names(release: Path, tmp_path: Path) -> None:
-    r = lint_audit(_edit_accepts(release, tmp_path / "glob", [
-        {"check": "tolerance_too_loose", "field": "*", "why": WHY}]))
+    r = lint_audit(
+        _edit_accepts(release, tmp_path / "glob", [{"check": "tolerance_too_loose", "field": "*", "why": WHY}])
+    )
     assert [f["check"] for f in r["findings"]] == ["self_reported"] * 2
     assert {a["field"] for a in r["accepted"]} == {"w"}
 
 
 def test_an_error_cannot_be_accepted(release: Path, tmp_path: Path) -> None:
     """Every varying field loose is an error (nothing discriminates): an accept leaves it, and says so."""
-    r = lint_audit(_edit_accepts(release, tmp_path / "err", [
-        {"check": "tolerance_too_loose", "field": "*", "why": WHY}], atol=1e9))
+    r = lint_audit(
+        _edit_accepts(release, tmp_path / "err", [{"check": "tolerance_too_loose", "field": "*", "why": WHY}], atol=1e9)
+    )
     assert r["errors"] == 6 and r["accepted"] == []  # y, fit_residual and w in both variants
     stale = [f for f in r["findings"] if f["check"] == "stale_accept"]
     assert len(stale) == 1 and "matches only errors" in stale[0]["message"]
 
 
-@pytest.mark.parametrize("table, field", [
-    ('[[lint.accept]]\ncheck = "self_reported"\nfield = "fit_residual"\n', "lint.accept.0.why"),
-    (ACCEPT + '[[lint.accept]]\ncheck = "self_reported"\nwhy = "too short"\n', "lint.accept.1.why"),
-    (ACCEPT + 'reason = "also this"\n', "lint.accept.0.reason"),
-    ('[lint]\naccept = "everything"\n', "lint.accept"),
-])
+@pytest.mark.parametrize(
+    "table, field",
+    [
+        ('[[lint.accept]]\ncheck = "self_reported"\nfield = "fit_residual"\n', "lint.accept.0.why"),
+        (ACCEPT + '[[lint.accept]]\ncheck = "self_reported"\nwhy = "too short"\n', "lint.accept.1.why"),
+        (ACCEPT + 'reason = "also this"\n', "lint.accept.0.reason"),
+        ('[lint]\naccept = "everything"\n', "lint.accept"),
+    ],
+)
 def test_a_bad_accept_table_is_one_line_naming_file_and_field(tmp_path: Path, table: str, field: str) -> None:
     wf = _workflow(tmp_path / "wf", table)
     res = swr("build", str(wf), "--variants", "1", "--out", str(tmp_path / "r"), "--no-cache")

@@ -16,10 +16,10 @@ from test_catalog_defects import build_one, lookup, mismatched
 
 from swr.audit.lint import CHECKS, lint_audit
 from swr.audit.oracle import within
-from swr.kinds.workflow.grading import grade
 from swr.judge import Tolerances
-from swr.kinds.workflow.task import Task
+from swr.kinds.workflow.grading import grade
 from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.task import Task
 
 # --- SWR-D014: rlc-ac-transient's sweep gains two decades above f0 ------------------------------------------
 
@@ -69,6 +69,7 @@ def test_rlc_lints_clean(rlc: Task) -> None:
 
 # --- elastica-bvp: the clamp sample is the boundary condition, not solver roundoff -------------------------
 
+
 def test_the_clamp_sample_is_exactly_zero_and_lints_clean(tmp_path: Path) -> None:
     task = build_one(tmp_path, "elastica-bvp")
     firsts = [ex.output["samples"][0] for ex in [*task.public, *task.hidden]]
@@ -79,9 +80,14 @@ def test_the_clamp_sample_is_exactly_zero_and_lints_clean(tmp_path: Path) -> Non
 
 # --- the catalog's accepts ---------------------------------------------------------------------------------
 
+
 def test_every_catalog_accept_names_a_check_and_a_reason() -> None:
-    accepts = [(spec.name, a) for d in sorted(CATALOG.glob("*/*/*/workflow.toml"))
-               for spec in [load_spec(d.parent)] for a in spec.lint.accept]
+    accepts = [
+        (spec.name, a)
+        for d in sorted(CATALOG.glob("*/*/*/workflow.toml"))
+        for spec in [load_spec(d.parent)]
+        for a in spec.lint.accept
+    ]
     assert accepts, "the catalog declares its accepted findings"
     for name, a in accepts:
         assert a.check in CHECKS and a.field and a.why.endswith("."), (name, a)

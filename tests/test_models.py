@@ -1,5 +1,6 @@
 """The typed models of task.toml and of the verdict: what a build writes, what a bad file is told, and the
 contract every grader's output is checked against."""
+
 from __future__ import annotations
 
 import shutil
@@ -13,11 +14,11 @@ from conftest import swr, write_candidate
 from swr import kinds
 from swr.core.errors import SwrError
 from swr.core.release_dir import task_dir
-from swr.kinds.workflow.task import load_task
-from swr.kinds.taskfile import dump_task_file, read_task_file
-from swr.kinds.workflow.taskfile import WorkflowTaskFile
 from swr.kinds.engine.verdict import EngineVerdict
+from swr.kinds.taskfile import dump_task_file, read_task_file
 from swr.kinds.verdict import parse_verdict, run_outcome
+from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.taskfile import WorkflowTaskFile
 from swr.kinds.workflow.verdict import WorkflowVerdict
 
 
@@ -39,14 +40,18 @@ def _doctored(release: Path, tmp_path: Path, edit) -> Path:  # noqa: ANN001
     return root
 
 
-@pytest.mark.parametrize(("edit", "field", "words"), [
-    (lambda m: m.update(kind="revival-of-the-fittest"), "kind", "unknown task kind"),
-    (lambda m: m["limits"].pop("time_s"), "limits.time_s", "required"),
-    (lambda m: m["tolerances"].update(atol=-1.0), "tolerances.atol", "greater than or equal"),
-    (lambda m: m.update(surprise=1), "surprise", "not permitted"),
-])
-def test_a_bad_task_toml_is_one_line_naming_file_and_field(linear_release: Path, tmp_path: Path, edit, field: str,
-                                                           words: str) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    ("edit", "field", "words"),
+    [
+        (lambda m: m.update(kind="revival-of-the-fittest"), "kind", "unknown task kind"),
+        (lambda m: m["limits"].pop("time_s"), "limits.time_s", "required"),
+        (lambda m: m["tolerances"].update(atol=-1.0), "tolerances.atol", "greater than or equal"),
+        (lambda m: m.update(surprise=1), "surprise", "not permitted"),
+    ],
+)
+def test_a_bad_task_toml_is_one_line_naming_file_and_field(
+    linear_release: Path, tmp_path: Path, edit, field: str, words: str
+) -> None:  # noqa: ANN001
     root = _doctored(linear_release, tmp_path, edit)
     with pytest.raises(SwrError) as e:
         kinds.load(root)
@@ -70,10 +75,28 @@ def test_every_verdict_grade_returns_holds_to_the_model(linear_release: Path, sa
 
 
 def test_a_verdict_that_breaks_the_contract_is_refused_naming_the_field() -> None:
-    good = {"kind": "engine", "task": "t", "pass": False, "label": "proof_failure:eq", "labels": ["proof_failure:eq"],
-            "score": "1/2", "failed_checks": ["eq"], "cases": [{"case": "a", "failure": None, "detail": ""}],
-            "records": [{"case": "a", "check": "eq", "kind": "proof", "measured": None, "threshold": None,
-                         "better": None, "pass": False, "detail": "counterexample"}]}
+    good = {
+        "kind": "engine",
+        "task": "t",
+        "pass": False,
+        "label": "proof_failure:eq",
+        "labels": ["proof_failure:eq"],
+        "score": "1/2",
+        "failed_checks": ["eq"],
+        "cases": [{"case": "a", "failure": None, "detail": ""}],
+        "records": [
+            {
+                "case": "a",
+                "check": "eq",
+                "kind": "proof",
+                "measured": None,
+                "threshold": None,
+                "better": None,
+                "pass": False,
+                "detail": "counterexample",
+            }
+        ],
+    }
     assert isinstance(parse_verdict(good), EngineVerdict)
     bad = {**good, "records": [{**good["records"][0], "kind": "vibes"}]}
     with pytest.raises(SwrError) as e:
@@ -83,16 +106,29 @@ def test_a_verdict_that_breaks_the_contract_is_refused_naming_the_field() -> Non
         parse_verdict({**good, "score": "41 of 43"})
 
 
-@pytest.mark.parametrize(("passed", "limit", "cheated", "policy", "outcome"), [
-    (True, None, False, "fail", (True, "pass", [])),
-    (True, None, True, "fail", (False, "anti_cheat", ["anti_cheat"])),
-    (True, None, True, "record", (True, "pass", ["anti_cheat"])),
-    (False, "time", False, "fail", (False, "time", ["numeric_mismatch", "time"])),
-    (False, None, True, "fail", (False, "numeric_mismatch", ["numeric_mismatch", "anti_cheat"])),
-])
-def test_a_runs_outcome_from_its_verdict(passed: bool, limit: str | None, cheated: bool, policy: str,
-                                         outcome: tuple) -> None:
+@pytest.mark.parametrize(
+    ("passed", "limit", "cheated", "policy", "outcome"),
+    [
+        (True, None, False, "fail", (True, "pass", [])),
+        (True, None, True, "fail", (False, "anti_cheat", ["anti_cheat"])),
+        (True, None, True, "record", (True, "pass", ["anti_cheat"])),
+        (False, "time", False, "fail", (False, "time", ["numeric_mismatch", "time"])),
+        (False, None, True, "fail", (False, "numeric_mismatch", ["numeric_mismatch", "anti_cheat"])),
+    ],
+)
+def test_a_runs_outcome_from_its_verdict(
+    passed: bool, limit: str | None, cheated: bool, policy: str, outcome: tuple
+) -> None:
     labels = [] if passed else ["numeric_mismatch"]
-    v = {"task": "t", "pass": passed, "label": "pass" if passed else "numeric_mismatch", "labels": labels,
-         "r_hid": 1.0 if passed else 0.0, "r_pub": None, "field_agreement": 1.0, "anti_shortcut": [], "scenarios": []}
+    v = {
+        "task": "t",
+        "pass": passed,
+        "label": "pass" if passed else "numeric_mismatch",
+        "labels": labels,
+        "r_hid": 1.0 if passed else 0.0,
+        "r_pub": None,
+        "field_agreement": 1.0,
+        "anti_shortcut": [],
+        "scenarios": [],
+    }
     assert run_outcome(v, limit, cheated, policy) == outcome

@@ -4,6 +4,7 @@ original identifier or name survives, and `swr similarity` measures what is left
 Two projects: cachetools 5.3.3 (MIT), a real pure-Python PyPI project whose sdist ships its pytest suite,
 fetched with pip into swr's cache (sha256-pinned), and tests/fixtures/revival/quillmesh, written to exercise
 every rename rule. Both run their suites for real, before and after, in a child interpreter."""
+
 from __future__ import annotations
 
 import io
@@ -44,8 +45,14 @@ def _outcomes(project: Path, tmp: Path) -> Counter[str]:
     report = tmp / f"junit-{project.name}.xml"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHON"))}
     env.update(PYTHONPATH="src", PYTHONDONTWRITEBYTECODE="1")
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
-                    "tests"], cwd=project, env=env, capture_output=True, timeout=600, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", "tests"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
     counts: Counter[str] = Counter()
     for case in ET.parse(report).getroot().iter("testcase"):
         kinds = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
@@ -74,8 +81,11 @@ def cachetools(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, di
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def _leaks(out: Path, mapping: dict, names: tuple[str, ...]) -> list[str]:
@@ -91,8 +101,9 @@ def _leaks(out: Path, mapping: dict, names: tuple[str, ...]) -> list[str]:
 
 
 @pytest.mark.parametrize("which", ["quill", "cachetools"])
-def test_the_obfuscated_tests_pass_exactly_as_the_originals(which: str, request: pytest.FixtureRequest,
-                                                            tmp_path: Path) -> None:
+def test_the_obfuscated_tests_pass_exactly_as_the_originals(
+    which: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     src, out, _ = request.getfixturevalue(which)
     before, after = _outcomes(src, tmp_path), _outcomes(out, tmp_path)
     assert before == after
@@ -113,15 +124,31 @@ def test_hidden_tests_outside_the_project_are_renamed_with_it(tmp_path: Path) ->
     assert _outcomes(tmp_path / "out", tmp_path) == Counter(passed=9, skipped=1)
 
 
-def test_no_original_identifier_or_name_survives(quill: tuple[Path, Path, dict],
-                                                 cachetools: tuple[Path, Path, dict]) -> None:
+def test_no_original_identifier_or_name_survives(
+    quill: tuple[Path, Path, dict], cachetools: tuple[Path, Path, dict]
+) -> None:
     q_src, q_out, q_map = quill
     assert _leaks(q_out, q_map, ("quillmesh", *QUILL_STRIP)) == []
     c_src, c_out, c_map = cachetools
     assert _leaks(c_out, c_map, ("cachetools", "Thomas Kemmer")) == []
     # the rules each left their mark: modules, classes, methods, arguments, attributes, fixtures, test names
-    for name in ("shapes", "engine", "Point", "Polygon", "scaled", "factor", "origin", "vertices", "label",
-                 "sides_hint", "unit_square", "test_parametrized", "TestPolygon", "CALLS", "radius"):
+    for name in (
+        "shapes",
+        "engine",
+        "Point",
+        "Polygon",
+        "scaled",
+        "factor",
+        "origin",
+        "vertices",
+        "label",
+        "sides_hint",
+        "unit_square",
+        "test_parametrized",
+        "TestPolygon",
+        "CALLS",
+        "radius",
+    ):
         assert name in q_map["names"], name
     assert sorted(p.name for p in q_out.rglob("*.py") if p.name.startswith("test_"))[0] != "test_shapes.py"
     assert {"Cache", "LRUCache", "TTLCache", "cached"} <= set(c_map["names"])
@@ -132,15 +159,15 @@ def test_external_apis_keep_their_names(quill: tuple[Path, Path, dict]) -> None:
     names; renaming them would break the calls into numpy and pytest."""
     _, out, mapping = quill
     code = "\n".join(p.read_text() for p in out.rglob("*.py"))
-    for kept in ("shape", "append", "axis", "decimals", "tmp_path", "monkeypatch", "self", "np", "__init__",
-                 "__all__"):
+    for kept in ("shape", "append", "axis", "decimals", "tmp_path", "monkeypatch", "self", "np", "__init__", "__all__"):
         assert kept not in mapping["names"], kept
     for text in ("self.shape = ", ".append(", "axis=axis", "decimals=decimals", "tmp_path"):
         assert text in code, text
 
 
-def test_the_map_is_written_outside_and_the_same_seed_gives_the_same_project(tmp_path: Path,
-                                                                            quill: tuple[Path, Path, dict]) -> None:
+def test_the_map_is_written_outside_and_the_same_seed_gives_the_same_project(
+    tmp_path: Path, quill: tuple[Path, Path, dict]
+) -> None:
     src, out, mapping = quill
     again = _obfuscate(src, tmp_path / "again", tmp_path / "again.json", strip=QUILL_STRIP)
     assert _files(tmp_path / "again") == _files(out) and again["names"] == mapping["names"]
@@ -160,12 +187,42 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / "nopkg").mkdir()
     cases = [
         (("similarity", str(missing), str(missing)), "nowhere.py"),
-        (("revive", "obfuscate", str(tmp_path / "proj"), "--out", str(tmp_path / "o1"), "--map",
-          str(tmp_path / "o1" / "map.json")), "outside"),
-        (("revive", "obfuscate", str(tmp_path / "nopkg"), "--out", str(tmp_path / "o2"), "--map",
-          str(tmp_path / "m.json")), "one top-level package"),
-        (("revive", "obfuscate", str(tmp_path / "proj"), "--out", str(tmp_path / "o3"), "--map",
-          str(tmp_path / "m.json")), "__init__.py: line 1"),
+        (
+            (
+                "revive",
+                "obfuscate",
+                str(tmp_path / "proj"),
+                "--out",
+                str(tmp_path / "o1"),
+                "--map",
+                str(tmp_path / "o1" / "map.json"),
+            ),
+            "outside",
+        ),
+        (
+            (
+                "revive",
+                "obfuscate",
+                str(tmp_path / "nopkg"),
+                "--out",
+                str(tmp_path / "o2"),
+                "--map",
+                str(tmp_path / "m.json"),
+            ),
+            "one top-level package",
+        ),
+        (
+            (
+                "revive",
+                "obfuscate",
+                str(tmp_path / "proj"),
+                "--out",
+                str(tmp_path / "o3"),
+                "--map",
+                str(tmp_path / "m.json"),
+            ),
+            "__init__.py: line 1",
+        ),
     ]
     for args, needle in cases:
         r = _swr(*args)
@@ -188,8 +245,9 @@ def test_similarity_is_one_on_copies_and_counts_normalised_lines(tmp_path: Path)
     assert similarity(a, tmp_path / "renamed.py", canonical_identifiers=True).ratio == 1.0
 
 
-def test_similarity_of_original_vs_obfuscated_is_below_half(quill: tuple[Path, Path, dict],
-                                                            cachetools: tuple[Path, Path, dict]) -> None:
+def test_similarity_of_original_vs_obfuscated_is_below_half(
+    quill: tuple[Path, Path, dict], cachetools: tuple[Path, Path, dict]
+) -> None:
     c_src, c_out, c_map = cachetools
     pkg = c_map["names"]["cachetools"]
     original, obfuscated = c_src / "src" / "cachetools" / "__init__.py", c_out / "src" / pkg / "__init__.py"
@@ -248,8 +306,11 @@ def test_definitions_and_name_lists_are_shuffled_and_the_module_computes_the_sam
         text = ast.unparse(shuffle_module(ast.parse(SHUFFLED), random.Random(seed)))
         assert run(text) == run(SHUFFLED), text
         body = ast.parse(text).body
-        assert [type(s).__name__ for s in body[:2]] == ["Import", "ImportFrom"] and ast.unparse(body[-2]) == \
-            "print(TOTAL, BASE)" and getattr(body[-1], "name", None) == "late", text
+        assert (
+            [type(s).__name__ for s in body[:2]] == ["Import", "ImportFrom"]
+            and ast.unparse(body[-2]) == "print(TOTAL, BASE)"
+            and getattr(body[-1], "name", None) == "late"
+        ), text
         now = name_lists(ast.parse(text))
         orders.append([concordant(first[k], now[k]) for k in first])
     kept = sum(s for o in orders for s, _ in o) / sum(t for o in orders for _, t in o)
@@ -268,31 +329,50 @@ def test_the_variant_metadata_names_no_one_but_the_license(tmp_path: Path) -> No
     (p / "AUTHORS.md").write_text("Jane Roe\n")
     (p / "CHANGELOG.rst").write_text("1.0 by Jane Roe\n")
     (p / "LICENSE.txt").write_text("Copyright (c) 2013 Jane Roe\nAll rights reserved.\n")
-    (p / "PKG-INFO").write_text("Metadata-Version: 1.2\nName: oldname\nVersion: 1.0\nSummary: Old summary\n"
-                                "Author: Jane Roe\nAuthor-email: jane@example.org\nMaintainer: Max Poe\n"
-                                "License: BSD\nDescription: oldname does things\n")
+    (p / "PKG-INFO").write_text(
+        "Metadata-Version: 1.2\nName: oldname\nVersion: 1.0\nSummary: Old summary\n"
+        "Author: Jane Roe\nAuthor-email: jane@example.org\nMaintainer: Max Poe\n"
+        "License: BSD\nDescription: oldname does things\n"
+    )
     (p / "README.rst").write_text("oldname by Jane Roe\n")
-    (p / "setup.py").write_text("from setuptools import setup\nsetup(name='pkg', author='Jane Roe', "
-                                "maintainer_email='max@example.org', url='https://x/oldname', keywords='a b', "
-                                "description='Old summary', packages=['pkg', 'gone'])\n")
-    (p / "setup.cfg").write_text("[metadata]\nname = pkg\nauthor = Jane Roe\nproject_urls =\n    a = https://x\n"
-                                 "license = BSD\n[options]\nzip_safe = False\n")
-    (p / "pyproject.toml").write_text('[project]\nname = "pkg"\nauthors = [\n    {name = "Jane Roe"},\n]\n'
-                                      'version = "1.0"\n\n[project.urls]\nHome = "https://x/oldname"\n\n'
-                                      '[tool.x]\ny = 1\n')
+    (p / "setup.py").write_text(
+        "from setuptools import setup\nsetup(name='pkg', author='Jane Roe', "
+        "maintainer_email='max@example.org', url='https://x/oldname', keywords='a b', "
+        "description='Old summary', packages=['pkg', 'gone'])\n"
+    )
+    (p / "setup.cfg").write_text(
+        "[metadata]\nname = pkg\nauthor = Jane Roe\nproject_urls =\n    a = https://x\n"
+        "license = BSD\n[options]\nzip_safe = False\n"
+    )
+    (p / "pyproject.toml").write_text(
+        '[project]\nname = "pkg"\nauthors = [\n    {name = "Jane Roe"},\n]\n'
+        'version = "1.0"\n\n[project.urls]\nHome = "https://x/oldname"\n\n'
+        "[tool.x]\ny = 1\n"
+    )
     needles = ["oldname", *identity((p / "PKG-INFO").read_text()), *license_holders(p)]
     assert {"oldname", "Jane Roe", "jane@example.org", "Max Poe"} <= set(needles)
     assert mentions(p, needles)
     touched = scrub(p, "pkg", "New summary.")
-    assert touched == ["AUTHORS.md", "CHANGELOG.rst", "PKG-INFO", "README.rst", "pyproject.toml", "setup.cfg",
-                       "setup.py"]
+    assert touched == [
+        "AUTHORS.md",
+        "CHANGELOG.rst",
+        "PKG-INFO",
+        "README.rst",
+        "pyproject.toml",
+        "setup.cfg",
+        "setup.py",
+    ]
     import tomllib
-    assert tomllib.loads((p / "pyproject.toml").read_text()) == {"project": {"name": "pkg", "version": "1.0"},
-                                                                  "tool": {"x": {"y": 1}}}
+
+    assert tomllib.loads((p / "pyproject.toml").read_text()) == {
+        "project": {"name": "pkg", "version": "1.0"},
+        "tool": {"x": {"y": 1}},
+    }
     assert mentions(p, needles) == {}, mentions(p, needles)
     assert "Jane Roe" in (p / "LICENSE.txt").read_text()
-    assert (p / "PKG-INFO").read_text() == ("Metadata-Version: 1.2\nName: pkg\nVersion: 1.0\nSummary: New summary.\n"
-                                            "License: BSD\n")
+    assert (p / "PKG-INFO").read_text() == (
+        "Metadata-Version: 1.2\nName: pkg\nVersion: 1.0\nSummary: New summary.\nLicense: BSD\n"
+    )
     setup = (p / "setup.py").read_text()
     assert "packages=['pkg']" in setup and "New summary." in setup and "keywords" not in setup
     assert (p / "setup.cfg").read_text() == "[metadata]\nname = pkg\nlicense = BSD\n[options]\nzip_safe = False\n"

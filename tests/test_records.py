@@ -2,6 +2,7 @@
 releases that main built with seed 0, and verdicts main's graders returned before they returned models) reads
 back as its model and dumps to the same bytes; a file that does not fit its model is one line naming the file
 and the field; the store's columns are its records' fields and old databases' verdicts load unchanged."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,12 @@ from swr.kinds.workflow.gates_file import GatesFile
 from swr.kinds.workflow.verdict import WorkflowVerdict
 
 RECORDS = ROOT / "tests" / "fixtures" / "records"
-MODELS = {"release": ReleaseFile, "gates": GatesFile, "engine-build": EngineBuildFile,
-          "revival-build": RevivalBuildFile}
+MODELS = {
+    "release": ReleaseFile,
+    "gates": GatesFile,
+    "engine-build": EngineBuildFile,
+    "revival-build": RevivalBuildFile,
+}
 FILES = sorted(RECORDS.glob("*.json"))
 VERDICTS = sorted((RECORDS / "verdicts").glob("*.json"))
 
@@ -57,18 +62,32 @@ def test_the_fixtures_cover_every_model_and_shape() -> None:
     assert all(any(getattr(r, k) for r in releases) for k in ("workflows", "engines", "revivals"))
 
 
-@pytest.mark.parametrize(("name", "edit", "field"), [
-    ("fluid-state-v3.gates.json", lambda d: d["gates"]["oracle_passes"].update({"pass": "yes"}),
-     "gates.oracle_passes.pass"),
-    ("fluid-state-v3.gates.json", lambda d: d["gates"]["disjoint"].update({"passes": True}), "gates.disjoint.passes"),
-    ("engines.release.json", lambda d: d.pop("seed"), "seed"),
-    ("engines.release.json", lambda d: d["engines"][0].update({"status": "meh"}), "engines.0.status"),
-    ("plc-runtime.engine-build.json", lambda d: d["adequacy"].update({"kill_rate": "high"}), "adequacy.kill_rate"),
-    ("p-8d6813-deleted-module.revival-build.json", lambda d: d.update({"native_tests": "many"}), "native_tests"),
-    ("toolz-itertoolz.revival-build.json", lambda d: d["similarity"].pop("threshold"), "similarity.threshold"),
-])
-def test_a_file_that_is_not_its_model_is_one_line_naming_file_and_field(tmp_path: Path, name: str, edit,  # noqa: ANN001
-                                                                         field: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "edit", "field"),
+    [
+        (
+            "fluid-state-v3.gates.json",
+            lambda d: d["gates"]["oracle_passes"].update({"pass": "yes"}),
+            "gates.oracle_passes.pass",
+        ),
+        (
+            "fluid-state-v3.gates.json",
+            lambda d: d["gates"]["disjoint"].update({"passes": True}),
+            "gates.disjoint.passes",
+        ),
+        ("engines.release.json", lambda d: d.pop("seed"), "seed"),
+        ("engines.release.json", lambda d: d["engines"][0].update({"status": "meh"}), "engines.0.status"),
+        ("plc-runtime.engine-build.json", lambda d: d["adequacy"].update({"kill_rate": "high"}), "adequacy.kill_rate"),
+        ("p-8d6813-deleted-module.revival-build.json", lambda d: d.update({"native_tests": "many"}), "native_tests"),
+        ("toolz-itertoolz.revival-build.json", lambda d: d["similarity"].pop("threshold"), "similarity.threshold"),
+    ],
+)
+def test_a_file_that_is_not_its_model_is_one_line_naming_file_and_field(
+    tmp_path: Path,
+    name: str,
+    edit,  # noqa: ANN001
+    field: str,
+) -> None:
     doc = json.loads((RECORDS / name).read_text())
     edit(doc)
     bad = tmp_path / name
@@ -79,8 +98,9 @@ def test_a_file_that_is_not_its_model_is_one_line_naming_file_and_field(tmp_path
     assert len(str(e.value).splitlines()) == 1 and str(bad) in str(e.value) and f"`{field}`" in str(e.value)
 
 
-def test_a_release_whose_gates_are_not_a_gates_file_is_refused_by_swr_tasks(linear_release: Path,
-                                                                           tmp_path: Path) -> None:
+def test_a_release_whose_gates_are_not_a_gates_file_is_refused_by_swr_tasks(
+    linear_release: Path, tmp_path: Path
+) -> None:
     rel = tmp_path / "rel"
     shutil.copytree(linear_release, rel, symlinks=True)
     gates = task_dir(rel, "good-linear-v1") / "private" / "gates.json"
@@ -132,16 +152,34 @@ def test_each_kind_has_its_model_and_reads_generically() -> None:
     assert got["engine-constant"].agreement() == 0.0 and got["workflow-oracle"].agreement() == 1.0
     assert got["engine-feedback"].public_only and not got["engine-oracle"].public_only
     assert [f["kind"] for f in got["revival-deleted-module-oracle"].findings()] == ["copied_original"]
-    assert got["revival-deleted-module-oracle"].measured_similarity() and not got["revival-feedback"].measured_similarity()
+    assert (
+        got["revival-deleted-module-oracle"].measured_similarity() and not got["revival-feedback"].measured_similarity()
+    )
     assert got["revival-feedback"].exit_ok() and not got["engine-constant"].exit_ok()
 
 
-@pytest.mark.parametrize(("doc", "field"), [
-    ({"kind": "vibes", "task": "t", "pass": True}, "kind"),
-    ({"kind": "engine", "task": "t", "pass": True, "label": "pass", "labels": [], "score": "1/1"}, "failed_checks"),
-    ({"task": "t", "pass": True, "label": "pass", "labels": [], "r_hid": 1.0, "r_pub": None, "field_agreement": 1.0,
-      "anti_shortcut": [], "scenarios": [], "score": "1/1"}, "score"),
-])
+@pytest.mark.parametrize(
+    ("doc", "field"),
+    [
+        ({"kind": "vibes", "task": "t", "pass": True}, "kind"),
+        ({"kind": "engine", "task": "t", "pass": True, "label": "pass", "labels": [], "score": "1/1"}, "failed_checks"),
+        (
+            {
+                "task": "t",
+                "pass": True,
+                "label": "pass",
+                "labels": [],
+                "r_hid": 1.0,
+                "r_pub": None,
+                "field_agreement": 1.0,
+                "anti_shortcut": [],
+                "scenarios": [],
+                "score": "1/1",
+            },
+            "score",
+        ),
+    ],
+)
 def test_a_verdict_that_is_no_kinds_is_one_line_naming_the_field(doc: dict, field: str) -> None:
     with pytest.raises(SwrError) as e:
         parse_verdict(doc)
@@ -176,9 +214,24 @@ def test_the_store_columns_are_its_records_fields(tmp_path: Path) -> None:
 
 def test_a_run_with_a_verdict_round_trips_and_the_column_keeps_the_graders_json(tmp_path: Path) -> None:
     text = (RECORDS / "verdicts" / "revival-deleted-module-oracle.json").read_text()
-    r = RunRecord(key="k", job="j", task="t", task_hash="h", agent="oracle", model=None, attempt=1, status="done",
-                  passed=False, label="copied_original", labels=["copied_original"], verdict=parse_verdict(json.loads(text)),
-                  turns=3, cost=0.5, cheats=[{"kind": "x"}], public_hash="p")
+    r = RunRecord(
+        key="k",
+        job="j",
+        task="t",
+        task_hash="h",
+        agent="oracle",
+        model=None,
+        attempt=1,
+        status="done",
+        passed=False,
+        label="copied_original",
+        labels=["copied_original"],
+        verdict=parse_verdict(json.loads(text)),
+        turns=3,
+        cost=0.5,
+        cheats=[{"kind": "x"}],
+        public_hash="p",
+    )
     store = Store(tmp_path)
     try:
         store.put_job("j", {})
@@ -203,8 +256,11 @@ def test_an_old_database_with_a_verdict_in_the_old_json_loads(tmp_path: Path) ->
       passed INTEGER, label TEXT, labels TEXT, verdict TEXT, turns INTEGER, input_tokens INTEGER,
       output_tokens INTEGER, cost REAL, wall_s REAL, cheats TEXT, error TEXT, tries INTEGER NOT NULL DEFAULT 1,
       finished REAL NOT NULL);""")
-    db.execute("INSERT INTO runs (key, job, task, task_hash, agent, attempt, status, passed, label, labels, verdict,"
-               " finished) VALUES ('k', 'j', 'e', 'h', 'nop', 1, 'done', 0, 'x', '[]', ?, 0)", (text,))
+    db.execute(
+        "INSERT INTO runs (key, job, task, task_hash, agent, attempt, status, passed, label, labels, verdict,"
+        " finished) VALUES ('k', 'j', 'e', 'h', 'nop', 1, 'done', 0, 'x', '[]', ?, 0)",
+        (text,),
+    )
     db.commit()
     db.close()
     store = Store(tmp_path)

@@ -13,14 +13,14 @@ import pytest
 import tomli_w
 from conftest import FIXTURES, copy_tree, swr
 
-from swr.audit.defects import carry_defects, read_toml
 from swr.assemble import BuildOptions, build
-from swr.kinds.workflow.cache import ExecutionCache
+from swr.audit.defects import carry_defects, read_toml
 from swr.core.errors import SwrError
-from swr.harness.fingerprint import public_hash
-from swr.harness.store import Store
 from swr.core.layout import DB_FILE
 from swr.core.release_dir import task_dir
+from swr.harness.fingerprint import public_hash
+from swr.harness.store import Store
+from swr.kinds.workflow.cache import ExecutionCache
 
 TASKS = ("good-linear-v1", "good-linear-v2", "good-linear-v3")
 # The candidate's error in y per task: v1 wrong by 0.5, v2 right to 1e-7 (a float32-grade answer), v3 wrong.
@@ -69,8 +69,10 @@ def releases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def jobs(releases: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two jobs recorded with `swr run` on the defective release: the command agent above, and the oracle."""
     d = tmp_path_factory.mktemp("jobs")
-    for job, agent in (("cand", ["-a", "command", "--ak", f"command={AGENT}", "--ak", "network=false"]),
-                       ("orc", ["-a", "oracle"])):
+    for job, agent in (
+        ("cand", ["-a", "command", "--ak", f"command={AGENT}", "--ak", "network=false"]),
+        ("orc", ["-a", "oracle"]),
+    ):
         r = swr("run", str(releases["defective"]), *agent, "--job", job, "--jobs-dir", str(d), "-n", "2")
         assert r.returncode == 0, r.stderr[-3000:]
     return d
@@ -95,15 +97,25 @@ def test_the_planted_defects_decided_the_recorded_runs(jobs: Path) -> None:
     assert all(r.public_hash for r in runs.values())  # recorded per run
 
 
-def test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything(jobs: Path,
-                                                                          releases: dict[str, Path]) -> None:
+def test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything(
+    jobs: Path, releases: dict[str, Path]
+) -> None:
     before = swr("results", "cand", "--jobs-dir", str(jobs), "--json").stdout
     res = regrade(jobs, "cand", releases["fixed"])
     rows = by_task(res)
     assert rows["good-linear-v1"] | {"key": ""} == {
-        "task": "good-linear-v1", "attempt": 1, "key": "", "status": "regraded", "old_pass": True,
-        "old_label": "pass", "new_pass": False, "new_label": "numeric_mismatch", "changed": True, "flipped": True,
-        "reason": ""}
+        "task": "good-linear-v1",
+        "attempt": 1,
+        "key": "",
+        "status": "regraded",
+        "old_pass": True,
+        "old_label": "pass",
+        "new_pass": False,
+        "new_label": "numeric_mismatch",
+        "changed": True,
+        "flipped": True,
+        "reason": "",
+    }
     assert (rows["good-linear-v2"]["old_pass"], rows["good-linear-v2"]["new_pass"]) == (False, True)
     assert rows["good-linear-v3"]["status"] == "regraded" and not rows["good-linear-v3"]["changed"]
     assert (res["changed"], res["fail_to_pass"], res["pass_to_fail"], res["needs_rerun"]) == (2, 1, 1, 0)
@@ -140,7 +152,8 @@ def test_the_fingerprint_sees_the_public_part_only(releases: dict[str, Path]) ->
 
 
 def test_runs_recorded_before_the_fingerprint_column_are_regraded_through_their_release(
-        jobs: Path, releases: dict[str, Path], tmp_path: Path) -> None:
+    jobs: Path, releases: dict[str, Path], tmp_path: Path
+) -> None:
     """An older record (no public_hash) is matched through the job's own release, still byte-identical."""
     old = copy_tree(jobs, tmp_path / "jobs")
     db = sqlite3.connect(old / DB_FILE)
@@ -185,57 +198,140 @@ def test_regrade_errors_are_one_line(jobs: Path, releases: dict[str, Path], tmp_
 
 # --------------------------------------------------------------------- the defect register
 
+
 def test_defect_register_round_trip(releases: dict[str, Path], tmp_path: Path) -> None:
     rel = copy_tree(releases["fixed"], tmp_path / "rel")
     add = ("audit", "defect", "add", str(rel))
-    r = swr(*add, "--task", "good-linear-v1", "--kind", "false_accept", "--signal", "review", "--severity", "high",
-            "--summary", "atol 1.0 lets y off by 0.5 pass", "--recorded", "2026-01-02")
+    r = swr(
+        *add,
+        "--task",
+        "good-linear-v1",
+        "--kind",
+        "false_accept",
+        "--signal",
+        "review",
+        "--severity",
+        "high",
+        "--summary",
+        "atol 1.0 lets y off by 0.5 pass",
+        "--recorded",
+        "2026-01-02",
+    )
     assert r.returncode == 0 and r.stdout.strip() == "D001", r.stderr
-    r = swr(*add, "--task", "fixtures/good-linear", "--kind", "false_reject", "--signal", "achievability",
-            "--summary", "atol 1e-12 below float precision", "--fix", "atol 1e-6", "--test",
-            "tests/test_regrade.py::test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything",
-            "--recorded", "2026-01-03")
+    r = swr(
+        *add,
+        "--task",
+        "fixtures/good-linear",
+        "--kind",
+        "false_reject",
+        "--signal",
+        "achievability",
+        "--summary",
+        "atol 1e-12 below float precision",
+        "--fix",
+        "atol 1e-6",
+        "--test",
+        "tests/test_regrade.py::test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything",
+        "--recorded",
+        "2026-01-03",
+    )
     assert r.stdout.strip() == "D002", r.stderr
-    r = swr("audit", "defect", "fix", str(rel), "D001", "--fix", "atol 1e-6", "--test", "tests/x.py::t",
-            "--commit", "784d7be")
+    r = swr(
+        "audit",
+        "defect",
+        "fix",
+        str(rel),
+        "D001",
+        "--fix",
+        "atol 1e-6",
+        "--test",
+        "tests/x.py::t",
+        "--commit",
+        "784d7be",
+    )
     assert r.returncode == 0 and r.stdout.strip() == "D001", r.stderr
     listed = json.loads(swr("audit", "defect", "list", str(rel), "--json").stdout)
     assert listed == [
-        {"id": "D001", "task": "good-linear-v1", "kind": "false_accept", "severity": "high", "signal": "review",
-         "summary": "atol 1.0 lets y off by 0.5 pass", "fix": "atol 1e-6", "test": "tests/x.py::t",
-         "commit": "784d7be", "status": "fixed", "recorded": "2026-01-02"},
-        {"id": "D002", "task": "fixtures/good-linear", "kind": "false_reject", "severity": "medium",
-         "signal": "achievability", "summary": "atol 1e-12 below float precision", "fix": "atol 1e-6",
-         "test": "tests/test_regrade.py::test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything",
-         "commit": "", "status": "fixed", "recorded": "2026-01-03"}]
+        {
+            "id": "D001",
+            "task": "good-linear-v1",
+            "kind": "false_accept",
+            "severity": "high",
+            "signal": "review",
+            "summary": "atol 1.0 lets y off by 0.5 pass",
+            "fix": "atol 1e-6",
+            "test": "tests/x.py::t",
+            "commit": "784d7be",
+            "status": "fixed",
+            "recorded": "2026-01-02",
+        },
+        {
+            "id": "D002",
+            "task": "fixtures/good-linear",
+            "kind": "false_reject",
+            "severity": "medium",
+            "signal": "achievability",
+            "summary": "atol 1e-12 below float precision",
+            "fix": "atol 1e-6",
+            "test": "tests/test_regrade.py::test_regrade_flips_exactly_the_affected_verdicts_and_keeps_everything",
+            "commit": "",
+            "status": "fixed",
+            "recorded": "2026-01-03",
+        },
+    ]
     table = swr("audit", "defect", "list", str(rel))
     assert table.returncode == 0 and "D002" in table.stdout and "2 recorded, 0 open" in table.stdout
 
 
-@pytest.mark.parametrize("args, field", [
-    (("--task", "good-linear-v1", "--kind", "false_positive", "--signal", "review"), "--kind"),
-    (("--task", "good-linear-v1", "--kind", "false_accept", "--signal", "hunch"), "--signal"),
-    (("--task", "no-such-workflow", "--kind", "false_accept", "--signal", "review"), "--task"),
-    (("--task", "good-linear-v1", "--kind", "false_accept", "--signal", "review", "--recorded", "May 1"),
-     "--recorded"),
-])
-def test_bad_defect_options_are_one_line_naming_the_option(releases: dict[str, Path], tmp_path: Path,
-                                                           args: tuple[str, ...], field: str) -> None:
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (("--task", "good-linear-v1", "--kind", "false_positive", "--signal", "review"), "--kind"),
+        (("--task", "good-linear-v1", "--kind", "false_accept", "--signal", "hunch"), "--signal"),
+        (("--task", "no-such-workflow", "--kind", "false_accept", "--signal", "review"), "--task"),
+        (
+            ("--task", "good-linear-v1", "--kind", "false_accept", "--signal", "review", "--recorded", "May 1"),
+            "--recorded",
+        ),
+    ],
+)
+def test_bad_defect_options_are_one_line_naming_the_option(
+    releases: dict[str, Path], tmp_path: Path, args: tuple[str, ...], field: str
+) -> None:
     rel = copy_tree(releases["fixed"], tmp_path / "rel")
     r = swr("audit", "defect", "add", str(rel), *args, "--summary", "s")
     assert r.returncode == 2 and field in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not (rel / "defects.json").exists()
 
 
-DEFECT = {"id": "C1", "task": "fixtures/good-linear", "kind": "false_accept", "severity": "high", "signal": "review",
-          "summary": "loose", "fix": "tight", "test": "tests/t.py::t", "status": "fixed", "recorded": "2026-01-01"}
+DEFECT = {
+    "id": "C1",
+    "task": "fixtures/good-linear",
+    "kind": "false_accept",
+    "severity": "high",
+    "signal": "review",
+    "summary": "loose",
+    "fix": "tight",
+    "test": "tests/t.py::t",
+    "status": "fixed",
+    "recorded": "2026-01-01",
+}
 
 
 def test_carry_defects_keeps_the_entries_of_built_workflows_and_engines(tmp_path: Path) -> None:
     catalog, engines, rel = tmp_path / "catalog.toml", tmp_path / "engines.toml", tmp_path / "rel"
     rel.mkdir()
-    catalog.write_text(tomli_w.dumps({"defect": [DEFECT, DEFECT | {"id": "C2", "task": "cosmology-distances"},
-                                                 DEFECT | {"id": "C3", "task": "good-linear-v2"}]}))
+    catalog.write_text(
+        tomli_w.dumps(
+            {
+                "defect": [
+                    DEFECT,
+                    DEFECT | {"id": "C2", "task": "cosmology-distances"},
+                    DEFECT | {"id": "C3", "task": "good-linear-v2"},
+                ]
+            }
+        )
+    )
     engines.write_text(tomli_w.dumps({"defect": [DEFECT | {"id": "E1", "task": "erp-core"}]}))
     carried = carry_defects([catalog, engines, tmp_path / "absent.toml"], rel, {"good-linear", "erp-core"})
     assert [d.id for d in carried] == ["C1", "C3", "E1"]
@@ -246,15 +342,18 @@ def test_carry_defects_keeps_the_entries_of_built_workflows_and_engines(tmp_path
     assert (again / "defects.json").read_bytes() == (rel / "defects.json").read_bytes()
 
 
-@pytest.mark.parametrize("entry, field", [
-    (DEFECT | {"kind": "false_positive"}, "defect[0].kind"),
-    (DEFECT | {"status": "fixed", "fix": ""}, "defect[0]"),
-    ({k: v for k, v in DEFECT.items() if k != "summary"}, "defect[0].summary"),
-    (DEFECT | {"recorded": "yesterday"}, "defect[0].recorded"),
-    (DEFECT | {"colour": "red"}, "defect[0].colour"),
-    (DEFECT | {"commit": "main"}, "defect[0].commit"),
-    (DEFECT | {"status": "open", "fix": "", "commit": "784d7be"}, "defect[0]"),
-])
+@pytest.mark.parametrize(
+    "entry, field",
+    [
+        (DEFECT | {"kind": "false_positive"}, "defect[0].kind"),
+        (DEFECT | {"status": "fixed", "fix": ""}, "defect[0]"),
+        ({k: v for k, v in DEFECT.items() if k != "summary"}, "defect[0].summary"),
+        (DEFECT | {"recorded": "yesterday"}, "defect[0].recorded"),
+        (DEFECT | {"colour": "red"}, "defect[0].colour"),
+        (DEFECT | {"commit": "main"}, "defect[0].commit"),
+        (DEFECT | {"status": "open", "fix": "", "commit": "784d7be"}, "defect[0]"),
+    ],
+)
 def test_a_malformed_defects_toml_is_one_line_naming_file_and_field(tmp_path: Path, entry: dict, field: str) -> None:
     path = tmp_path / "defects.toml"
     path.write_text(tomli_w.dumps({"defect": [entry]}))

@@ -1,6 +1,7 @@
 """`swr report`: real jobs of the scripted model agent on a small release (two models, a pass and a failure),
 the report written by the CLI, then opened in headless Chromium: what a reader sees in the rendered DOM, the
 plots as drawn SVG, links that resolve, run pages whose agent output stays inert text, and a screenshot."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,8 @@ from test_agents import RIGHT, WRONG, Scripted
 from swr.audit.mutation import mutation_audit
 from swr.audit.replay import replay_audit
 from swr.audit.sensitivity import sensitivity_audit
-from swr.harness.run import JobConfig, run_job
 from swr.core.layout import ReleasePaths, ReportPaths
+from swr.harness.run import JobConfig, run_job
 from swr.report import build_report
 from swr.report.data import page_name
 from swr.report.plots import grouped_bars
@@ -37,20 +38,39 @@ HOSTILE = f"{SCRIPT}{IMG}"
 
 def passing_script() -> list[Any]:
     """A run that passes, echoes hostile markup (trajectory) and leaves it in a file (diff)."""
-    return [[("bash", {"command": f"echo \"{SCRIPT}\"; echo '{IMG}'"})],
-            [("write_file", {"path": "solution/notes.html", "content": HOSTILE + "\n"})],
-            [("write_file", {"path": "solution/run", "content": RIGHT})], [("finish", {})]]
+    return [
+        [("bash", {"command": f"echo \"{SCRIPT}\"; echo '{IMG}'"})],
+        [("write_file", {"path": "solution/notes.html", "content": HOSTILE + "\n"})],
+        [("write_file", {"path": "solution/run", "content": RIGHT})],
+        [("finish", {})],
+    ]
 
 
 FAILING = [[("write_file", {"path": "solution/run", "content": WRONG})], [("finish", {})]]
 
 
-def _job(release: Path, jobs_dir: Path, name: str, model: str, tasks: tuple[str, ...], replies: list[Any],
-         status: str = "done") -> None:
+def _job(
+    release: Path,
+    jobs_dir: Path,
+    name: str,
+    model: str,
+    tasks: tuple[str, ...],
+    replies: list[Any],
+    status: str = "done",
+) -> None:
     srv = Scripted(replies)
     try:
-        cfg = JobConfig(release=release, agent="openai", model=model, include=tasks, job=name, jobs_dir=jobs_dir, concurrency=1,
-                        agent_options={"base_url": srv.url, "max_retries": 0}, retries=0)
+        cfg = JobConfig(
+            release=release,
+            agent="openai",
+            model=model,
+            include=tasks,
+            job=name,
+            jobs_dir=jobs_dir,
+            concurrency=1,
+            agent_options={"base_url": srv.url, "max_retries": 0},
+            retries=0,
+        )
         for rec in run_job(cfg):
             assert rec.status == status, rec.error
     finally:
@@ -82,8 +102,16 @@ def chromium(*args: str, cwd: Path) -> str:
     """Headless Chromium (as root it needs --no-sandbox) with its own profile; its stdout."""
     assert CHROMIUM, "chromium is missing: apt-get install chromium (`make sysdeps` installs it)"
     with tempfile.TemporaryDirectory(prefix="swr-chromium-") as profile:
-        cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-               f"--user-data-dir={profile}", *args]
+        cmd = [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--hide-scrollbars",
+            f"--user-data-dir={profile}",
+            *args,
+        ]
         res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=180)
     assert res.returncode == 0, res.stderr[-2000:]
     return res.stdout
@@ -95,8 +123,10 @@ def dom(page: Path) -> lxml.html.HtmlElement:
 
 
 def cells(doc: lxml.html.HtmlElement, table: str) -> list[list[str]]:
-    return [[" ".join(td.text_content().split()) for td in tr.xpath("./td")]
-            for tr in doc.xpath(f"//table[@id='{table}']/tbody/tr")]
+    return [
+        [" ".join(td.text_content().split()) for td in tr.xpath("./td")]
+        for tr in doc.xpath(f"//table[@id='{table}']/tbody/tr")
+    ]
 
 
 def marks(doc: lxml.html.HtmlElement, plot: str) -> int:
@@ -127,8 +157,10 @@ def test_index_shows_rates_matrix_plots_and_audits(report: Path) -> None:
     assert b[1:7] == ["beta1, beta2", "2", "2", "0", "1", "50.0%"]
     assert c[1:7] == ["gamma", "1", "0", "1", "0", "0.0%"]
     matrix = {row[0]: row[3:] for row in cells(doc, "matrix-table")}
-    assert matrix == {"good-linear-v1": ["pass", "numeric_mismatch", "infra_failure", "1"],
-                      "good-linear-v2": ["pass", "pass", "not_planned", "2"]}
+    assert matrix == {
+        "good-linear-v1": ["pass", "numeric_mismatch", "infra_failure", "1"],
+        "good-linear-v2": ["pass", "pass", "not_planned", "2"],
+    }
     cls = [row.xpath("./td/@class") for row in doc.xpath("//table[@id='matrix-table']/tbody/tr")]
     assert cls == [["pass", "fail", "fail", "n"], ["pass", "pass", "none", "n"]], cls
     assert cells(doc, "spread-table") == [["tasks", "0", "1", "1", "0"]]  # passed by 0, 1, 2, 3 models
@@ -138,7 +170,8 @@ def test_index_shows_rates_matrix_plots_and_audits(report: Path) -> None:
     assert (marks(doc, "models"), marks(doc, "domain"), marks(doc, "labels"), marks(doc, "length")) == (6, 3, 6, 8)
     assert marks(doc, "tasks-domain") == 1
     assert doc.xpath("//div[@id='audit-replay']//table/tbody/tr") and doc.xpath(
-        "//div[@id='audit-sensitivity']//table/tbody/tr[td='good-linear-v1']")
+        "//div[@id='audit-sensitivity']//table/tbody/tr[td='good-linear-v1']"
+    )
     mutants = cells(doc, "audit-mutation-table")
     assert len(mutants) > 5 and all(row[1] in ("yes", "no") for row in mutants), mutants
     assert "0 false accepts" in doc.xpath("string(//div[@id='audit-mutation'])")

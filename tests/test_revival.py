@@ -4,6 +4,7 @@ module passes, all in the target venv inside the bwrap sandbox), the verdict and
 edited public test and a pinned-back dependency, and `swr run` with the oracle and nop.
 
 The sdist is fetched from PyPI once (and checked against its sha256); the venv is made once under the cache."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr, grade_revival as _grade, revival_oracle as _oracle
+from conftest import ROOT, swr
+from conftest import grade_revival as _grade
+from conftest import revival_oracle as _oracle
 
 from swr import kinds
 from swr.harness import workspace
@@ -41,13 +44,16 @@ def task(release: Path) -> RevivalTask:
     return t
 
 
-@pytest.mark.parametrize("edit, field", [
-    ('kind = "deleted-module"', ('kind = "deleted-modules"', "kind")),
-    ('released = 2024-01-08', ('released = "last year"', "released")),
-    ('"pluggy==1.7.0"]\n\n[verify]', ('"pluggy>=1"]\n\n[verify]', "target.pip")),
-    ('sha256 = "', ('shasum = "', "shasum")),
-    ('probes = ["probes/recipes.py"]', ('probes = ["../recipes.py"]', "verify.probes")),
-])
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        ('kind = "deleted-module"', ('kind = "deleted-modules"', "kind")),
+        ("released = 2024-01-08", ('released = "last year"', "released")),
+        ('"pluggy==1.7.0"]\n\n[verify]', ('"pluggy>=1"]\n\n[verify]', "target.pip")),
+        ('sha256 = "', ('shasum = "', "shasum")),
+        ('probes = ["probes/recipes.py"]', ('probes = ["../recipes.py"]', "verify.probes")),
+    ],
+)
 def test_a_bad_spec_is_one_line_naming_file_and_field(tmp_path: Path, edit: str, field: tuple[str, str]) -> None:
     folder = shutil.copytree(REVIVAL, tmp_path / "r")
     text = (folder / "revival.toml").read_text()
@@ -113,8 +119,10 @@ def test_verdict_shape_and_score(task: RevivalTask, tmp_path: Path) -> None:
     # one recipe wrong (sliding_window drops its last window): some records fail, not all
     bad = _oracle(task, tmp_path / "bad")
     rec = bad / "more_itertools" / "recipes.py"
-    rec.write_text(rec.read_text() + "\n_sw = sliding_window\n"
-                   "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n")
+    rec.write_text(
+        rec.read_text() + "\n_sw = sliding_window\n"
+        "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n"
+    )
     v = _grade(task, bad, reference=True)  # the original with one recipe wrong: its copy is not the point here
     k = int(v.score.split("/")[0])
     assert not v.passed and 0 < k < n and v.score.endswith(f"/{n}"), v.score
@@ -138,14 +146,18 @@ def test_an_edited_public_test_is_labelled_and_fails(task: RevivalTask, tmp_path
     assert v.anticheat == [{"kind": "tests_modified", "file": "tests/test_more.py", "detail": "changed"}]
 
 
-@pytest.mark.parametrize("where, text, flagged", [
-    ("requirements.txt", "pytest<8\n", True),
-    ("requirements-dev.txt", "pytest==7.4.4  # what it was written for\n", True),
-    ("pyproject.toml", None, True),  # [project] dependencies gains "pytest~=7.0"
-    ("requirements.txt", "pytest>=8\nnumpy<2\n", False),  # allows the target pin; numpy is not a target package
-])
-def test_a_pinned_back_dependency_is_labelled(task: RevivalTask, tmp_path: Path, where: str, text: str | None,
-                                               flagged: bool) -> None:
+@pytest.mark.parametrize(
+    "where, text, flagged",
+    [
+        ("requirements.txt", "pytest<8\n", True),
+        ("requirements-dev.txt", "pytest==7.4.4  # what it was written for\n", True),
+        ("pyproject.toml", None, True),  # [project] dependencies gains "pytest~=7.0"
+        ("requirements.txt", "pytest>=8\nnumpy<2\n", False),  # allows the target pin; numpy is not a target package
+    ],
+)
+def test_a_pinned_back_dependency_is_labelled(
+    task: RevivalTask, tmp_path: Path, where: str, text: str | None, flagged: bool
+) -> None:
     cand = _oracle(task, tmp_path / "c")
     if text is None:
         doc = (cand / where).read_text()
@@ -175,9 +187,11 @@ def test_a_forged_results_line_does_not_pass_a_failing_test(task: RevivalTask, t
     cand = _oracle(task, tmp_path / "c")
     rec = cand / "more_itertools" / "recipes.py"
     everything = json.dumps({t: "passed" for t in json.loads(task.paths.recorded.read_text())["tests"]})
-    rec.write_text(rec.read_text() + "\n_sw = sliding_window\n"
-                   "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n"
-                   + FORGER.format(prefix=prefix, outcomes=everything))
+    rec.write_text(
+        rec.read_text() + "\n_sw = sliding_window\n"
+        "def sliding_window(iterable, n):\n    return list(_sw(iterable, n))[:-1]\n"
+        + FORGER.format(prefix=prefix, outcomes=everything)
+    )
     v = _grade(task, cand)
     broken = [r for r in v.records if r.check == "test" and "SlidingWindow" in r.case]
     assert broken and not any(r.passed for r in broken), broken[:2]
@@ -190,10 +204,13 @@ def test_only_the_runners_one_results_line_is_read() -> None:
     honest = f"pytest says F\n{MARK}{nonce}{out}\n"
     assert read_results(honest, nonce) == ({"t::a": "failed"}, "pytest says F\n")
     forged = f'{MARK}{{"exit": 0, "outcomes": {{"t::a": "passed"}}}}\n'
-    for text, why in [(honest + forged, "2 results lines"), (forged + honest, "2 results lines"),
-                      (honest + "bye\n", "output after the results line: 'bye'"),
-                      (forged, "no results line carries this run's nonce"),
-                      (honest.replace(nonce, "cd" * 16), "no results line carries this run's nonce")]:
+    for text, why in [
+        (honest + forged, "2 results lines"),
+        (forged + honest, "2 results lines"),
+        (honest + "bye\n", "output after the results line: 'bye'"),
+        (forged, "no results line carries this run's nonce"),
+        (honest.replace(nonce, "cd" * 16), "no results line carries this run's nonce"),
+    ]:
         got, detail = read_results(text, nonce)
         assert got is None and detail.splitlines()[-1].startswith(f"{FORGED}: {why}"), (text, detail)
 
@@ -227,5 +244,4 @@ def test_a_pin_whose_dependency_is_not_pinned_is_refused(tmp_path: Path, monkeyp
     with pytest.raises(SwrError, match=r"pip check.*pytest 8\.3\.3 requires"):
         ensure(Env(python="3.12", pip=("pytest==8.3.3",)))
     venv = ensure(Env(python="3.12", pip=("pytest==8.3.3", "iniconfig==2.3.1", "packaging==26.4", "pluggy==1.7.0")))
-    assert sorted(k for k in installed(venv) if k != "pip") == [
-        "iniconfig", "packaging", "pluggy", "pytest"]
+    assert sorted(k for k in installed(venv) if k != "pip") == ["iniconfig", "packaging", "pluggy", "pytest"]

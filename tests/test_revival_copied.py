@@ -4,6 +4,7 @@ with its local names renamed, docstrings and comments gone and the code reformat
 identifiers), and a copy moved into another file, reordered and padded, each pass every hidden test and probe
 and still fail with the finding; the task's own reference (the oracle agent) passes with no finding; a
 scripted agent's copying run is recorded as failed and `swr export sft` exports nothing of it."""
+
 from __future__ import annotations
 
 import ast
@@ -96,16 +97,18 @@ def test_a_renamed_reformatted_copy_is_caught_with_canonical_identifiers(task: R
     assert sim["ratio"] < sim["threshold"] <= sim["ratio_canonical"], sim  # plain lines no longer match
 
 
-def test_the_obfuscated_variants_module_submitted_to_the_plain_task_is_caught(task: RevivalTask,
-                                                                          revival_release: Path,
-                                                                          tmp_path: Path) -> None:
+def test_the_obfuscated_variants_module_submitted_to_the_plain_task_is_caught(
+    task: RevivalTask, revival_release: Path, tmp_path: Path
+) -> None:
     """The original under the obfuscation's names, shuffled and unparsed: nothing of its plain lines is left,
     its shape is."""
-    var = next(kinds.load(d) for d in (revival_release / "tasks").iterdir()
-               if (d / "task.toml").is_file() and kinds.load(d).meta.obfuscated)
+    var = next(
+        kinds.load(d)
+        for d in (revival_release / "tasks").iterdir()
+        if (d / "task.toml").is_file() and kinds.load(d).meta.obfuscated
+    )
     module = var.reference_dir / "module" / (var.spec.module.replace(".", "/") + ".py")
-    v = task.grade(_candidate(task, tmp_path / "c", {MODULE: module.read_text()}),
-                    get_sandbox("bwrap"))
+    v = task.grade(_candidate(task, tmp_path / "c", {MODULE: module.read_text()}), get_sandbox("bwrap"))
     sim = v.similarity
     assert v.labels[0] == "copied_original" and sim["ratio"] < 0.2 and sim["coverage_canonical"] >= sim["threshold"]
 
@@ -129,18 +132,27 @@ def test_a_copy_moved_reordered_and_padded_is_still_caught(task: RevivalTask, tm
     defs = [s for s in rest if isinstance(s, (ast.FunctionDef, ast.ClassDef))]
     others = [s for s in rest if s not in defs]
     filler = "".join(f"def pad{i}(a, b):\n    c = [a] * {i}\n    return c, b + {i}\n\n" for i in range(300))
-    body = ast.unparse(ast.Module(body=[*head, *others], type_ignores=[])) + "\n\n" + filler \
-        + ast.unparse(ast.Module(body=defs, type_ignores=[])) + "\n"
+    body = (
+        ast.unparse(ast.Module(body=[*head, *others], type_ignores=[]))
+        + "\n\n"
+        + filler
+        + ast.unparse(ast.Module(body=defs, type_ignores=[]))
+        + "\n"
+    )
     body = body.replace("__all__ = (", "__all__ = ('pad0', ", 1)
-    cand = _candidate(task, tmp_path / "c", {"toolz/_impl.py": body,
-                                              MODULE: "from toolz._impl import *\nfrom toolz._impl import __all__\n"})
+    cand = _candidate(
+        task,
+        tmp_path / "c",
+        {"toolz/_impl.py": body, MODULE: "from toolz._impl import *\nfrom toolz._impl import __all__\n"},
+    )
     v = task.grade(cand, get_sandbox("bwrap"))
     sim = v.similarity
     assert "copied_original" in v.labels and sim["ratio"] < 0.6 <= sim["threshold"] <= sim["coverage"], sim
 
 
-def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(revival_release: Path,
-                                                                          tmp_path: Path) -> None:
+def test_the_oracle_agent_passes_without_a_finding_and_nop_is_not_flagged(
+    revival_release: Path, tmp_path: Path
+) -> None:
     """The oracle writes the task's honest rebuild (private/reference/rebuild): measured, far below the
     threshold. nop changes nothing: nothing of the original is found."""
     task = kinds.load(revival_release / "tasks" / PLAIN)
@@ -192,16 +204,31 @@ def test_reordering_and_padding_do_not_lower_coverage() -> None:
     assert measure([a], [other])["score"] < 0.5
 
 
-def test_a_copying_agents_run_fails_and_export_sft_takes_nothing_of_it(task: RevivalTask, revival_release: Path,
-                                                                       tmp_path: Path) -> None:
+def test_a_copying_agents_run_fails_and_export_sft_takes_nothing_of_it(
+    task: RevivalTask, revival_release: Path, tmp_path: Path
+) -> None:
     """A scripted model writes the original into the workspace: the run is recorded as failed with the
     finding, and `swr export sft` has no verified trajectory (it says why)."""
-    script = [[("write_file", {"path": f"solution/{MODULE}", "content": _original(task)})],
-              [("bash", {"command": "./feedback --json"})], [("finish", {})]]
+    script = [
+        [("write_file", {"path": f"solution/{MODULE}", "content": _original(task)})],
+        [("bash", {"command": "./feedback --json"})],
+        [("finish", {})],
+    ]
     srv = Scripted(script)
     try:
-        (r,) = run_job(JobConfig(release=revival_release, agent="openai", model="m", job="copy", jobs_dir=tmp_path / "jobs",
-                                 concurrency=1, retries=0, include=(PLAIN,), agent_options={"base_url": srv.url}))
+        (r,) = run_job(
+            JobConfig(
+                release=revival_release,
+                agent="openai",
+                model="m",
+                job="copy",
+                jobs_dir=tmp_path / "jobs",
+                concurrency=1,
+                retries=0,
+                include=(PLAIN,),
+                agent_options={"base_url": srv.url},
+            )
+        )
     finally:
         srv.close()
     assert not r.passed and r.label == "copied_original", (r.label, r.error)

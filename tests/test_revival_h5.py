@@ -5,6 +5,7 @@ with `swr build` into a one-task release: the three gates, the oracle and nop th
 fixes only the import (the baselines still fail, and the probe says so), and anti-cheat on a SciPy pin-back.
 
 The sdist is fetched from PyPI once (checked against its sha256); both venvs are made once under the cache."""
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, release_slice, grade_revival as _grade, revival_oracle as _oracle
+from conftest import ROOT, release_slice
+from conftest import grade_revival as _grade
+from conftest import revival_oracle as _oracle
 
 from swr import kinds
 from swr.harness.run import JobConfig, run_job
@@ -29,8 +32,12 @@ REVIVAL = ROOT / "revivals" / "peakutils-scipy"
 TASK = "peakutils-scipy"
 PROBE = "probes/peaks.py"
 TESTS = "tests/peakutils_test.py"
-BASELINE_TESTS = {f"{TESTS}::FBGPeaks::test_peaks", f"{TESTS}::Baseline::test_conditioning",  # the tests that
-                  f"{TESTS}::Baseline::test_negative", f"{TESTS}::HighEnvelope::test_up_envelope"}  # reach pinv2
+BASELINE_TESTS = {
+    f"{TESTS}::FBGPeaks::test_peaks",
+    f"{TESTS}::Baseline::test_conditioning",  # the tests that
+    f"{TESTS}::Baseline::test_negative",
+    f"{TESTS}::HighEnvelope::test_up_envelope",
+}  # reach pinv2
 
 
 @pytest.fixture(scope="module")
@@ -98,21 +105,31 @@ def test_fixing_only_the_import_leaves_the_baselines_broken(task: RevivalTask, t
     tests through peakutils.baseline fail and the probe, which fits baselines, prints nothing."""
     cand = shutil.copytree(task.project, tmp_path / "half")
     peak = cand / "peakutils" / "peak.py"
-    peak.write_text(peak.read_text().replace("import simps", "import simpson")
-                    .replace("simps(", "simpson(").replace(", x) /", ", x=x) /").replace("(yt, x)", "(yt, x=x)"))
+    peak.write_text(
+        peak.read_text()
+        .replace("import simps", "import simpson")
+        .replace("simps(", "simpson(")
+        .replace(", x) /", ", x=x) /")
+        .replace("(yt, x)", "(yt, x=x)")
+    )
     v = _grade(task, cand)
     failed = {r.case: r.detail for r in v.records if not r.passed}
     assert set(failed) == BASELINE_TESTS | {PROBE}, sorted(failed)
     assert "pinv2" in failed[PROBE] and v.score == "20/25" and v.labels == ["tests_failed", "probe_mismatch"]
 
 
-@pytest.mark.parametrize("start, where, old, new", [
-    ("workspace", "setup.py", "'scipy'", "'scipy<1.9'"),
-    ("workspace", "requirements.txt", None, "numpy\nscipy==1.4.1  # what it was written for\n"),
-    ("oracle", "setup.py", "'scipy'", "'scipy>=1.0,<1.14'"),
-], ids=["workspace-setup.py", "workspace-requirements.txt", "oracle-setup.py"])
-def test_a_scipy_pin_back_is_labelled(task: RevivalTask, tmp_path: Path, start: str, where: str,
-                                      old: str | None, new: str) -> None:
+@pytest.mark.parametrize(
+    "start, where, old, new",
+    [
+        ("workspace", "setup.py", "'scipy'", "'scipy<1.9'"),
+        ("workspace", "requirements.txt", None, "numpy\nscipy==1.4.1  # what it was written for\n"),
+        ("oracle", "setup.py", "'scipy'", "'scipy>=1.0,<1.14'"),
+    ],
+    ids=["workspace-setup.py", "workspace-requirements.txt", "oracle-setup.py"],
+)
+def test_a_scipy_pin_back_is_labelled(
+    task: RevivalTask, tmp_path: Path, start: str, where: str, old: str | None, new: str
+) -> None:
     """Declaring the SciPy the project was written for is anti-cheat's dependency_downgrade, on the broken
     workspace and on a real port alike. PeakUtils' setup.py starts with a UTF-8 byte-order mark."""
     cand = shutil.copytree(task.project, tmp_path / "c") if start == "workspace" else _oracle(task, tmp_path / "c")
@@ -129,10 +146,14 @@ def test_a_scipy_pin_back_is_labelled(task: RevivalTask, tmp_path: Path, start: 
         assert v.labels == ["dependency_downgrade"] and v.score == "25/25"  # anti-cheat alone fails it
 
 
-@pytest.mark.parametrize("name, text", [
-    ("setup.py", "from setuptools import setup\nsetup(name='p', install_requires=['numpy', 'scipy<1.9'])\n"),
-    ("requirements.txt", "scipy<1.9\nnumpy\n"),
-], ids=["setup.py", "requirements.txt"])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("setup.py", "from setuptools import setup\nsetup(name='p', install_requires=['numpy', 'scipy<1.9'])\n"),
+        ("requirements.txt", "scipy<1.9\nnumpy\n"),
+    ],
+    ids=["setup.py", "requirements.txt"],
+)
 def test_a_byte_order_mark_does_not_hide_a_pin_back(tmp_path: Path, name: str, text: str) -> None:
     """Python runs a setup.py that starts with a UTF-8 BOM (PeakUtils 1.3.3's does) and pip reads such a
     requirements file: anti-cheat must read them as they do, or a BOM hides any pin-back."""
@@ -145,13 +166,15 @@ def test_a_byte_order_mark_does_not_hide_a_pin_back(tmp_path: Path, name: str, t
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
     oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs", include=(TASK,)))
-    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict.score == "25/25", \
-        [(r.label, r.error) for r in oracle]
+    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict.score == "25/25", [
+        (r.label, r.error) for r in oracle
+    ]
     nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs", include=(TASK,)))
     assert len(nop) == 1 and not nop[0].passed and nop[0].verdict.label == "tests_failed"
 
 
 # ----------------------------------------------- issue 23 §2: ./feedback without public tests (helper J)
+
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -2,6 +2,7 @@
 destination on the host, its build writes into a kernel-capped directory, and the target venv is read-only to
 every run. The tasks are made here (a local spec, a venv with no pins made from a pyenv interpreter, no PyPI),
 so that each attack is the whole candidate and its effect on the host is measured directly."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -35,8 +36,9 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> envs.Venv:
     return envs.Venv(root, prefix, version)
 
 
-def verifier(tmp: Path, venv: envs.Venv, kind: str, hidden: str, probe: str | None = None,
-             recorded: dict | None = None) -> Verifier:
+def verifier(
+    tmp: Path, venv: envs.Venv, kind: str, hidden: str, probe: str | None = None, recorded: dict | None = None
+) -> Verifier:
     """A local task's verifier: one hidden test file (its original under tmp/tests) and at most one probe."""
     tests, probes = tmp / "tests", tmp / "probes"
     (tests / hidden).parent.mkdir(parents=True)
@@ -44,11 +46,18 @@ def verifier(tmp: Path, venv: envs.Venv, kind: str, hidden: str, probe: str | No
     probes.mkdir()
     if probe:
         (probes / "look.py").write_text(probe)
-    spec = RevivalSpec(name="hostile", kind=kind, domain="software-formal-systems", summary="A hostile candidate.",
-                       source="local", released=dt.date(2020, 1, 1), native=Env(python="3.12"),
-                       target=Env(python="3.12"),
-                       verify=Verify(hidden=(hidden,), probes=(PROBE,) if probe else (), timeout_s=120),
-                       directory=tmp)
+    spec = RevivalSpec(
+        name="hostile",
+        kind=kind,
+        domain="software-formal-systems",
+        summary="A hostile candidate.",
+        source="local",
+        released=dt.date(2020, 1, 1),
+        native=Env(python="3.12"),
+        target=Env(python="3.12"),
+        verify=Verify(hidden=(hidden,), probes=(PROBE,) if probe else (), timeout_s=120),
+        directory=tmp,
+    )
     return Verifier(spec, tests, probes, venv, recorded or {})
 
 
@@ -73,13 +82,17 @@ print(json.dumps({{"text": open(path).read(), "links": links}}))
 """
 
 
-@pytest.mark.parametrize("hidden, link", [
-    ("tests/test_hidden.py", "tests"),  # the tests' directory is a link to a host directory
-    ("pkg/sub/tests/test_hidden.py", "pkg/sub"),  # a deeper ancestor of the hidden test is
-    ("tests/test_hidden.py", "tests/test_hidden.py"),  # the test file itself is a link to a host file
-])
+@pytest.mark.parametrize(
+    "hidden, link",
+    [
+        ("tests/test_hidden.py", "tests"),  # the tests' directory is a link to a host directory
+        ("pkg/sub/tests/test_hidden.py", "pkg/sub"),  # a deeper ancestor of the hidden test is
+        ("tests/test_hidden.py", "tests/test_hidden.py"),  # the test file itself is a link to a host file
+    ],
+)
 def test_a_link_in_the_candidate_does_not_carry_the_hidden_tests_onto_the_host(
-        backend: Sandbox, venv: envs.Venv, tmp_path: Path, hidden: str, link: str) -> None:
+    backend: Sandbox, venv: envs.Venv, tmp_path: Path, hidden: str, link: str
+) -> None:
     """The candidate's `tests` (or an ancestor of a hidden test, or the file) links to a host directory that
     stands for the task's shared venv: grading lays the original tests into its own scratch copy, never
     through the link, so the host directory is untouched; the probe sees the original test, in a real
@@ -89,8 +102,14 @@ def test_a_link_in_the_candidate_does_not_carry_the_hidden_tests_onto_the_host(
     (host / "test_hidden.py").write_text("planted = 1\n")
     before = listing(host)
     want = {"text": "def test_hidden():\n    assert True\n", "links": []}
-    v = verifier(tmp_path / "task", venv, "dependency-rot", hidden, LOOK.format(hidden=hidden),
-                 {"tests": [], "probes": {PROBE: want}})
+    v = verifier(
+        tmp_path / "task",
+        venv,
+        "dependency-rot",
+        hidden,
+        LOOK.format(hidden=hidden),
+        {"tests": [], "probes": {PROBE: want}},
+    )
     cand = tmp_path / "cand"
     (cand / link).parent.mkdir(parents=True, exist_ok=True)
     os.symlink(host / "test_hidden.py" if link.endswith(".py") else host, cand / link)
@@ -201,7 +220,8 @@ class HostDisk:
 
 @pytest.mark.parametrize("what", ["bytes", "files"])
 def test_a_build_that_floods_its_directory_stops_at_the_kernels_cap(
-        backend: Sandbox, venv: envs.Venv, tmp_path: Path, what: str) -> None:
+    backend: Sandbox, venv: envs.Venv, tmp_path: Path, what: str
+) -> None:
     """A setup.py that writes 2 GiB (fallocate) or makes a million files: its directory is a tmpfs capped at
     the build's disk limit, in bytes and in files, so the writes fail there (ENOSPC) and the build fails as
     build_failure, saying the directory is full, by itself (no timeout); the host's disk never grew by the
@@ -245,15 +265,17 @@ for name, act in tries.items():
 
 
 def test_the_target_venv_is_read_only_to_the_build_and_every_run(
-        backend: Sandbox, venv: envs.Venv, tmp_path: Path) -> None:
+    backend: Sandbox, venv: envs.Venv, tmp_path: Path
+) -> None:
     """A build task's setup.py and its probe each try to add, change, re-mode, remove and rename files of the
     target venv (owned by the sandbox user here, so only the read-only mount refuses): every try fails, the
     build and the probe say so, and the venv is byte for byte as it was."""
     before = listing(venv.root)
     code = WRITE_VENV.format(venv=str(venv.root))
     probe = code + "print(json.dumps({'wrote': wrote}))\n"
-    v = verifier(tmp_path / "task", venv, "build", "tests/test_hidden.py", probe,
-                 {"tests": [], "probes": {PROBE: {"wrote": []}}})
+    v = verifier(
+        tmp_path / "task", venv, "build", "tests/test_hidden.py", probe, {"tests": [], "probes": {PROBE: {"wrote": []}}}
+    )
     cand = tmp_path / "cand"
     cand.mkdir()
     (cand / "setup.py").write_text(code + "sys.exit('wrote into the venv: %s' % wrote if wrote else 0)\n")
@@ -262,4 +284,3 @@ def test_the_target_venv_is_read_only_to_the_build_and_every_run(
     (rec,) = [r for r in verdict.records if r.check == "probe"]
     assert rec.passed, rec.detail
     assert listing(venv.root) == before
-

@@ -62,11 +62,16 @@ def original_lines(release: Path, task_id: str, n: int = 20) -> list[str]:
     spec = tomllib.loads(plain.paths.revival_toml.read_text())
     sdists = sorted((default_cache_dir() / "revival-sdists" / spec["sha256"]).glob("*.tar.gz"))
     assert sdists, f"the build's sdist of {spec['source']} is not in swr's cache"
-    rels = [f.relative_to(plain.reference_dir / MODULE_REF).as_posix()
-            for f in (plain.reference_dir / MODULE_REF).rglob("*.py")]
+    rels = [
+        f.relative_to(plain.reference_dir / MODULE_REF).as_posix()
+        for f in (plain.reference_dir / MODULE_REF).rglob("*.py")
+    ]
     with tarfile.open(sdists[0]) as t:
-        sources = [t.extractfile(m).read() for m in t.getmembers()  # type: ignore[union-attr]
-                   if m.isfile() and any(m.name.endswith("/" + r) for r in rels)]
+        sources = [
+            t.extractfile(m).read()
+            for m in t.getmembers()  # type: ignore[union-attr]
+            if m.isfile() and any(m.name.endswith("/" + r) for r in rels)
+        ]
     assert len(sources) == len(rels) >= 1, rels
     lines = originals.signature(sources, n)
     assert len(lines) == n
@@ -104,7 +109,8 @@ def scan_grading(sandbox: Sandbox, task: RevivalTask, lines: list[str], tmp: Pat
 
 
 def test_no_copy_of_the_original_is_readable_in_a_revival_sandbox(
-        revival_release: Path, backend: Sandbox, tmp_path: Path) -> None:
+    revival_release: Path, backend: Sandbox, tmp_path: Path
+) -> None:
     """Every file a revival agent or its grading can read, archives opened, holds none of the original
     module's distinctive lines (more-itertools' recipes, toolz's itertoolz, the obfuscated variant's original).
     Six scans of the whole system, two at a time (the machine's two cores)."""
@@ -115,8 +121,12 @@ def test_no_copy_of_the_original_is_readable_in_a_revival_sandbox(
     def one(run_: tuple[str, str]) -> list[list[str]]:
         task_id, side = run_
         scan = scan_agent if side == "agent" else scan_grading
-        return scan(backend, _load(revival_release, task_id), original_lines(revival_release, task_id),
-                    tmp_path / f"{task_id}-{side}")
+        return scan(
+            backend,
+            _load(revival_release, task_id),
+            original_lines(revival_release, task_id),
+            tmp_path / f"{task_id}-{side}",
+        )
 
     with ThreadPoolExecutor(2) as pool:
         found = {f"{t} ({s})": hits for (t, s), hits in zip(runs, pool.map(one, runs)) if hits}
@@ -191,7 +201,8 @@ def loader_candidate(task: RevivalTask, dest: Path) -> Path:
 
 @pytest.mark.parametrize("task_id", PLAIN)
 def test_a_module_loading_the_original_from_anywhere_fails_grading(
-        revival_release: Path, backend: Sandbox, task_id: str, tmp_path: Path) -> None:
+    revival_release: Path, backend: Sandbox, task_id: str, tmp_path: Path
+) -> None:
     """The loader finds no copy of the original in grading's sandbox (on main it found swr's venv's toolz and
     setuptools' vendored more_itertools, and passed)."""
     task = _load(revival_release, task_id)
@@ -215,7 +226,8 @@ sys.exit(main(sys.argv[2:]))
 
 
 def test_a_revival_image_holds_no_copy_of_the_original_and_its_judge_grades_without_dask(
-        revival_release: Path, tmp_path: Path) -> None:
+    revival_release: Path, tmp_path: Path
+) -> None:
     """No Docker engine here: what the exported image installs is read off its files. swr's venv in it (readable
     by the candidate) holds exactly its requirements (`--no-deps`), none of them a forbidden distribution or Dask
     (which brings toolz); no file of any installed distribution (swr's pins as installed here, the task's pins as
@@ -223,8 +235,8 @@ def test_a_revival_image_holds_no_copy_of_the_original_and_its_judge_grades_with
     every distribution the venv leaves out made unimportable, rewards the oracle 1."""
     from importlib.metadata import distribution
 
-    from swr.export.harbor import export_task, runtime_pins, swr_wheel
     from swr.core.layout import HarborTaskPaths
+    from swr.export.harbor import export_task, runtime_pins, swr_wheel
     from swr.kinds.revival import envs
 
     wheel = swr_wheel()
@@ -236,11 +248,17 @@ def test_a_revival_image_holds_no_copy_of_the_original_and_its_judge_grades_with
         names = {n for n, _ in pins}
         left_out = {"dask", "distributed", "toolz", "cytoolz", "more-itertools", "partd", "openai", "cryptography"}
         assert names and not names & left_out, (task_id, names & left_out)
-        assert any(ln.startswith("RUN python3 -m venv /opt/swr") and " --no-deps -r " in ln
-                   for ln in hp.dockerfile.read_text().splitlines()), hp.dockerfile.read_text()
+        assert any(
+            ln.startswith("RUN python3 -m venv /opt/swr") and " --no-deps -r " in ln
+            for ln in hp.dockerfile.read_text().splitlines()
+        ), hp.dockerfile.read_text()
         sig = {ln.encode() for ln in original_lines(revival_release, task_id)}
-        files = [str(distribution(n).locate_file(f)) for n, v in pins
-                 for f in distribution(n).files or () if distribution(n).version == v]
+        files = [
+            str(distribution(n).locate_file(f))
+            for n, v in pins
+            for f in distribution(n).files or ()
+            if distribution(n).version == v
+        ]
         site = next(envs.ensure(task.target()).root.glob("lib/python*/site-packages"))
         files += [str(p) for p in site.rglob("*") if p.is_file()]
         files += [str(p) for p in hp.environment.rglob("*") if p.is_file()]
@@ -256,14 +274,23 @@ def test_a_revival_image_holds_no_copy_of_the_original_and_its_judge_grades_with
     left = {p.split("==")[0] for p in runtime_pins()} - kept
     assert {"dask", "toolz"} <= left
     blocked = ",".join(sorted({i for d in left | {"toolz", "cytoolz"} for i in hide.import_names(d)} | {"tlz"}))
-    res = subprocess.run([sys.executable, "-c", BLOCKED_JUDGE, blocked, str(hp.task_copy), str(solution), str(logs)],
-                         capture_output=True, text=True, timeout=1800)
+    res = subprocess.run(
+        [sys.executable, "-c", BLOCKED_JUDGE, blocked, str(hp.task_copy), str(solution), str(logs)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert res.returncode == 0 and json.loads(res.stdout)["reward"] == 1.0, (res.stdout[-2000:], res.stderr[-3000:])
 
 
-SYNTHETIC = "\n".join(f"def recipe_{i}(iterable):\n    \"\"\"Recipe number {i}: a distinctive docstring line of the "
-                      f"original.\"\"\"\n    return list(iterable)[{i}::{i + 1}]  # step {i} of the original module"
-                      for i in range(1, 40)) + "\n"
+SYNTHETIC = (
+    "\n".join(
+        f'def recipe_{i}(iterable):\n    """Recipe number {i}: a distinctive docstring line of the '
+        f'original."""\n    return list(iterable)[{i}::{i + 1}]  # step {i} of the original module'
+        for i in range(1, 40)
+    )
+    + "\n"
+)
 
 
 def test_copies_are_found_by_content_and_covered_in_the_sandbox(backend: Sandbox, tmp_path: Path) -> None:
@@ -297,17 +324,31 @@ def test_copies_are_found_by_content_and_covered_in_the_sandbox(backend: Sandbox
         d.chmod(0o755 if d.is_dir() else 0o644)
     lines = originals.signature([SYNTHETIC.encode()])
     got = originals.copies((root,), tuple(lines))
-    assert set(got) == {renamed, top, *top.parent.glob("__pycache__/top_copy.*.pyc"), orphan,
-                        root / "wheels" / "thing-1.0-py3-none-any.whl"}, got
+    assert set(got) == {
+        renamed,
+        top,
+        *top.parent.glob("__pycache__/top_copy.*.pyc"),
+        orphan,
+        root / "wheels" / "thing-1.0-py3-none-any.whl",
+    }, got
     (tmp_path / "work").mkdir(mode=0o755)
-    job = Job([sys.executable, "-I", originals.__file__], Mount(tmp_path / "work", WORKDIR, "ro"),
-              Limits(time_s=120), extra_mounts=(Mount(root, str(root), "ro"),), hidden_paths=got)
+    job = Job(
+        [sys.executable, "-I", originals.__file__],
+        Mount(tmp_path / "work", WORKDIR, "ro"),
+        Limits(time_s=120),
+        extra_mounts=(Mount(root, str(root), "ro"),),
+        hidden_paths=got,
+    )
     res = run(backend, job, json.dumps({"roots": [str(root)], "lines": lines, "hits": 2}).encode())
     assert res.ok, res.stderr[-2000:]
     out = json.loads(res.stdout)
     assert out["hits"] == [] and out["files"] >= 3, out
-    probe = Job([sys.executable, "-I", "-c", f"print(open({str(root / 'site' / 'unrelated.py')!r}).read())"],
-                Mount(tmp_path / "work", WORKDIR, "ro"), Limits(time_s=60),
-                extra_mounts=(Mount(root, str(root), "ro"),), hidden_paths=got)
+    probe = Job(
+        [sys.executable, "-I", "-c", f"print(open({str(root / 'site' / 'unrelated.py')!r}).read())"],
+        Mount(tmp_path / "work", WORKDIR, "ro"),
+        Limits(time_s=60),
+        extra_mounts=(Mount(root, str(root), "ro"),),
+        hidden_paths=got,
+    )
     res = run(backend, probe, b"")
     assert res.ok and res.stdout == b"x = 1\n\n", res.stderr[-1000:]

@@ -3,6 +3,7 @@ NumPy 1.22, dies on Python 3.12 with NumPy 2.1 on the removed `np.NaN`) and `swr
 which builds the revival folder naming that release or scaffolds one from the downloaded sdist.
 
 The sdist is fetched from PyPI once into the swr cache; the two venvs are made once there too."""
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`swr revive make pypi:…` with a revivals folder holding this task's folder: that folder is built."""
     base = tmp_path_factory.mktemp("r3")
     shutil.copytree(REVIVAL, base / "revivals" / NAME)
-    res = swr("revive", "make", SOURCE, "--revivals", str(base / "revivals"), "--out", str(base / "task"),
-              timeout=1800)
+    res = swr("revive", "make", SOURCE, "--revivals", str(base / "revivals"), "--out", str(base / "task"), timeout=1800)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert f"{NAME}:" in res.stdout and str(base / "task") in res.stdout.replace("\n", "")
     return base / "task"
@@ -132,6 +132,7 @@ def test_a_malformed_pypi_source_is_one_line(tmp_path: Path, source: str) -> Non
 
 # ----------------------------------------------- issue 23 §2: ./feedback tells the truth (helper J)
 
+
 def _feedback(task: Path, candidate: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     return swr("feedback", str(task), str(candidate), *flags)
 
@@ -171,8 +172,10 @@ def test_a_public_test_that_passes_only_after_hidden_ones_is_refused(tmp_path: P
     folder = shutil.copytree(REVIVAL, tmp_path / NAME)
     toml = folder / "revival.toml"
     text = toml.read_text()
-    for old, new in ((', "test/test_private.py"]', "]"),
-                     ('public = ["test/test_core.py"]', 'public = ["test/test_core.py", "test/test_private.py"]')):
+    for old, new in (
+        (', "test/test_private.py"]', "]"),
+        ('public = ["test/test_core.py"]', 'public = ["test/test_core.py", "test/test_private.py"]'),
+    ):
         assert old in text
         text = text.replace(old, new, 1)
     toml.write_text(text)
@@ -196,7 +199,7 @@ def test_feedback_keeps_the_lines_of_pytests_account(made: Path, tmp_path: Path)
     assert res.returncode == 1, res.stdout[-2000:] + res.stderr[-2000:]
     assert "\ufffd" not in res.stdout, res.stdout
     lines = res.stdout.splitlines()
-    assert ">       assert H.name == \"hydrogen\"" in lines, res.stdout
+    assert '>       assert H.name == "hydrogen"' in lines, res.stdout
     assert "E       AssertionError: assert 'hydrogenx' == 'hydrogen'" in lines, res.stdout
     assert any(ln.startswith("FAILED test/test_core.py::test - AssertionError") for ln in lines), res.stdout
 

@@ -4,6 +4,7 @@ a real port. The build's three gates, what the starting workspace fails on, the 
 kinds.grade, and anti-cheat on a pandas pin-back (at grading, and a pin-back posing as the reference).
 
 The sdist is fetched from PyPI once (checked against its sha256); both venvs are made once under the cache."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr, grade_revival as _grade, revival_oracle as _oracle
+from conftest import ROOT, swr
+from conftest import grade_revival as _grade
+from conftest import revival_oracle as _oracle
 
 from swr import kinds
 from swr.kinds.revival.anticheat import dependency_downgrades
@@ -84,12 +87,16 @@ def test_feedback_shows_the_break_and_the_fix(task: RevivalTask, tmp_path: Path)
     assert _grade(task, _oracle(task, tmp_path / "c"), split="public").passed
 
 
-@pytest.mark.parametrize("where, old, new", [
-    ("setup.py", "'pandas>=0.19'", "'pandas>=0.19,<2'"),
-    ("requirements.txt", None, "numpy\npandas==1.4.1  # what it was written for\n"),
-])
-def test_a_pandas_pin_back_is_labelled(task: RevivalTask, tmp_path: Path, where: str, old: str | None,
-                                       new: str) -> None:
+@pytest.mark.parametrize(
+    "where, old, new",
+    [
+        ("setup.py", "'pandas>=0.19'", "'pandas>=0.19,<2'"),
+        ("requirements.txt", None, "numpy\npandas==1.4.1  # what it was written for\n"),
+    ],
+)
+def test_a_pandas_pin_back_is_labelled(
+    task: RevivalTask, tmp_path: Path, where: str, old: str | None, new: str
+) -> None:
     cand = _oracle(task, tmp_path / "c")
     if old is not None:
         text = (cand / where).read_text()
@@ -109,7 +116,8 @@ def test_a_pin_back_posing_as_the_reference_is_refused(tmp_path: Path) -> None:
     (folder / "reference" / "port.patch").write_text(
         "--- a/setup.py\n+++ b/setup.py\n@@ -84,7 +84,7 @@ setup(\n"
         "     packages=find_packages(include=['pandas_schema']),\n     install_requires=[\n         'numpy',\n"
-        "-        'pandas>=0.19',\n+        'pandas>=0.19,<2',\n         'packaging'\n     ],\n     cmdclass={\n")
+        "-        'pandas>=0.19',\n+        'pandas>=0.19,<2',\n         'packaging'\n     ],\n     cmdclass={\n"
+    )
     res = swr("revive", "make", str(folder), "--out", str(tmp_path / "out"), timeout=1800)
     assert res.returncode == 2, res.stdout + res.stderr
     assert "the reference fails in the target environment" in res.stderr and "dependency_downgrade" in res.stderr

@@ -5,6 +5,7 @@ tests natively and prints the same probe outputs; its workspace fails and its re
 environment), and `swr similarity` tells the deleted module from its obfuscated counterpart.
 
 The sdist is fetched from PyPI once (checked against its sha256); the venv is shared with the other revival."""
+
 from __future__ import annotations
 
 import json
@@ -14,13 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr, grade_revival as _grade
+from conftest import ROOT, swr
+from conftest import grade_revival as _grade
 
 from swr import kinds
 from swr.kinds.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.kinds.revival.task import RevivalTask
-from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, hide, run
 from swr.kinds.taskfile import read_task_file
+from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, hide, run
 
 REVIVAL = ROOT / "revivals" / "toolz-itertoolz"
 PLAIN = "toolz-itertoolz"
@@ -63,8 +65,12 @@ def test_the_variant_names_nothing_of_the_original_in_its_project(built: Path) -
     var = _load(_variant(built))
     assert var.meta.obfuscated is True and var.meta.released.isoformat() == "2024-10-04"
     assert "toolz" not in var.id and "itertoolz" not in var.spec.summary
-    leaks = [p for p in var.project.rglob("*") if p.is_file() and "toolz" in p.read_text(errors="replace").lower()
-             + p.relative_to(var.project).as_posix().lower()]
+    leaks = [
+        p
+        for p in var.project.rglob("*")
+        if p.is_file()
+        and "toolz" in p.read_text(errors="replace").lower() + p.relative_to(var.project).as_posix().lower()
+    ]
     assert leaks == [], leaks[:5]
     assert not (var.project / "tlz").exists()  # dropped: [obfuscate].drop
     text = var.paths.instruction.read_text()
@@ -111,14 +117,21 @@ def test_the_variant_still_keeps_its_forbidden_packages_out_of_the_agents_sandbo
     mounts, env = var.agent_sandbox()
     python = str(var.verifier().venv.python)
     for pkg in var.forbidden_packages:
-        job = Job([python, "-c", f"import {pkg}"], Mount(built.resolve(), WORKDIR, "ro"), Limits(time_s=60),
-                  extra_mounts=mounts, env=env, hidden=hide.for_agents(var.forbidden_packages))
+        job = Job(
+            [python, "-c", f"import {pkg}"],
+            Mount(built.resolve(), WORKDIR, "ro"),
+            Limits(time_s=60),
+            extra_mounts=mounts,
+            env=env,
+            hidden=hide.for_agents(var.forbidden_packages),
+        )
         res = run(get_sandbox("bwrap"), job, b"")
         assert res.returncode != 0 and b"ModuleNotFoundError" in res.stderr, (pkg, res.stderr[-300:])
 
 
 def test_swrs_own_python_in_the_agents_sandbox_cannot_import_the_project_yet_feedback_runs(
-        built: Path, tmp_path: Path) -> None:
+    built: Path, tmp_path: Path
+) -> None:
     """toolz is a dependency of Dask, so it sits in swr's own venv, which the agent's sandbox mounts for
     ./feedback: the agent could import it (or copy itertoolz.py) from there. Only what ./feedback itself
     imports is spared now; Dask and what only it brings are hidden, and ./feedback still grades."""
@@ -140,8 +153,8 @@ def test_the_variant_keeps_the_verifier_under_new_names(built: Path) -> None:
     v_rec = json.loads(var.paths.recorded.read_text())
     assert len(v_rec["tests"]) == len(p_rec["tests"])  # the hidden tests still pass on the obfuscated project
     assert all("itertoolz" not in t and "toolz" not in t for t in v_rec["tests"])
-    (p_probe, p_out), = p_rec["probes"].items()
-    (v_probe, v_out), = v_rec["probes"].items()
+    ((p_probe, p_out),) = p_rec["probes"].items()
+    ((v_probe, v_out),) = v_rec["probes"].items()
     assert "itertoolz" not in v_probe and (var.paths.probes / Path(v_probe).name).is_file()
     # a literal key that names a project function is renamed in the recorded output and in the probe alike
     assert "frequencies" in p_out and "frequencies" not in v_out
@@ -191,8 +204,20 @@ def test_similarity_of_the_module_and_its_obfuscated_counterpart(built: Path) ->
 
 def test_swr_revive_obfuscate_on_a_task_writes_a_gated_variant(built: Path, tmp_path: Path) -> None:
     out = tmp_path / "v"
-    res = swr("revive", "obfuscate", str(built / PLAIN), "--seed", "5", "--id", "renamed-task", "--out", str(out),
-              "--map", str(tmp_path / "map.json"), timeout=1200)
+    res = swr(
+        "revive",
+        "obfuscate",
+        str(built / PLAIN),
+        "--seed",
+        "5",
+        "--id",
+        "renamed-task",
+        "--out",
+        str(out),
+        "--map",
+        str(tmp_path / "map.json"),
+        timeout=1200,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     n = json.loads(_load(built / PLAIN).paths.build_record.read_text())["reference"]["score"]
     assert "renamed-task: obfuscated" in res.stdout and f"reference {n}" in res.stdout.replace("\n", " ")
@@ -212,7 +237,7 @@ def test_a_probe_that_prints_a_name_is_refused(built: Path, tmp_path: Path) -> N
     no longer does, and the variant is refused in one line with nothing written."""
     task = shutil.copytree(built / PLAIN, tmp_path / "t")
     probe = next((task / "private" / "probes").glob("*.py"))
-    probe.write_text(probe.read_text().replace('out = {', 'out = {\n    "name": tz.frequencies.__name__,', 1))
+    probe.write_text(probe.read_text().replace("out = {", 'out = {\n    "name": tz.frequencies.__name__,', 1))
     rec = json.loads((task / "private" / "recorded.json").read_text())
     next(iter(rec["probes"].values()))["name"] = "frequencies"
     (task / "private" / "recorded.json").write_text(json.dumps(rec))
@@ -225,8 +250,10 @@ def test_a_probe_that_prints_a_name_is_refused(built: Path, tmp_path: Path) -> N
 def test_a_hidden_test_that_fails_once_obfuscated_is_refused(built: Path, tmp_path: Path) -> None:
     task = shutil.copytree(built / PLAIN, tmp_path / "t")
     hidden = task / "private" / "tests" / "toolz" / "tests" / "test_itertoolz.py"
-    hidden.write_text(hidden.read_text() + "\n\ndef test_named():\n    assert groupby.__name__ == 'groupby' "
-                      "and frequencies.__name__ == 'frequencies'\n")
+    hidden.write_text(
+        hidden.read_text() + "\n\ndef test_named():\n    assert groupby.__name__ == 'groupby' "
+        "and frequencies.__name__ == 'frequencies'\n"
+    )
     rec = json.loads((task / "private" / "recorded.json").read_text())
     rec["tests"].append("toolz/tests/test_itertoolz.py::test_named")
     (task / "private" / "recorded.json").write_text(json.dumps(rec))
@@ -261,13 +288,17 @@ def test_a_module_whose_file_name_holds_the_package_name_keeps_its_imports(tmp_p
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("from .funczork import twice\nfrom .core import thrice\n")
     (pkg / "funczork.py").write_text("def twice(x):\n    return 2 * x\n")
-    (pkg / "core.py").write_text("try:\n    from cyzork.funczork import quick as fast\nexcept ImportError:\n"
-                                 "    fast = None\n\ndef thrice(x):\n    return 3 * x\n")
+    (pkg / "core.py").write_text(
+        "try:\n    from cyzork.funczork import quick as fast\nexcept ImportError:\n"
+        "    fast = None\n\ndef thrice(x):\n    return 3 * x\n"
+    )
     res = obfuscate_project(tmp_path / "proj", tmp_path / "out", tmp_path / "map.json", ObfuscateOptions(seed=3))
     assert "funczork" not in res.mapping  # the case under test: a module name the map keeps
     new = res.mapping["zork"]
     assert (tmp_path / "out" / new / "funczork.py").is_file(), sorted(p.name for p in (tmp_path / "out").rglob("*"))
-    code = (f"import sys; sys.path.insert(0, '.'); import {new} as p; "
-            f"print(p.{res.mapping['twice']}(2), p.{res.mapping['thrice']}(2))")
+    code = (
+        f"import sys; sys.path.insert(0, '.'); import {new} as p; "
+        f"print(p.{res.mapping['twice']}(2), p.{res.mapping['thrice']}(2))"
+    )
     run = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path / "out", capture_output=True, text=True)
     assert run.stdout.split() == ["4", "6"], run.stderr[-500:]

@@ -5,6 +5,7 @@ and passes natively, the starting workspace fails to build in the target, the re
 and grading builds each candidate from its own source in the bwrap sandbox (`setup.py build_ext --inplace`).
 
 The sdist is fetched from PyPI once (checked against its sha256); the venvs are made once under the cache."""
+
 from __future__ import annotations
 
 import json
@@ -13,11 +14,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, release_slice, grade_revival as _grade, revival_oracle as _oracle
+from conftest import ROOT, release_slice
+from conftest import grade_revival as _grade
+from conftest import revival_oracle as _oracle
 
 from swr import kinds
-from swr.harness.run import JobConfig, run_job
 from swr.core.layout import PORT_PATCH
+from swr.harness.run import JobConfig, run_job
 from swr.kinds.revival.task import RevivalTask
 
 REVIVAL = ROOT / "revivals" / "bitarray-c-api"
@@ -129,7 +132,8 @@ def test_a_shipped_binary_is_not_graded(task: RevivalTask, built: Path, tmp_path
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:
     oracle = run_job(JobConfig(release=release, agent="oracle", jobs_dir=tmp_path / "jobs"))
-    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict.score == "200/200", \
-        [(r.label, r.error) for r in oracle]
+    assert len(oracle) == 1 and oracle[0].passed and oracle[0].verdict.score == "200/200", [
+        (r.label, r.error) for r in oracle
+    ]
     nop = run_job(JobConfig(release=release, agent="nop", jobs_dir=tmp_path / "jobs"))
     assert len(nop) == 1 and not nop[0].passed and nop[0].verdict.label == "build_failure"

@@ -3,6 +3,7 @@
 it), `swr results --cohort/--cutoff` splits pass rates plain vs obfuscated and before vs after a release date
 (other kinds: "n/a"), `swr audit achievability` grades revival tasks (oracle 1, nop 0) and every other audit
 lists them as not applicable with a reason."""
+
 from __future__ import annotations
 
 import json
@@ -48,15 +49,21 @@ def command_run(release: Path, task: RevivalTask, tmp_path_factory: pytest.TempP
     """One real `swr run -a command` whose command calls ./feedback before and after restoring the module."""
     module = (task.reference_dir / MODULE_REF / RECIPES).read_text()
     assert "SWR_R7_EOF" not in module
-    cfg = JobConfig(release=release, agent="command", jobs_dir=tmp_path_factory.mktemp("jobs"), concurrency=1,
-                    agent_options={"command": SCRIPT.format(module=module), "network": False})
+    cfg = JobConfig(
+        release=release,
+        agent="command",
+        jobs_dir=tmp_path_factory.mktemp("jobs"),
+        concurrency=1,
+        agent_options={"command": SCRIPT.format(module=module), "network": False},
+    )
     recs = run_job(cfg)
     assert len(recs) == 1 and recs[0].status == "done", (recs[0].error, recs[0].verdict)
     return cfg, run_dir(cfg, recs[0].key).logs
 
 
 def test_feedback_in_the_agents_sandbox_runs_the_public_tests_in_the_target_venv(
-        command_run: tuple[JobConfig, Path]) -> None:
+    command_run: tuple[JobConfig, Path],
+) -> None:
     """Without the target venv and interpreter mounted (and found) in the agent's sandbox, ./feedback cannot
     run: a missing interpreter or spec, exit 2, and no verdict at all."""
     logs = command_run[1]
@@ -67,8 +74,9 @@ def test_feedback_in_the_agents_sandbox_runs_the_public_tests_in_the_target_venv
     # the broken project: the public test file cannot even be collected, and pytest's account says why
     assert before["kind"] == "revival" and before["split"] == "public" and not before["pass"]
     assert before["labels"] == ["tests_failed"] and before["score"] == "0/1"
-    assert before["records"] == [{"case": "collect:tests/test_more.py", "check": "test", "pass": False,
-                                  "detail": "error"}]
+    assert before["records"] == [
+        {"case": "collect:tests/test_more.py", "check": "test", "pass": False, "detail": "error"}
+    ]
     assert "recipes" in before["detail"], before["detail"][-500:]
     # restored: every public test ran in the target venv and passed; no hidden test or probe was run
     assert after["pass"] and after["labels"] == [] and len(after["records"]) > 300, after["labels"]
@@ -78,7 +86,8 @@ def test_feedback_in_the_agents_sandbox_runs_the_public_tests_in_the_target_venv
 
 
 def test_the_run_that_restored_the_module_by_copying_it_fails_with_its_score(
-        command_run: tuple[JobConfig, Path]) -> None:
+    command_run: tuple[JobConfig, Path],
+) -> None:
     """The command writes the original recipes.py back: every hidden test and probe passes (its score says so)
     and the run fails as a copied_original (issue 23 §2: it passed 627/627 before)."""
     cfg = command_run[0]
@@ -123,8 +132,9 @@ def test_results_by_cohort(release: Path, linear_release: Path, tmp_path: Path) 
     twin = shutil.copytree(mixed / "tasks" / TASK, mixed / "tasks" / f"{TASK}-obf", symlinks=True)
     toml = (twin / "task.toml").read_text()
     assert "obfuscated = false" in toml and f'id = "{TASK}"' in toml
-    (twin / "task.toml").write_text(toml.replace("obfuscated = false", "obfuscated = true")
-                                    .replace(f'id = "{TASK}"', f'id = "{TASK}-obf"'))
+    (twin / "task.toml").write_text(
+        toml.replace("obfuscated = false", "obfuscated = true").replace(f'id = "{TASK}"', f'id = "{TASK}-obf"')
+    )
     for ref in (MODULE_REF, REBUILD_REF):  # no original and no honest rebuild: nothing for its oracle to write
         shutil.rmtree(twin / "private" / "reference" / ref)
     workflow = next((linear_release / "tasks").iterdir())
@@ -136,19 +146,32 @@ def test_results_by_cohort(release: Path, linear_release: Path, tmp_path: Path) 
     assert doc["cohorts"]["obfuscated"] == {
         "n/a": {"tasks": 1, "runs": 1, "passed": 1, "pass_at_1": 1.0},
         "obfuscated": {"tasks": 1, "runs": 1, "passed": 0, "pass_at_1": 0.0},
-        "plain": {"tasks": 1, "runs": 1, "passed": 1, "pass_at_1": 1.0}}
+        "plain": {"tasks": 1, "runs": 1, "passed": 1, "pass_at_1": 1.0},
+    }
     assert set(doc["cohorts"]["released"]) == {"n/a", "released >= 2024-01-08"}  # released on the cutoff
     later = _results("oracle", jobs, "--cutoff", "2024-01-09")
     assert list(later["cohorts"]) == ["released"] and later["cutoff"] == "2024-01-09"
-    assert later["cohorts"]["released"]["released < 2024-01-09"] == {"tasks": 2, "runs": 2, "passed": 1,
-                                                                     "pass_at_1": 0.5}
+    assert later["cohorts"]["released"]["released < 2024-01-09"] == {
+        "tasks": 2,
+        "runs": 2,
+        "passed": 1,
+        "pass_at_1": 0.5,
+    }
     table = swr("results", "oracle", "--jobs-dir", str(jobs), "--cohort", "obfuscated")
     assert table.returncode == 0 and "oracle by obfuscated" in table.stdout and "plain" in table.stdout
 
 
-@pytest.mark.parametrize("args, field", [(("--cutoff", "2024-13-01"), "--cutoff"),
-                                         (("--cohort", "colour"), "--cohort"), (("--cohort", "released"), "--cutoff")])
-def test_a_bad_cohort_option_is_one_line(command_run: tuple[JobConfig, Path], args: tuple[str, ...], field: str) -> None:
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (("--cutoff", "2024-13-01"), "--cutoff"),
+        (("--cohort", "colour"), "--cohort"),
+        (("--cohort", "released"), "--cutoff"),
+    ],
+)
+def test_a_bad_cohort_option_is_one_line(
+    command_run: tuple[JobConfig, Path], args: tuple[str, ...], field: str
+) -> None:
     cfg = command_run[0]
     res = swr("results", cfg.name, "--jobs-dir", str(cfg.jobs_dir), *args)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and f"field `{field}`" in res.stderr

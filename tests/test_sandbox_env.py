@@ -24,8 +24,12 @@ def test_a_venv_under_tmp_is_not_hidden_by_the_sandbox_tmpfs(tmp_path: Path) -> 
     assert str(venv).startswith("/tmp/")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
-    purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     (Path(purelib) / "swr-under-test.pth").write_text(f"{ROOT / 'src'}\n" + "\n".join(site.getsitepackages()) + "\n")
     res = subprocess.run([py, "-c", PROBE, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr

@@ -51,8 +51,10 @@ from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import STDERR_CAP
 
 JOBS = 2  # grade()'s default
-CORRECT = ("import json, sys\nS = json.load(sys.stdin)\n"
-           "json.dump({'y': 2 * S['a'] + S['b'], 'z': [S['a'], S['b']]}, sys.stdout)\n")
+CORRECT = (
+    "import json, sys\nS = json.load(sys.stdin)\n"
+    "json.dump({'y': 2 * S['a'] + S['b'], 'z': [S['a'], S['b']]}, sys.stdout)\n"
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,6 +79,7 @@ EXPECT = {
 
 
 # ----------------------------------------------------------------------------------------- helpers
+
 
 def limited(task, **kw):
     """A copy of the task with tightened limits."""
@@ -132,6 +135,7 @@ def marker() -> str:
 
 # ------------------------------------------------------------------------------------------ normal
 
+
 def test_correct_candidate_passes(linear_task, backend, tmp_path):
     v, wall = timed_grade(linear_task, write_candidate(tmp_path / "good", CORRECT), backend)
     assert v.passed is True, (v.labels, [s.detail for s in v.scenarios])
@@ -141,14 +145,29 @@ def test_correct_candidate_passes(linear_task, backend, tmp_path):
 
 # ---------------------------------------------------------------------------- private files, env
 
+
 def probe_candidate(root: Path, task, full: bool) -> Path:
     script = PROBE.replace("__FULL__", repr(full)).replace("__ROOT__", repr(str(task.root)))
     return write_candidate(root, script + wrong_answer_py())
 
 
-ALLOWED_ENV = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE",
-               "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "SWR_ARTIFACTS", "SWR_WORKDIR",
-               "PWD", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"}
+ALLOWED_ENV = {
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    "PYTHONHASHSEED",
+    "PYTHONDONTWRITEBYTECODE",
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "SWR_ARTIFACTS",
+    "SWR_WORKDIR",
+    "PWD",
+    "OPENBLAS_CORETYPE",
+    "OPENBLAS_L2_SIZE",
+}
 HIDDEN = {"root": False, "private": False, "hidden": False, "root_via_proc1": False, "release": False}
 
 
@@ -178,8 +197,13 @@ def test_private_files_env_and_proc_do_not_leak(linear_task, backend, tmp_path, 
     assert wall < wall_bound(task)
 
     # 2. one scenario with everything it printed: the full walk of "/" (including /usr and the venv)
-    ex = execute(limited(task, time_s=120), probe_candidate(tmp_path / "full", task, full=True),
-                 task.hidden[0].scenario, backend, tmp_path / "full-files")
+    ex = execute(
+        limited(task, time_s=120),
+        probe_candidate(tmp_path / "full", task, full=True),
+        task.hidden[0].scenario,
+        backend,
+        tmp_path / "full-files",
+    )
     assert ex.returncode == 0 and ex.limit is None, ex.stderr[-2000:]
     text = ex.stdout.decode() + ex.stderr.decode()
     for s in leaks:
@@ -200,11 +224,13 @@ def test_private_files_env_and_proc_do_not_leak(linear_task, backend, tmp_path, 
         names = {kv.split("=", 1)[0] for kv in report["proc"][f"{pid}/environ"].split("\0") if kv}
         assert names <= allowed, names - allowed
     # the launcher must not hand the grader's working directory to the sandbox
-    assert not any(f"PWD={os.getcwd()}" in report["proc"][f"{pid}/environ"] for pid in report["pids"]
-                   if os.getcwd() != "/")
+    assert not any(
+        f"PWD={os.getcwd()}" in report["proc"][f"{pid}/environ"] for pid in report["pids"] if os.getcwd() != "/"
+    )
 
 
 # --------------------------------------------------------------------------------------- network
+
 
 def test_no_network_to_host_loopback(linear_task, backend, tmp_path):
     lis = Listeners()
@@ -218,10 +244,12 @@ def test_no_network_to_host_loopback(linear_task, backend, tmp_path):
         assert lis.got == ["AF_INET connection"]
         lis.got.clear()
 
-        script = (NET.replace("__TCP__", str(lis.tcp.getsockname()[1]))
-                  .replace("__UDP__", str(lis.udp.getsockname()[1]))
-                  .replace("__ABSTRACT__", repr(lis.abstract_name)))
-        cand = write_candidate(tmp_path / "net", script + 'REPORT = None\n' + wrong_answer_py())
+        script = (
+            NET.replace("__TCP__", str(lis.tcp.getsockname()[1]))
+            .replace("__UDP__", str(lis.udp.getsockname()[1]))
+            .replace("__ABSTRACT__", repr(lis.abstract_name))
+        )
+        cand = write_candidate(tmp_path / "net", script + "REPORT = None\n" + wrong_answer_py())
         v, wall = timed_grade(linear_task, cand, backend)
         time.sleep(0.3)  # let a late datagram arrive, if any
     finally:
@@ -238,6 +266,7 @@ def test_no_network_to_host_loopback(linear_task, backend, tmp_path):
 
 
 # ------------------------------------------------------------------ namespaces and socket families
+
 
 def test_no_new_namespace_and_no_socket_family_but_unix_and_inet(linear_task, backend, tmp_path):
     """The seccomp filter, the same on every backend: a new namespace of any kind (unshare, clone's
@@ -259,6 +288,7 @@ def test_no_new_namespace_and_no_socket_family_but_unix_and_inet(linear_task, ba
 
 # ------------------------------------------------------------------------------ resource limits
 
+
 def test_bounded_fork_bomb_hits_pids_limit_and_is_cleaned_up(linear_task, backend, tmp_path):
     mark = marker()
     cand = write_candidate(tmp_path / "forkbomb", FORK_BOMB.replace("__MARK__", repr(mark)) + wrong_answer_py())
@@ -273,11 +303,14 @@ def test_bounded_fork_bomb_hits_pids_limit_and_is_cleaned_up(linear_task, backen
 
 
 def test_three_gib_allocation_hits_memory_limit(linear_task, backend, tmp_path):
-    cand = write_candidate(tmp_path / "hog", "import json, sys\nS = json.load(sys.stdin)\n"
-                                            "b = b'x' * (3 << 30)\nREPORT = len(b)\n" + wrong_answer_py())
+    cand = write_candidate(
+        tmp_path / "hog",
+        "import json, sys\nS = json.load(sys.stdin)\nb = b'x' * (3 << 30)\nREPORT = len(b)\n" + wrong_answer_py(),
+    )
     # touching 2 GiB takes ~5 s on this VM (slow first-touch page faults): grade three scenarios, not six
-    task = dataclasses.replace(limited(linear_task, time_s=30), hidden=linear_task.hidden[:2],
-                               public=linear_task.public[:1])
+    task = dataclasses.replace(
+        limited(linear_task, time_s=30), hidden=linear_task.hidden[:2], public=linear_task.public[:1]
+    )
     assert task.limits.memory_bytes == 2 << 30  # the default limit
     v, wall = timed_grade(task, cand, backend)
     assert_exec_failure(v, "memory", n=3)
@@ -305,8 +338,10 @@ def test_endless_loop_with_closed_stdio_still_times_out(linear_task, backend, tm
 
 
 def test_100_mib_on_stdout_hits_output_limit_and_is_bounded(linear_task, backend, tmp_path):
-    cand = write_candidate(tmp_path / "flood", "import sys\nchunk = b'x' * (1 << 20)\n"
-                                              "for _ in range(100):\n    sys.stdout.buffer.write(chunk)\n")
+    cand = write_candidate(
+        tmp_path / "flood",
+        "import sys\nchunk = b'x' * (1 << 20)\nfor _ in range(100):\n    sys.stdout.buffer.write(chunk)\n",
+    )
     task = limited(linear_task, time_s=20)
     v, wall = timed_grade(task, cand, backend)
     assert_exec_failure(v, "output")
@@ -323,10 +358,14 @@ def test_writes_to_the_host_are_capped_per_file_and_in_total(linear_task, backen
 
 def test_100_mib_on_stderr_is_capped_and_does_not_block(linear_task, backend, tmp_path):
     """stderr is for diagnosis only: it is drained and capped, and a correct answer still passes."""
-    cand = write_candidate(tmp_path / "chatty", (
-        "import json, sys\nS = json.load(sys.stdin)\nchunk = b'e' * (1 << 20)\n"
-        "for _ in range(100):\n    sys.stderr.buffer.write(chunk)\n"
-        "json.dump({'y': 2 * S['a'] + S['b'], 'z': [S['a'], S['b']]}, sys.stdout)\n"))
+    cand = write_candidate(
+        tmp_path / "chatty",
+        (
+            "import json, sys\nS = json.load(sys.stdin)\nchunk = b'e' * (1 << 20)\n"
+            "for _ in range(100):\n    sys.stderr.buffer.write(chunk)\n"
+            "json.dump({'y': 2 * S['a'] + S['b'], 'z': [S['a'], S['b']]}, sys.stdout)\n"
+        ),
+    )
     v, wall = timed_grade(linear_task, cand, backend)
     assert v.passed is True, v.labels
     ex = execute(linear_task, cand, linear_task.hidden[0].scenario, backend, tmp_path / "files")
@@ -336,11 +375,15 @@ def test_100_mib_on_stderr_is_capped_and_does_not_block(linear_task, backend, tm
 
 # ------------------------------------------------------------------------- writes, daemons, system
 
+
 def test_writes_never_reach_the_host(linear_task, backend, tmp_path):
     mark = marker()
     cand_dir = tmp_path / "writer"
-    script = (WRITER.replace("__MARK__", repr(mark)).replace("__HOST_HOME__", repr(str(Path.home())))
-              .replace("__HOST_CAND__", repr(str(cand_dir))))
+    script = (
+        WRITER.replace("__MARK__", repr(mark))
+        .replace("__HOST_HOME__", repr(str(Path.home())))
+        .replace("__HOST_CAND__", repr(str(cand_dir)))
+    )
     cand = write_candidate(cand_dir, script + wrong_answer_py())
     run_before = (cand / "run").read_bytes()
     v, wall = timed_grade(linear_task, cand, backend)
@@ -353,9 +396,18 @@ def test_writes_never_reach_the_host(linear_task, backend, tmp_path):
         # the sandbox's own scratch space works: its /tmp, a copy-on-write work dir, the artifacts dir
         assert rep["tmp"] == rep["workdir"] == rep["artifacts"] == "written", rep
         assert (rep["run_itself"] == "written") == EXPECT[backend.name].given_writable, rep
-    host = [Path("/tmp") / mark, Path.home() / mark, Path("/root") / mark, cand_dir / mark,
-            Path(os.environ.get("HOME", "/root")) / mark, Path(sys.prefix) / mark, Path(sys.base_prefix) / mark,
-            Path("/usr") / mark, Path("/etc") / mark, Path(os.environ.get("TMPDIR", "/tmp")) / mark]
+    host = [
+        Path("/tmp") / mark,
+        Path.home() / mark,
+        Path("/root") / mark,
+        cand_dir / mark,
+        Path(os.environ.get("HOME", "/root")) / mark,
+        Path(sys.prefix) / mark,
+        Path(sys.base_prefix) / mark,
+        Path("/usr") / mark,
+        Path("/etc") / mark,
+        Path(os.environ.get("TMPDIR", "/tmp")) / mark,
+    ]
     assert not [p for p in host if p.exists()], "a sandboxed write reached the host"
     assert not list(Path(sys.prefix).rglob(f"{mark}*"))
     assert (cand / "run").read_bytes() == run_before  # the candidate dir is a copy-on-write view
@@ -366,8 +418,9 @@ def test_writes_never_reach_the_host(linear_task, backend, tmp_path):
 def test_daemon_is_killed_with_the_run(linear_task, backend, tmp_path, close_stdio):
     """A correct candidate that leaves a daemon behind: passes, promptly, and the daemon dies."""
     mark = marker()
-    cand = write_candidate(tmp_path / "daemon", DAEMON.replace("__MARK__", repr(mark))
-                           .replace("__CLOSE__", repr(close_stdio)))
+    cand = write_candidate(
+        tmp_path / "daemon", DAEMON.replace("__MARK__", repr(mark)).replace("__CLOSE__", repr(close_stdio))
+    )
     v, wall = timed_grade(linear_task, cand, backend)
     assert v.passed is True, (v.labels, [s.detail for s in v.scenarios])
     for s in scenarios(v):
@@ -377,6 +430,7 @@ def test_daemon_is_killed_with_the_run(linear_task, backend, tmp_path, close_std
 
 
 # ---------------------------------------------------------------------------- missing candidate
+
 
 @pytest.mark.parametrize("kind", ["no-dir", "no-run", "not-executable", "run-is-dir"])
 def test_missing_candidate(linear_task, backend, tmp_path, kind):
@@ -405,21 +459,23 @@ def test_broken_interpreter_is_an_execution_failure_not_missing(linear_task, bac
 
 # ------------------------------------------------------------------------------------- plumbing
 
+
 def test_odd_argv_and_env_reach_the_sandbox_intact(backend, tmp_path):
     """Newlines, quotes and non-ASCII in argv and env (under bwrap these take the launcher-less path)."""
-    weird = ["two\nlines", "it's \"quoted\" $HOME `x`", "ünï", ""]
+    weird = ["two\nlines", 'it\'s "quoted" $HOME `x`', "ünï", ""]
     prog = "import json, os, sys; print(json.dumps([sys.argv[1:], os.environ['SWR_X']]))"
     for argv_extra in (weird, ["plain"]):
-        job = Job([sys.executable, "-c", prog, *argv_extra], Mount(tmp_path, WORKDIR),
-                  env={"SWR_X": "a\nb 'c' $d"})
+        job = Job([sys.executable, "-c", prog, *argv_extra], Mount(tmp_path, WORKDIR), env={"SWR_X": "a\nb 'c' $d"})
         res = run(backend, job, b"")
         assert res.ok, res.stderr
         assert json.loads(res.stdout) == [argv_extra, "a\nb 'c' $d"]
 
 
 def test_sandbox_init_cmdline_hides_host_paths_and_etc_is_read_only(backend, tmp_path):
-    prog = ("import json, os; print(json.dumps([open('/proc/1/cmdline').read(), "
-            "os.access('/etc/passwd', os.W_OK) or os.access('/etc', os.W_OK)]))")  # one line: the launcher path
+    prog = (
+        "import json, os; print(json.dumps([open('/proc/1/cmdline').read(), "
+        "os.access('/etc/passwd', os.W_OK) or os.access('/etc', os.W_OK)]))"
+    )  # one line: the launcher path
     res = run(backend, Job([sys.executable, "-c", prog], Mount(tmp_path, WORKDIR, "overlay")), b"")
     assert res.ok, res.stderr
     cmdline, etc_writable = json.loads(res.stdout)
@@ -430,10 +486,15 @@ def test_sandbox_init_cmdline_hides_host_paths_and_etc_is_read_only(backend, tmp
 def test_artifacts_and_stdin_round_trip(backend, tmp_path):
     art = tmp_path / "art"
     art.mkdir()
-    prog = ("import os, sys; data = sys.stdin.read(); "
-            "open(os.path.join(os.environ['SWR_ARTIFACTS'], 'out.txt'), 'w').write(data[::-1]); print(len(data))")
-    res = run(backend, Job([sys.executable, "-c", prog], Mount(tmp_path, WORKDIR, "overlay"), Limits(time_s=20),
-                           artifacts=art), b"abc" * 100_000)
+    prog = (
+        "import os, sys; data = sys.stdin.read(); "
+        "open(os.path.join(os.environ['SWR_ARTIFACTS'], 'out.txt'), 'w').write(data[::-1]); print(len(data))"
+    )
+    res = run(
+        backend,
+        Job([sys.executable, "-c", prog], Mount(tmp_path, WORKDIR, "overlay"), Limits(time_s=20), artifacts=art),
+        b"abc" * 100_000,
+    )
     assert res.ok, res.stderr
     assert res.stdout.strip() == b"300000"
     assert (art / "out.txt").read_text() == ("abc" * 100_000)[::-1]

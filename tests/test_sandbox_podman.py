@@ -36,8 +36,17 @@ def podman() -> Iterator[Sandbox]:
 def test_podman_command_line_carries_the_design_flags(podman, tmp_path):
     argv = podman.argv(Job([sys.executable, "-c", "pass"], Mount(tmp_path, WORKDIR, "overlay")))
     line = " ".join(argv)
-    for flag in ("--network none", "--read-only", "--pids-limit 256", "--memory", "--cap-drop ALL",
-                 "--security-opt no-new-privileges", "--user 65534", "--rm", "--ulimit nofile=1024:1024"):
+    for flag in (
+        "--network none",
+        "--read-only",
+        "--pids-limit 256",
+        "--memory",
+        "--cap-drop ALL",
+        "--security-opt no-new-privileges",
+        "--user 65534",
+        "--rm",
+        "--ulimit nofile=1024:1024",
+    ):
         assert flag in line, flag
     assert "65534:0:" not in line, line  # the sandbox user (65534) is never mapped to host root
     vols = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("-v", "--volume")]
@@ -69,8 +78,10 @@ def test_podman_is_installed_where_ci_expects_it():
 
 
 PERMISSIVE = json.dumps({"defaultAction": "SCMP_ACT_ALLOW", "syscalls": []}).encode()
-USERNS = ("import ctypes, errno; libc = ctypes.CDLL(None, use_errno=True); "
-          "print('made' if libc.unshare(0x10000000) == 0 else errno.errorcode[ctypes.get_errno()])")
+USERNS = (
+    "import ctypes, errno; libc = ctypes.CDLL(None, use_errno=True); "
+    "print('made' if libc.unshare(0x10000000) == 0 else errno.errorcode[ctypes.get_errno()])"
+)
 
 
 def _seccomp_opt(argv: list[str]) -> str:

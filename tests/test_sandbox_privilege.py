@@ -17,15 +17,19 @@ from pathlib import Path
 import pytest
 from conftest import write_candidate
 
-from swr.kinds.workflow.grading import execute
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
+from swr.kinds.taskfile import Anticheat
+from swr.kinds.workflow.grading import execute
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import SANDBOX_UID
-from swr.kinds.taskfile import Anticheat
 
-SYSCTLS = ("/proc/sys/kernel/core_pattern", "/proc/sys/vm/overcommit_memory", "/proc/sys/vm/drop_caches",
-           "/proc/sys/kernel/hostname")
+SYSCTLS = (
+    "/proc/sys/kernel/core_pattern",
+    "/proc/sys/vm/overcommit_memory",
+    "/proc/sys/vm/drop_caches",
+    "/proc/sys/kernel/hostname",
+)
 ROOT_ONLY = ("/proc/slabinfo", "/proc/kpageflags", "/proc/timer_list", "/proc/vmallocinfo", "/proc/kallsyms")
 
 PROBE = """
@@ -65,14 +69,20 @@ libc = ctypes.CDLL(None, use_errno=True)
 ADD_KEY, REQUEST_KEY = {"x86_64": (248, 249), "aarch64": (217, 218)}[platform.machine()]
 KEY_SPEC_USER_KEYRING = -4
 """
-KEY_WRITER = KEYS + """
+KEY_WRITER = (
+    KEYS
+    + """
 rc = libc.syscall(ADD_KEY, b"user", b"swr-leak", b"hidden-inputs", 13, KEY_SPEC_USER_KEYRING)
 json.dump({"add_key": rc if rc >= 0 else errno.errorcode.get(ctypes.get_errno())}, sys.stdout)
 """
-KEY_READER = KEYS + """
+)
+KEY_READER = (
+    KEYS
+    + """
 rc = libc.syscall(REQUEST_KEY, b"user", b"swr-leak", None, KEY_SPEC_USER_KEYRING)
 json.dump({"found": rc >= 0, "errno": errno.errorcode.get(ctypes.get_errno())}, sys.stdout)
 """
+)
 
 
 def probe(task, sandbox: Sandbox, tmp_path: Path, script: str, name: str) -> tuple[dict, Path]:
@@ -124,15 +134,20 @@ EOF
 
 def test_command_agent_cannot_write_host_sysctls(linear_release, tmp_path):
     """The same inside `swr run -a command` (its files' host owner: the read-write mount test below)."""
-    cfg = JobConfig(release=linear_release, agent="command", job="priv", jobs_dir=tmp_path / "jobs", include=("good-linear-v1",),
-                    budget=Budget(time_limit_s=120), agent_options={"command": AGENT % {"sysctls": SYSCTLS},
-                                                                    "network": False})
+    cfg = JobConfig(
+        release=linear_release,
+        agent="command",
+        job="priv",
+        jobs_dir=tmp_path / "jobs",
+        include=("good-linear-v1",),
+        budget=Budget(time_limit_s=120),
+        agent_options={"command": AGENT % {"sysctls": SYSCTLS}, "network": False},
+    )
     (rec,) = run_job(cfg)
     assert rec.status == "done", rec.error
     kept = next((tmp_path / "jobs" / "priv" / "runs").glob("*/solution/probe.json"))
     for path, result in json.loads(kept.read_text()).items():
         assert result in ("EACCES", "EROFS", "EPERM"), (path, result)
-
 
 
 def test_file_made_in_a_writable_mount_belongs_to_an_unprivileged_uid(backend, tmp_path):
@@ -187,7 +202,9 @@ except ImportError as e:
 @pytest.mark.parametrize("forbidden", [(), ("numpy",)])
 def test_forbidden_package_cannot_be_imported(linear_task, backend, tmp_path, forbidden):
     """A task that forbids numpy: it is not importable in the candidate's sandbox, however it is named."""
-    task = dataclasses.replace(linear_task, meta=linear_task.meta.model_copy(
-        update={"anticheat": Anticheat(forbidden_packages=tuple(forbidden))}))
+    task = dataclasses.replace(
+        linear_task,
+        meta=linear_task.meta.model_copy(update={"anticheat": Anticheat(forbidden_packages=tuple(forbidden))}),
+    )
     out, _ = probe(task, backend, tmp_path, SNEAKY_IMPORT, "sneaky")
     assert out["imported"] == (None if forbidden else "numpy"), out

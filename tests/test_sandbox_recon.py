@@ -38,8 +38,12 @@ def _record(dist: str) -> list[str]:
 
 
 def _debian(program: str) -> list[str]:
-    owner = subprocess.run(["dpkg-query", "-S", os.path.realpath(shutil.which(program) or program)],
-                           capture_output=True, text=True, check=True).stdout.split(":")[0]
+    owner = subprocess.run(
+        ["dpkg-query", "-S", os.path.realpath(shutil.which(program) or program)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split(":")[0]
     listed = subprocess.run(["dpkg-query", "-L", owner], capture_output=True, text=True, check=True).stdout
     docs = ("/usr/share/doc/", "/usr/share/man/")  # no capability: hide.py leaves them
     return [p for p in listed.splitlines() if os.path.isfile(p) and not p.startswith(docs)]
@@ -58,15 +62,20 @@ def _allowed_libraries() -> set[str]:
     """Library files an allowed distribution ships too (numpy.libs' libgfortran is scipy.libs' same file):
     no forbidden capability."""
     forbidden = {_normal(d) for d in PACKAGES}
-    return {Path(str(f)).name for d in metadata.distributions() if _normal(d.metadata["Name"] or "") not in forbidden
-            for f in d.files or ()}
+    return {
+        Path(str(f)).name
+        for d in metadata.distributions()
+        if _normal(d.metadata["Name"] or "") not in forbidden
+        for f in d.files or ()
+    }
 
 
 def brief() -> dict[str, Any]:
     """What the candidate looks for; asserts on the host that each of it is really there to find."""
     files = [p for d in PACKAGES for p in _record(d)] + [p for prog in ("iverilog",) for p in _debian(prog)]
-    libs = sorted({Path(p).name for d in PACKAGES for p in _record(d) if _shared_library(Path(p).name)}
-                  - _allowed_libraries())
+    libs = sorted(
+        {Path(p).name for d in PACKAGES for p in _record(d) if _shared_library(Path(p).name)} - _allowed_libraries()
+    )
     gmsh_lib = next(p for p in _record("gmsh") if Path(p).name.startswith("libgmsh.so"))
     ctypes.CDLL(gmsh_lib)  # the capability under test: on the host, gmsh's OpenCASCADE library loads
     assert any(p.endswith("/ivl/ivl") for p in files), "Icarus's internal compiler is not installed"
@@ -81,8 +90,13 @@ def recon(backend: Sandbox, tmp_path: Path) -> tuple[dict[str, Any], Path]:
     private = tmp_path / "release" / "tasks" / "t-v1" / "files"
     private.mkdir(parents=True)
     (private / "data.txt").write_text("task files\n")
-    job = Job(["./run"], Mount(cand, WORKDIR, "overlay", (private,)), Limits(time_s=600, memory_bytes=4 << 30),
-              hidden=PACKAGES, hidden_bins=PROGRAMS)
+    job = Job(
+        ["./run"],
+        Mount(cand, WORKDIR, "overlay", (private,)),
+        Limits(time_s=600, memory_bytes=4 << 30),
+        hidden=PACKAGES,
+        hidden_bins=PROGRAMS,
+    )
     res = run(backend, job, b"{}\n")
     assert res.ok, (res.returncode, res.limit, res.stderr[-3000:])
     return json.loads(res.stdout), private
@@ -152,8 +166,7 @@ def test_a_layer_replaced_at_the_same_path_is_seen_anew(backend: Sandbox, tmp_pa
     for word in ("first", "second"):
         if cand.exists():
             shutil.rmtree(cand)
-        write_candidate(cand, "import sys\nsys.stdout.write(open('word.txt').read())\n",
-                        shebang="/usr/bin/env python3")
+        write_candidate(cand, "import sys\nsys.stdout.write(open('word.txt').read())\n", shebang="/usr/bin/env python3")
         (cand / "word.txt").write_text(word)
         res = run(backend, Job(["./run"], Mount(cand, WORKDIR, "overlay"), Limits(time_s=60)), b"")
         assert res.ok and res.stdout == word.encode(), (word, res.stdout, res.stderr[-500:])
@@ -177,8 +190,9 @@ def test_a_vendored_copy_of_a_forbidden_package_is_absent_too(backend: Sandbox, 
     host = {n: importlib.util.find_spec(n) is not None for n in ("pip._vendor.rich", "pip._vendor.requests", "rich")}
     assert all(host.values()), host  # on the host, every copy is there to find
     cand = write_candidate(tmp_path / "cand", VENDORED, shebang="/usr/bin/env python3")
-    res = run(backend, Job(["./run"], Mount(cand, WORKDIR, "overlay"), Limits(time_s=60), hidden=("rich", "requests")),
-              b"")
+    res = run(
+        backend, Job(["./run"], Mount(cand, WORKDIR, "overlay"), Limits(time_s=60), hidden=("rich", "requests")), b""
+    )
     assert res.ok, res.stderr[-2000:]
     out = json.loads(res.stdout)
     assert out["json"] == "imported" and all(out[n] != "imported" for n in host), out

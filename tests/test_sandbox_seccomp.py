@@ -19,48 +19,153 @@ from swr.sandbox import seccomp
 
 ALLOW, KILL = 0x7FFF0000, 0x80000000
 EPERM, ENOSYS, EAFNOSUPPORT = (0x00050000 | e for e in (errno.EPERM, errno.ENOSYS, errno.EAFNOSUPPORT))
-AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3, "i386": 0x40000003,
-              "arm": 0x40000028}
+AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7, "riscv64": 0xC00000F3, "i386": 0x40000003, "arm": 0x40000028}
 MACHINES = ("x86_64", "aarch64", "riscv64")
 # Numbers typed in from the kernel's tables (arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/
 # asm-generic/unistd.h), not read from the module under test: read, write, unshare, clone, clone3,
 # socket, socketpair, keyctl, setns, and a few neighbours of the checked ones.
-NR = {"x86_64": {"read": 0, "write": 1, "unshare": 272, "clone": 56, "fork": 57, "clone3": 435, "socket": 41,
-                 "connect": 42, "socketpair": 53, "keyctl": 250, "setns": 308},
-      "aarch64": {"read": 63, "write": 64, "unshare": 97, "clone": 220, "clone3": 435, "socket": 198,
-                  "socketpair": 199, "bind": 200, "keyctl": 219, "setns": 268}}
+NR = {
+    "x86_64": {
+        "read": 0,
+        "write": 1,
+        "unshare": 272,
+        "clone": 56,
+        "fork": 57,
+        "clone3": 435,
+        "socket": 41,
+        "connect": 42,
+        "socketpair": 53,
+        "keyctl": 250,
+        "setns": 308,
+    },
+    "aarch64": {
+        "read": 63,
+        "write": 64,
+        "unshare": 97,
+        "clone": 220,
+        "clone3": 435,
+        "socket": 198,
+        "socketpair": 199,
+        "bind": 200,
+        "keyctl": 219,
+        "setns": 268,
+    },
+}
 NR["riscv64"] = NR["aarch64"]
 # The kernel's numbers of every call the filter names (the module holds only names, which libseccomp
 # resolves): arch/x86/entry/syscalls/syscall_64.tbl, include/uapi/asm-generic/unistd.h (aarch64, riscv64).
 X86_64 = {
-    "ptrace": 101, "syslog": 103, "vhangup": 153, "pivot_root": 155, "adjtimex": 159, "acct": 163,
-    "settimeofday": 164, "mount": 165, "umount2": 166, "swapon": 167, "swapoff": 168, "reboot": 169,
-    "sethostname": 170, "setdomainname": 171, "init_module": 175, "delete_module": 176, "quotactl": 179,
-    "nfsservctl": 180, "lookup_dcookie": 212, "clock_settime": 227, "kexec_load": 246, "add_key": 248,
-    "request_key": 249, "keyctl": 250, "unshare": 272, "perf_event_open": 298, "fanotify_init": 300,
-    "name_to_handle_at": 303, "open_by_handle_at": 304, "clock_adjtime": 305, "setns": 308,
-    "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "finit_module": 313, "kexec_file_load": 320,
-    "bpf": 321, "userfaultfd": 323, "socket": 41, "socketpair": 53, "clone": 56,
+    "ptrace": 101,
+    "syslog": 103,
+    "vhangup": 153,
+    "pivot_root": 155,
+    "adjtimex": 159,
+    "acct": 163,
+    "settimeofday": 164,
+    "mount": 165,
+    "umount2": 166,
+    "swapon": 167,
+    "swapoff": 168,
+    "reboot": 169,
+    "sethostname": 170,
+    "setdomainname": 171,
+    "init_module": 175,
+    "delete_module": 176,
+    "quotactl": 179,
+    "nfsservctl": 180,
+    "lookup_dcookie": 212,
+    "clock_settime": 227,
+    "kexec_load": 246,
+    "add_key": 248,
+    "request_key": 249,
+    "keyctl": 250,
+    "unshare": 272,
+    "perf_event_open": 298,
+    "fanotify_init": 300,
+    "name_to_handle_at": 303,
+    "open_by_handle_at": 304,
+    "clock_adjtime": 305,
+    "setns": 308,
+    "process_vm_readv": 310,
+    "process_vm_writev": 311,
+    "kcmp": 312,
+    "finit_module": 313,
+    "kexec_file_load": 320,
+    "bpf": 321,
+    "userfaultfd": 323,
+    "socket": 41,
+    "socketpair": 53,
+    "clone": 56,
 }
 GENERIC = {
-    "lookup_dcookie": 18, "umount2": 39, "mount": 40, "pivot_root": 41, "nfsservctl": 42, "vhangup": 58,
-    "quotactl": 60, "acct": 89, "unshare": 97, "kexec_load": 104, "init_module": 105, "delete_module": 106,
-    "clock_settime": 112, "syslog": 116, "ptrace": 117, "reboot": 142, "sethostname": 161,
-    "setdomainname": 162, "settimeofday": 170, "adjtimex": 171, "add_key": 217, "request_key": 218,
-    "keyctl": 219, "swapon": 224, "swapoff": 225, "perf_event_open": 241, "fanotify_init": 262,
-    "name_to_handle_at": 264, "open_by_handle_at": 265, "clock_adjtime": 266, "setns": 268,
-    "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "finit_module": 273, "bpf": 280,
-    "userfaultfd": 282, "kexec_file_load": 294, "socket": 198, "socketpair": 199, "clone": 220,
+    "lookup_dcookie": 18,
+    "umount2": 39,
+    "mount": 40,
+    "pivot_root": 41,
+    "nfsservctl": 42,
+    "vhangup": 58,
+    "quotactl": 60,
+    "acct": 89,
+    "unshare": 97,
+    "kexec_load": 104,
+    "init_module": 105,
+    "delete_module": 106,
+    "clock_settime": 112,
+    "syslog": 116,
+    "ptrace": 117,
+    "reboot": 142,
+    "sethostname": 161,
+    "setdomainname": 162,
+    "settimeofday": 170,
+    "adjtimex": 171,
+    "add_key": 217,
+    "request_key": 218,
+    "keyctl": 219,
+    "swapon": 224,
+    "swapoff": 225,
+    "perf_event_open": 241,
+    "fanotify_init": 262,
+    "name_to_handle_at": 264,
+    "open_by_handle_at": 265,
+    "clock_adjtime": 266,
+    "setns": 268,
+    "process_vm_readv": 270,
+    "process_vm_writev": 271,
+    "kcmp": 272,
+    "finit_module": 273,
+    "bpf": 280,
+    "userfaultfd": 282,
+    "kexec_file_load": 294,
+    "socket": 198,
+    "socketpair": 199,
+    "clone": 220,
 }
 COMMON = {  # numbered alike on every architecture since 5.1
-    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429,
-    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "clone3": 435, "pidfd_getfd": 438,
-    "mount_setattr": 442, "quotactl_fd": 443,
+    "io_uring_setup": 425,
+    "io_uring_enter": 426,
+    "io_uring_register": 427,
+    "open_tree": 428,
+    "move_mount": 429,
+    "fsopen": 430,
+    "fsconfig": 431,
+    "fsmount": 432,
+    "fspick": 433,
+    "clone3": 435,
+    "pidfd_getfd": 438,
+    "mount_setattr": 442,
+    "quotactl_fd": 443,
 }
 KERNEL_NR = {"x86_64": X86_64 | COMMON, "aarch64": GENERIC | COMMON, "riscv64": GENERIC | COMMON}
 
-NEW_NS = {"newns": 0x20000, "newcgroup": 0x2000000, "newuts": 0x4000000, "newipc": 0x8000000,
-          "newuser": 0x10000000, "newpid": 0x20000000, "newnet": 0x40000000}
+NEW_NS = {
+    "newns": 0x20000,
+    "newcgroup": 0x2000000,
+    "newuts": 0x4000000,
+    "newipc": 0x8000000,
+    "newuser": 0x10000000,
+    "newpid": 0x20000000,
+    "newnet": 0x40000000,
+}
 THREAD = 0x3D0F00  # what glibc's pthread_create passes: CLONE_VM|FS|FILES|SIGHAND|THREAD|SYSVSEM|SETTLS|...
 SIGCHLD, HIGH = 17, 1 << 40
 
@@ -98,24 +203,33 @@ def seccomp_data(nr: int, arch: int, *args: int) -> bytes:
 def table(machine: str) -> list[tuple[str, int, tuple[int, ...], int]]:
     """(what, syscall number, arguments, expected return) on one architecture."""
     n = NR[machine]
-    rows = [("read", n["read"], (0, 0, 10), ALLOW), ("write", n["write"], (1, 0, 10), ALLOW),
-            ("keyctl", n["keyctl"], (0,), EPERM), ("setns", n["setns"], (3, 0), EPERM),
-            ("unshare(NEWUSER)", n["unshare"], (NEW_NS["newuser"],), EPERM), ("unshare(0)", n["unshare"], (0,), EPERM),
-            ("fork-like clone", n["clone"], (SIGCHLD,), ALLOW), ("thread clone", n["clone"], (THREAD,), ALLOW),
-            ("clone, junk above bit 31", n["clone"], (SIGCHLD | HIGH,), ALLOW),
-            ("clone(NEWUSER), junk above bit 31", n["clone"], (NEW_NS["newuser"] | SIGCHLD | HIGH,), EPERM),
-            ("clone3", n["clone3"], (0, 88), ENOSYS),
-            ("socket(AF_INET), junk above bit 31", n["socket"], (2 | HIGH, 1, 0), ALLOW),
-            ("socket(AF_VSOCK), junk above bit 31", n["socket"], (40 | HIGH, 1, 0), EAFNOSUPPORT),
-            ("socket(-1)", n["socket"], ((1 << 64) - 1, 1, 0), EAFNOSUPPORT)]
+    rows = [
+        ("read", n["read"], (0, 0, 10), ALLOW),
+        ("write", n["write"], (1, 0, 10), ALLOW),
+        ("keyctl", n["keyctl"], (0,), EPERM),
+        ("setns", n["setns"], (3, 0), EPERM),
+        ("unshare(NEWUSER)", n["unshare"], (NEW_NS["newuser"],), EPERM),
+        ("unshare(0)", n["unshare"], (0,), EPERM),
+        ("fork-like clone", n["clone"], (SIGCHLD,), ALLOW),
+        ("thread clone", n["clone"], (THREAD,), ALLOW),
+        ("clone, junk above bit 31", n["clone"], (SIGCHLD | HIGH,), ALLOW),
+        ("clone(NEWUSER), junk above bit 31", n["clone"], (NEW_NS["newuser"] | SIGCHLD | HIGH,), EPERM),
+        ("clone3", n["clone3"], (0, 88), ENOSYS),
+        ("socket(AF_INET), junk above bit 31", n["socket"], (2 | HIGH, 1, 0), ALLOW),
+        ("socket(AF_VSOCK), junk above bit 31", n["socket"], (40 | HIGH, 1, 0), EAFNOSUPPORT),
+        ("socket(-1)", n["socket"], ((1 << 64) - 1, 1, 0), EAFNOSUPPORT),
+    ]
     rows += [(f"clone({name})", n["clone"], (flag | SIGCHLD,), EPERM) for name, flag in NEW_NS.items()]
     rows += [(f"clone(THREAD|{name})", n["clone"], (flag | THREAD,), EPERM) for name, flag in NEW_NS.items()]
     for call, allowed in (("socket", (1, 2, 10, 16)), ("socketpair", (1, 2, 10))):
-        rows += [(f"{call}({fam})", n[call], (fam, 1, 0), ALLOW if fam in allowed else EAFNOSUPPORT)
-                 for fam in range(64)]
+        rows += [
+            (f"{call}({fam})", n[call], (fam, 1, 0), ALLOW if fam in allowed else EAFNOSUPPORT) for fam in range(64)
+        ]
     # netlink: NETLINK_ROUTE (0) alone, the protocol read on all 64 bits
-    rows += [(f"socket(AF_NETLINK, {proto:#x})", n["socket"], (16, 3, proto), EAFNOSUPPORT)
-             for proto in (4, 9, 12, 15, 16, HIGH, (1 << 64) - 1)]
+    rows += [
+        (f"socket(AF_NETLINK, {proto:#x})", n["socket"], (16, 3, proto), EAFNOSUPPORT)
+        for proto in (4, 9, 12, 15, 16, HIGH, (1 << 64) - 1)
+    ]
     rows += [("socket(AF_NETLINK | junk, NETLINK_ROUTE)", n["socket"], (16 | HIGH, 3, 0), ALLOW)]
     return rows
 
@@ -123,8 +237,11 @@ def table(machine: str) -> list[tuple[str, int, tuple[int, ...], int]]:
 @pytest.mark.parametrize("machine", MACHINES)
 def test_bpf_program_decides_each_call_as_the_table_says(machine):
     prog, arch = seccomp.program(machine), AUDIT_ARCH[machine]
-    wrong = [(what, hex(got), hex(want)) for what, nr, args, want in table(machine)
-             if (got := run_bpf(prog, seccomp_data(nr, arch, *args))) != want]
+    wrong = [
+        (what, hex(got), hex(want))
+        for what, nr, args, want in table(machine)
+        if (got := run_bpf(prog, seccomp_data(nr, arch, *args))) != want
+    ]
     assert not wrong, wrong
 
 
@@ -132,8 +249,11 @@ def test_bpf_program_decides_each_call_as_the_table_says(machine):
 def test_bpf_program_refuses_every_call_of_the_deny_list(machine):
     prog, numbers = seccomp.program(machine), KERNEL_NR[machine]
     assert all(numbers[name] == NR[machine][name] for name in NR[machine] if name in numbers)
-    wrong = [name for name in seccomp.DENIED
-             if run_bpf(prog, seccomp_data(numbers[name], AUDIT_ARCH[machine], 0, 0)) != EPERM]
+    wrong = [
+        name
+        for name in seccomp.DENIED
+        if run_bpf(prog, seccomp_data(numbers[name], AUDIT_ARCH[machine], 0, 0)) != EPERM
+    ]
     assert not wrong, wrong
     # and nothing else: every other number below 512 passes, whatever its arguments
     others = set(range(512)) - set(numbers.values())
@@ -166,13 +286,26 @@ def grid(machine: str) -> list[tuple[int, int, tuple[int, ...]]]:
     arch, n = AUDIT_ARCH[machine], KERNEL_NR[machine]
     points = [(arch, nr, (w,) * 6) for nr in (*range(512), *COMMON.values(), 450) for w in (0, LOW32 >> 1, ALL)]
     flags = [0, SIGCHLD, THREAD, HIGH, *(1 << b for b in range(64))]
-    points += [(arch, n[call], (f | extra, 0)) for call in ("clone", "clone3") for f in flags
-               for extra in (0, SIGCHLD, THREAD, HIGH)]
+    points += [
+        (arch, n[call], (f | extra, 0))
+        for call in ("clone", "clone3")
+        for f in flags
+        for extra in (0, SIGCHLD, THREAD, HIGH)
+    ]
     families = [*range(64), 64, 65, 100, 255, 1 << 16, 1 << 31, LOW32, ALL]
-    points += [(arch, n[call], (f | junk, 1, proto)) for call in ("socket", "socketpair") for f in families
-               for junk in (0, HIGH) for proto in (0, 4)]
-    points += [(arch, n[call], (16 | junk, 3, proto)) for call in ("socket", "socketpair") for junk in (0, HIGH)
-               for proto in (*range(32), 1 << 32, LOW32, ALL)]
+    points += [
+        (arch, n[call], (f | junk, 1, proto))
+        for call in ("socket", "socketpair")
+        for f in families
+        for junk in (0, HIGH)
+        for proto in (0, 4)
+    ]
+    points += [
+        (arch, n[call], (16 | junk, 3, proto))
+        for call in ("socket", "socketpair")
+        for junk in (0, HIGH)
+        for proto in (*range(32), 1 << 32, LOW32, ALL)
+    ]
     foreign = [AUDIT_ARCH[a] for a in ("i386", "arm", "x86_64", "aarch64", "riscv64") if a != machine]
     points += [(a, nr, (w,) * 6) for a in foreign for nr in (0, 41, 56, 102, 198, 220, 359, 435) for w in WORDS]
     if machine == "x86_64":
@@ -191,6 +324,7 @@ def matches(rule: seccomp.Rule, args: tuple[int, ...]) -> bool:
     def one(a: seccomp.Arg) -> bool:
         x = args[a.index] if a.index < len(args) else 0
         return {"EQ": x == a.value, "NE": x != a.value, "MASKED_EQ": x & a.value == a.value_two}[a.op]
+
     return all(one(a) for a in rule.args)
 
 
@@ -243,13 +377,19 @@ def test_rule_table_decides_every_socket_family_and_clone_flag():
 def test_oci_profile_keeps_no_rule_of_its_base_for_the_calls_it_decides():
     """podman's default profile allows clone, clone3, socket and unshare outright, and admits i386 and
     x32: none of that may survive into the profile the sandbox uses."""
-    base = {"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 38,
-            "archMap": [{"architecture": "SCMP_ARCH_X86_64", "subArchitectures": ["SCMP_ARCH_X86", "SCMP_ARCH_X32"]}],
-            "syscalls": [{"names": ["read", "clone", "clone3", "socket", "socketpair", "unshare", "socketcall"],
-                          "action": "SCMP_ACT_ALLOW"},
-                         {"names": ["socket"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 2, "value": 9,
-                                                                                   "op": "SCMP_CMP_NE"}]},
-                         {"name": "keyctl", "action": "SCMP_ACT_ALLOW"}]}
+    base = {
+        "defaultAction": "SCMP_ACT_ERRNO",
+        "defaultErrnoRet": 38,
+        "archMap": [{"architecture": "SCMP_ARCH_X86_64", "subArchitectures": ["SCMP_ARCH_X86", "SCMP_ARCH_X32"]}],
+        "syscalls": [
+            {
+                "names": ["read", "clone", "clone3", "socket", "socketpair", "unshare", "socketcall"],
+                "action": "SCMP_ACT_ALLOW",
+            },
+            {"names": ["socket"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 2, "value": 9, "op": "SCMP_CMP_NE"}]},
+            {"name": "keyctl", "action": "SCMP_ACT_ALLOW"},
+        ],
+    }
     prof = seccomp.oci_profile(base, "x86_64")
     assert prof["architectures"] == ["SCMP_ARCH_X86_64"] and "archMap" not in prof
     assert prof["defaultAction"] == "SCMP_ACT_ERRNO" and prof["defaultErrnoRet"] == 38
@@ -260,21 +400,27 @@ def test_oci_profile_keeps_no_rule_of_its_base_for_the_calls_it_decides():
     assert {"names": ["read", "socketcall"], "action": "SCMP_ACT_ALLOW"} in prof["syscalls"]
     # every family but unix/inet/inet6 refused by its own rule, on its low 32 bits, those from 64 up by any
     # of their bits 6 to 31; netlink route alone
-    for call, alone in (("socket", {1, 2, 10}), ("socketpair", {1, 2, 10, 16})):
+    for call, _alone in (("socket", {1, 2, 10}), ("socketpair", {1, 2, 10, 16})):
         rules = [r for r in ours if call in r["names"]]
         assert all(r["args"][0]["op"] == "SCMP_CMP_MASKED_EQ" for r in rules)
         above = [r for r in rules if r["args"][0]["value"] != 0xFFFFFFFF]
         assert sorted(r["args"][0]["value"] for r in above) == [1 << b for b in range(6, 32)]
-        assert all(r["args"][0]["valueTwo"] == r["args"][0]["value"] and r["errnoRet"] == errno.EAFNOSUPPORT
-                   and len(r["args"]) == 1 for r in above)
+        assert all(
+            r["args"][0]["valueTwo"] == r["args"][0]["value"]
+            and r["errnoRet"] == errno.EAFNOSUPPORT
+            and len(r["args"]) == 1
+            for r in above
+        )
         by_family = [r for r in rules if len(r["args"]) == 1 and r not in above]  # decided on the family alone
         assert {r["args"][0]["valueTwo"] for r in by_family if r["action"] == "SCMP_ACT_ALLOW"} == {1, 2, 10}
         assert {r["args"][0]["valueTwo"] for r in by_family if r["action"] == "SCMP_ACT_ERRNO"} == (
-            set(range(64)) - {1, 2, 10} if call == "socketpair" else set(range(64)) - {1, 2, 10, 16})
+            set(range(64)) - {1, 2, 10} if call == "socketpair" else set(range(64)) - {1, 2, 10, 16}
+        )
     netlink = [r for r in ours if "socket" in r["names"] and r["args"][0]["valueTwo"] == 16]
     assert sorted((r["action"], r["args"][1:]) for r in netlink) == [
         ("SCMP_ACT_ALLOW", [{"index": 2, "value": 0, "valueTwo": 0, "op": "SCMP_CMP_EQ"}]),
-        ("SCMP_ACT_ERRNO", [{"index": 2, "value": 0, "valueTwo": 0, "op": "SCMP_CMP_NE"}])]
+        ("SCMP_ACT_ERRNO", [{"index": 2, "value": 0, "valueTwo": 0, "op": "SCMP_CMP_NE"}]),
+    ]
     json.dumps(prof)  # serialisable as given to podman
 
 

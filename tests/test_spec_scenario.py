@@ -20,7 +20,9 @@ summary = "s"
 command = ["python3", "run.py"]
 """
 
-ALL_TYPES = BASE + """
+ALL_TYPES = (
+    BASE
+    + """
 [inputs.x]
 type = "number"
 min = 0.5
@@ -54,6 +56,7 @@ choices = ["a", "b"]
 type = "path"
 choices = ["data/a.txt", "data/b.txt"]
 """
+)
 
 
 def write(tmp: Path, text: str, files: tuple[str, ...] = ()) -> Path:
@@ -109,18 +112,21 @@ def test_input_distance_is_zero_only_for_equal_scenarios(tmp_path: Path) -> None
     assert input_distance(spec, a, b) > 0.0
 
 
-@pytest.mark.parametrize(("edit", "field", "words"), [
-    (lambda t: t.replace('summary = "s"\n', ""), "summary", "missing"),
-    (lambda t: t + '[inputs.z]\ntype = "complex"\n', "inputs.z.type", "number"),
-    (lambda t: t + '[inputs.z]\ntype = "number"\nmin = 2.0\nmax = 1.0\n', "inputs.z", "min (2) > max (1)"),
-    (lambda t: t + '[inputs.z]\ntype = "categorical"\nchoices = []\n', "inputs.z", "choices"),
-    (lambda t: t + '[inputs.z]\ntype = "number"\nmin = 0.0\nmax = 1.0\nlog = true\n', "inputs.z", "min > 0"),
-    (lambda t: t + '[inputs.z]\ntype = "path"\nchoices = ["nope.txt"]\n', "inputs.z.choices", "not a file"),
-    (lambda t: t + '[inputs.z]\ntype = "number"\nmin = 0.0\nmax = 1.0\ncolour = 3\n', "inputs.z.colour", "known"),
-    (lambda t: t.replace('domain = "data-document"', 'domain = "astrology"'), "domain", ""),
-    (lambda t: t.replace('name = "w"', 'name = "Bad Name"'), "name", ""),
-    (lambda t: 'entry = "run:main"\n' + t, "", "exactly one of `command` or `entry`"),
-])
+@pytest.mark.parametrize(
+    ("edit", "field", "words"),
+    [
+        (lambda t: t.replace('summary = "s"\n', ""), "summary", "missing"),
+        (lambda t: t + '[inputs.z]\ntype = "complex"\n', "inputs.z.type", "number"),
+        (lambda t: t + '[inputs.z]\ntype = "number"\nmin = 2.0\nmax = 1.0\n', "inputs.z", "min (2) > max (1)"),
+        (lambda t: t + '[inputs.z]\ntype = "categorical"\nchoices = []\n', "inputs.z", "choices"),
+        (lambda t: t + '[inputs.z]\ntype = "number"\nmin = 0.0\nmax = 1.0\nlog = true\n', "inputs.z", "min > 0"),
+        (lambda t: t + '[inputs.z]\ntype = "path"\nchoices = ["nope.txt"]\n', "inputs.z.choices", "not a file"),
+        (lambda t: t + '[inputs.z]\ntype = "number"\nmin = 0.0\nmax = 1.0\ncolour = 3\n', "inputs.z.colour", "known"),
+        (lambda t: t.replace('domain = "data-document"', 'domain = "astrology"'), "domain", ""),
+        (lambda t: t.replace('name = "w"', 'name = "Bad Name"'), "name", ""),
+        (lambda t: 'entry = "run:main"\n' + t, "", "exactly one of `command` or `entry`"),
+    ],
+)
 def test_bad_specs_name_file_and_field(tmp_path: Path, edit, field: str, words: str) -> None:
     text = edit(BASE + '[inputs.a]\ntype = "boolean"\n')
     d = write(tmp_path, text)
@@ -141,8 +147,10 @@ def test_invalid_toml_syntax_is_one_line(tmp_path: Path) -> None:
 
 
 def test_tolerances_follow_outputs_section(tmp_path: Path) -> None:
-    text = BASE + '[inputs.a]\ntype = "boolean"\n[outputs]\natol = 0.5\nignore = ["t"]\n' \
-                  '[outputs.fields."s.*.x"]\nrtol = 0.01\ndescription = "x"\n'
+    text = (
+        BASE + '[inputs.a]\ntype = "boolean"\n[outputs]\natol = 0.5\nignore = ["t"]\n'
+        '[outputs.fields."s.*.x"]\nrtol = 0.01\ndescription = "x"\n'
+    )
     tol = load_spec(write(tmp_path, text)).tolerances
     assert tol.atol == 0.5 and tol.rtol == 1e-4 and tol.ignore == ("t",)
     assert tol.fields == (("s.*.x", None, 0.01),)

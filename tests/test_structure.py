@@ -25,7 +25,8 @@ def _modules() -> dict[str, Path]:
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
@@ -50,7 +51,7 @@ def _targets(name: str, is_package: bool, node: ast.Import | ast.ImportFrom, mod
     base = node.module or ""
     if node.level:
         package = name.split(".") if is_package else name.split(".")[:-1]
-        anchor = package[:len(package) - (node.level - 1)]
+        anchor = package[: len(package) - (node.level - 1)]
         base = ".".join(anchor + ([base] if base else []))
     hits = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules}
     if base in modules and len(hits) < len(node.names):
@@ -111,8 +112,10 @@ def test_the_cycle_finder_reports_a_cycle_once_and_nothing_for_a_chain() -> None
 
 
 def test_the_graph_counts_imports_inside_functions_and_skips_type_checking_blocks() -> None:
-    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import swr.x\n"
-                     "def f():\n    from swr import y\n    from . import z\n")
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import swr.x\n"
+        "def f():\n    from swr import y\n    from . import z\n"
+    )
     nodes = _import_nodes(tree)
     found = set().union(*(_targets("swr.w", False, n, {"swr.x", "swr.y", "swr.z"}) for n in nodes))
     assert found == {"swr.y", "swr.z"}
@@ -129,9 +132,27 @@ def test_no_import_cycles() -> None:
     assert found == [], "import cycles among swr modules: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-LAYOUT_NAMES = {"task.toml", "instruction.md", "release.json", "swr.db", "gates.json", "engine.toml", "workflow.toml",
-                "spec.md", "trajectory.json", "defects.json", "defects.toml", "freeze.json", "build.json",
-                "schema.json", "scenario.json", "output.json", "input.json", "expected.json", "diff.patch"}
+LAYOUT_NAMES = {
+    "task.toml",
+    "instruction.md",
+    "release.json",
+    "swr.db",
+    "gates.json",
+    "engine.toml",
+    "workflow.toml",
+    "spec.md",
+    "trajectory.json",
+    "defects.json",
+    "defects.toml",
+    "freeze.json",
+    "build.json",
+    "schema.json",
+    "scenario.json",
+    "output.json",
+    "input.json",
+    "expected.json",
+    "diff.patch",
+}
 
 
 def test_only_the_layout_module_names_files_of_the_on_disk_layout() -> None:
@@ -155,8 +176,11 @@ def _private_uses(names: set[str], home: Path) -> list[str]:
         if path == home:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Attribute) and node.attr in names
-                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in names
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            ):
                 found.append(f"{path.relative_to(root)}:{node.lineno}: .{node.attr}")
     return found
 
@@ -179,19 +203,25 @@ def test_no_file_reaches_into_the_private_parts_of_tolerances() -> None:
 # The packages as the pipeline, lowest first. A module imports its own package, a lower layer, or a peer of its own
 # layer; sandbox/ and judge/ (the ground the kinds stand on) import only core/ (swr/__init__.py is core's too).
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"core", ""}), frozenset({"sandbox", "judge"}), frozenset({"kinds"}), frozenset({"assemble", "harness"}),
-    frozenset({"audit", "export", "report"}), frozenset({"cli"}),
+    frozenset({"core", ""}),
+    frozenset({"sandbox", "judge"}),
+    frozenset({"kinds"}),
+    frozenset({"assemble", "harness"}),
+    frozenset({"audit", "export", "report"}),
+    frozenset({"cli"}),
 )
 NO_PEERS = frozenset({"sandbox", "judge"})
 # Upward imports found when the rule was written (issue 24): each is to go, and then its line here. The test fails
 # on any other violation, and on a line here that no longer is one (so this list only shrinks).
-KNOWN_VIOLATIONS = frozenset({
-    ("swr.assemble", "swr.audit.defects"),  # the assembler carries a release's defect register forward
-    ("swr.kinds.engine.check", "swr.audit.adequacy"),  # the engine check runs the adequacy audit
-    ("swr.kinds.engine.task", "swr.audit.adequacy"),
-    ("swr.kinds.workflow.catalog", "swr.assemble"),  # the catalog and check commands build with the assembler
-    ("swr.kinds.workflow.check", "swr.assemble"),
-})
+KNOWN_VIOLATIONS = frozenset(
+    {
+        ("swr.assemble", "swr.audit.defects"),  # the assembler carries a release's defect register forward
+        ("swr.kinds.engine.check", "swr.audit.adequacy"),  # the engine check runs the adequacy audit
+        ("swr.kinds.engine.task", "swr.audit.adequacy"),
+        ("swr.kinds.workflow.catalog", "swr.assemble"),  # the catalog and check commands build with the assembler
+        ("swr.kinds.workflow.check", "swr.assemble"),
+    }
+)
 
 
 def _package(module: str) -> str:
@@ -223,8 +253,12 @@ def layer_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
 
 
 def test_the_layer_rule_flags_upward_and_ground_floor_sideways_imports() -> None:
-    graph = {"swr.judge.x": {"swr.core.a", "swr.sandbox.b"}, "swr.core.a": {"swr.kinds.k"},
-             "swr.audit.m": {"swr.report.r", "swr.kinds.k"}, "swr.cli.c": {"swr.audit.m", "swr"}}
+    graph = {
+        "swr.judge.x": {"swr.core.a", "swr.sandbox.b"},
+        "swr.core.a": {"swr.kinds.k"},
+        "swr.audit.m": {"swr.report.r", "swr.kinds.k"},
+        "swr.cli.c": {"swr.audit.m", "swr"},
+    }
     assert layer_violations(graph) == {("swr.judge.x", "swr.sandbox.b"), ("swr.core.a", "swr.kinds.k")}
 
 
@@ -241,8 +275,10 @@ def test_nothing_below_imports_above() -> None:
 DOCS = (SRC.parent / "README.md", *sorted((SRC.parent / "docs").glob("*.md")))
 _DOTTED = re.compile(r"\bswr(?:\.[A-Za-z_]\w*)+")
 # src/swr/<path> (a module or a folder), or a module path from a top package (`sandbox/seccomp.py`)
-_PATH = re.compile(r"\bsrc/swr/([\w/]+(?:\.py)?)"
-                   r"|(?<![\w/.])((?:core|sandbox|judge|kinds|assemble|harness|audit|export|report|cli)/[\w/]+\.py)\b")
+_PATH = re.compile(
+    r"\bsrc/swr/([\w/]+(?:\.py)?)"
+    r"|(?<![\w/.])((?:core|sandbox|judge|kinds|assemble|harness|audit|export|report|cli)/[\w/]+\.py)\b"
+)
 NOT_MODULES = {"swr.db"}  # the results store's file name (swr.core.layout.DB_FILE)
 # Named by docs/architecture.md ahead of the kinds protocol landing (issue 24): remove each once it exists.
 FORWARD = {"swr.kinds.protocol", "swr.kinds.registry"}
@@ -279,9 +315,17 @@ def stale_references(text: str) -> set[str]:
 
 def test_the_stale_reference_finder_sees_moved_modules_and_paths() -> None:
     assert stale_references("src/swr/spec.py and swr.grade and sandbox/seccomp.py, judge/verdict.py") == {
-        "src/swr/spec.py", "swr.grade", "src/swr/judge/verdict.py"}
-    assert stale_references("swr.harness.results.job_results, `judge/artifacts/__init__.py`, src/swr/kinds/, "
-                            "`audit/freeze.json` of a release") == set()
+        "src/swr/spec.py",
+        "swr.grade",
+        "src/swr/judge/verdict.py",
+    }
+    assert (
+        stale_references(
+            "swr.harness.results.job_results, `judge/artifacts/__init__.py`, src/swr/kinds/, "
+            "`audit/freeze.json` of a release"
+        )
+        == set()
+    )
     assert stale_references("swr.harness.results.no_such_function") == {"swr.harness.results.no_such_function"}
 
 

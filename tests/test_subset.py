@@ -1,5 +1,6 @@
 """`swr subset`: a held-out subset stratified like SWR100 (largest-remainder shares per domain, families in
 turn, one variant of each workflow before a second), and `swr run -i @FILE` reading the ids it writes."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -8,16 +9,18 @@ from pathlib import Path
 import pytest
 from conftest import swr
 
-from swr.harness.store import Store
 from swr.core.layout import ReleasePaths
 from swr.export.subset import allocate, subset
+from swr.harness.store import Store
 from swr.kinds.taskfile import TaskLimits, dump_task_file
 from swr.kinds.workflow.taskfile import TaskTolerances, WorkflowTaskFile
 
 # domain -> family -> workflows; six variants each: 24, 12 and 6 tasks
-LAYOUT = {"physical-engineering-simulation": {"f1": ["w1", "w2", "w3"], "f2": ["w4"]},
-          "life-molecular-sciences": {"f3": ["w5", "w6"]},
-          "earth-space-sciences": {"f4": ["w7"]}}
+LAYOUT = {
+    "physical-engineering-simulation": {"f1": ["w1", "w2", "w3"], "f2": ["w4"]},
+    "life-molecular-sciences": {"f3": ["w5", "w6"]},
+    "earth-space-sciences": {"f4": ["w7"]},
+}
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +31,16 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for family, workflows in families.items():
             for w in workflows:
                 for k in range(1, 7):
-                    meta = WorkflowTaskFile(id=f"{w}-v{k}", workflow=w, family=family, domain=domain, variant=k,
-                                            workflow_hash="0" * 64,
-                                            limits=TaskLimits(time_s=10, memory_mb=512, pids=64, stdout_mb=8),
-                                            tolerances=TaskTolerances(atol=0, rtol=0))
+                    meta = WorkflowTaskFile(
+                        id=f"{w}-v{k}",
+                        workflow=w,
+                        family=family,
+                        domain=domain,
+                        variant=k,
+                        workflow_hash="0" * 64,
+                        limits=TaskLimits(time_s=10, memory_mb=512, pids=64, stdout_mb=8),
+                        tolerances=TaskTolerances(atol=0, rtol=0),
+                    )
                     toml = at.task(meta.id).toml
                     toml.parent.mkdir(parents=True)
                     toml.write_text(dump_task_file(meta))
@@ -56,8 +65,11 @@ def test_domains_get_largest_remainder_shares_and_families_take_turns(release: P
         assert len(ids) == len(set(ids)) == 10 and ids == sorted(ids)
         domains, families, workflows = facts(ids)
         # exact shares 5.71, 2.86, 1.43: floors 5, 2, 1 and the two spare seats to the largest remainders
-        assert domains == {"physical-engineering-simulation": 6, "life-molecular-sciences": 3,
-                           "earth-space-sciences": 1}
+        assert domains == {
+            "physical-engineering-simulation": 6,
+            "life-molecular-sciences": 3,
+            "earth-space-sciences": 1,
+        }
         assert families == {"f1": 3, "f2": 3, "f3": 3, "f4": 1}
         assert all(workflows[w] == 1 for w in ("w1", "w2", "w3"))  # one variant of each workflow first
         assert sorted([workflows["w5"], workflows["w6"]]) == [1, 2]
@@ -69,7 +81,10 @@ def test_a_whole_release_and_proportional_sizes() -> None:
 
     assert allocate({"a": 24, "b": 12, "c": 6}, 7, random.Random(0)) == {"a": 4, "b": 2, "c": 1}
     assert allocate({"a": 1, "b": 1, "c": 1}, 2, random.Random(0)) in (
-        {"a": 1, "b": 1, "c": 0}, {"a": 1, "b": 0, "c": 1}, {"a": 0, "b": 1, "c": 1})
+        {"a": 1, "b": 1, "c": 0},
+        {"a": 1, "b": 0, "c": 1},
+        {"a": 0, "b": 1, "c": 1},
+    )
     ties = {tuple(sorted(allocate({"a": 1, "b": 1, "c": 1}, 1, random.Random(s)).items())) for s in range(20)}
     assert len(ties) > 1  # ties are broken by the seed, not by name
 
@@ -89,14 +104,25 @@ def test_cli_writes_the_same_file_for_the_same_seed_and_errors_in_one_line(relea
 
 def test_swr_run_takes_task_ids_from_an_at_file(linear_release: Path, tmp_path: Path) -> None:
     (tmp_path / "ids").write_text("good-linear-v2  # the held-out one\n")
-    res = swr("run", str(linear_release), "-a", "nop", "-i", f"@{tmp_path / 'ids'}", "--jobs-dir",
-              str(tmp_path / "jobs"), "--job", "held")
+    res = swr(
+        "run",
+        str(linear_release),
+        "-a",
+        "nop",
+        "-i",
+        f"@{tmp_path / 'ids'}",
+        "--jobs-dir",
+        str(tmp_path / "jobs"),
+        "--job",
+        "held",
+    )
     assert res.returncode == 0, res.stderr
     store = Store(tmp_path / "jobs")
     try:
         assert [r.task for r in store.runs("held")] == ["good-linear-v2"]
     finally:
         store.close()
-    bad = swr("run", str(linear_release), "-a", "nop", "-i", f"@{tmp_path / 'nope'}", "--jobs-dir",
-              str(tmp_path / "jobs"))
+    bad = swr(
+        "run", str(linear_release), "-a", "nop", "-i", f"@{tmp_path / 'nope'}", "--jobs-dir", str(tmp_path / "jobs")
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--include" in bad.stderr, bad.stderr

@@ -16,12 +16,12 @@ from test_catalog_defects import build_one, lookup, mismatched
 
 from swr.audit.lint import lint_task
 from swr.audit.oracle import leaf_within
-from swr.kinds.workflow.gates import tolerance_scale
-from swr.kinds.workflow.grading import grade
 from swr.judge import Tolerances, compare, equal
 from swr.judge.compare import compare_slow
-from swr.kinds.workflow.task import Task
+from swr.kinds.workflow.gates import tolerance_scale
+from swr.kinds.workflow.grading import grade
 from swr.kinds.workflow.spec import load_spec
+from swr.kinds.workflow.task import Task
 
 # --- period ---------------------------------------------------------------------------------------------------
 
@@ -48,10 +48,11 @@ def test_an_angle_is_compared_modulo_its_period(cmp: Any) -> None:
 def test_sat_passes_declares_its_angles_periodic() -> None:
     """Azimuths from north through east at rise and set (and at the epoch), the sub-point longitude and the RA."""
     tol = load_spec(next(CATALOG.glob("*/*/sat-passes"))).tolerances
-    ref = {"events": [{"event": "rise", "t_min": 3.0, "az_deg": 359.95, "range_km": 2400.0,
-                       "range_rate_km_s": -6.1}],
-           "epoch_topocentric": {"alt_deg": -40.0, "az_deg": 0.01, "range_km": 9000.0, "range_rate_km_s": 1.0},
-           "epoch_state": {"ra_of_date_hours": 23.9999999, "subpoint_lon_deg": 179.9999999}}
+    ref = {
+        "events": [{"event": "rise", "t_min": 3.0, "az_deg": 359.95, "range_km": 2400.0, "range_rate_km_s": -6.1}],
+        "epoch_topocentric": {"alt_deg": -40.0, "az_deg": 0.01, "range_km": 9000.0, "range_rate_km_s": 1.0},
+        "epoch_state": {"ra_of_date_hours": 23.9999999, "subpoint_lon_deg": 179.9999999},
+    }
     cand = copy.deepcopy(ref)
     cand["events"][0]["az_deg"] = 0.05
     cand["epoch_topocentric"]["az_deg"] = 360.01
@@ -95,9 +96,14 @@ def test_lint_knows_periods(sat_passes: Task) -> None:
     """A band reaching half the period accepts every angle; a period on a pattern that names nothing is a typo."""
     assert not [f for f in lint_task(sat_passes) if f["field"].endswith("az_deg")]
     tol = sat_passes.tolerances
-    loose = dataclasses.replace(sat_passes, tolerances=dataclasses.replace(
-        tol, fields=(*tol.fields, ("epoch_topocentric.az_deg", 180.0, 0.0)),
-        periods=(*tol.periods, ("epoch_topocentric.azimuth", 360.0))))
+    loose = dataclasses.replace(
+        sat_passes,
+        tolerances=dataclasses.replace(
+            tol,
+            fields=(*tol.fields, ("epoch_topocentric.az_deg", 180.0, 0.0)),
+            periods=(*tol.periods, ("epoch_topocentric.azimuth", 360.0)),
+        ),
+    )
     found = {(f["check"], f["field"], f["severity"]) for f in lint_task(loose)}
     assert ("tolerance_too_loose", "epoch_topocentric.az_deg", "error") in found
     assert ("pattern_matches_nothing", "epoch_topocentric.azimuth", "warning") in found
@@ -159,19 +165,24 @@ def test_an_angle_has_no_scale_for_the_build_rule() -> None:
     assert tolerance_scale(outs, Tolerances(atol=0.25, rtol=0.0, periods=(("az", 360.0),))) is None
 
 
-@pytest.mark.parametrize("table, field", [
-    ('[outputs.fields."az"]\nperiod = -360', "outputs.fields.az.period"),
-    ('[outputs.fields."az"]\nzero = "maybe"', "outputs.fields.az.zero"),
-    ('[constants]\n"bad name" = 3.0', "constants"),
-    ('[constants.G]\nvalue = 9.8\nsource = "short"', "constants.G"),
-])
+@pytest.mark.parametrize(
+    "table, field",
+    [
+        ('[outputs.fields."az"]\nperiod = -360', "outputs.fields.az.period"),
+        ('[outputs.fields."az"]\nzero = "maybe"', "outputs.fields.az.zero"),
+        ('[constants]\n"bad name" = 3.0', "constants"),
+        ('[constants.G]\nvalue = 9.8\nsource = "short"', "constants.G"),
+    ],
+)
 def test_a_bad_declaration_is_one_line_naming_file_and_field(tmp_path: Path, table: str, field: str) -> None:
     wf = tmp_path / "wf"
     wf.mkdir()
     (wf / "run.py").write_text("print('{}')\n")
-    (wf / "workflow.toml").write_text('name = "bad"\nfamily = "fixtures"\ndomain = "data-document"\nsummary = "An '
-                                      'angle in degrees from its input."\ncommand = ["python3", "run.py"]\n[inputs.a]\n'
-                                      f'type = "number"\nmin = 1.0\nmax = 9.0\n{table}\n')
+    (wf / "workflow.toml").write_text(
+        'name = "bad"\nfamily = "fixtures"\ndomain = "data-document"\nsummary = "An '
+        'angle in degrees from its input."\ncommand = ["python3", "run.py"]\n[inputs.a]\n'
+        f'type = "number"\nmin = 1.0\nmax = 9.0\n{table}\n'
+    )
     r = swr("check", str(wf))
     lines = [ln for ln in r.stderr.splitlines() if ln.startswith("swr: ")]
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr

@@ -1,4 +1,5 @@
 """Verdict assembly: stage labels, anti-shortcut, scores, feedback mode, JSON safety."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,7 @@ def test_pass() -> None:
     assert [s["split"] for s in v["scenarios"]] == ["hidden"] * 3 + ["public"] * 2
     assert v["scenarios"][0]["extra_keys"] == ["extra"]
     assert all("_output" not in s for s in v["scenarios"])
-    assert set(v) >= {"task", "pass", "label", "labels", "r_hid", "r_pub", "field_agreement",
-                      "scenarios"}
+    assert set(v) >= {"task", "pass", "label", "labels", "r_hid", "r_pub", "field_agreement", "scenarios"}
 
 
 def test_execution_failure_nonzero_exit_and_limit() -> None:
@@ -51,10 +51,19 @@ def test_execution_failure_nonzero_exit_and_limit() -> None:
     assert judge_scenario(REFS[0], ex, TOL, split="hidden", index=0)["label"] == "execution_failure"
 
 
-@pytest.mark.parametrize("stdout", [
-    b"garbage", b"", b'{"y": 1.0, "k": "a"}{"y": 1.0, "k": "a"}', b'[{"y": 1.0, "k": "a"}]',
-    b'"text"', b"\xff\xfe{}", b"[" * 100000 + b"]" * 100000, b'{"y": 1.0, "k": "a"} x',
-])
+@pytest.mark.parametrize(
+    "stdout",
+    [
+        b"garbage",
+        b"",
+        b'{"y": 1.0, "k": "a"}{"y": 1.0, "k": "a"}',
+        b'[{"y": 1.0, "k": "a"}]',
+        b'"text"',
+        b"\xff\xfe{}",
+        b"[" * 100000 + b"]" * 100000,
+        b'{"y": 1.0, "k": "a"} x',
+    ],
+)
 def test_parse_failure(stdout) -> None:
     s = judge_scenario(REFS[0], Execution(0, stdout), TOL, split="hidden", index=0)
     assert s["label"] == "parse_failure" and not s["pass"] and s["detail"]
@@ -62,8 +71,7 @@ def test_parse_failure(stdout) -> None:
 
 
 def test_parse_allows_surrounding_whitespace_and_nan() -> None:
-    s = judge_scenario({"v": math.nan}, Execution(0, b'\n\t {"v": NaN}  \r\n'), TOL,
-                       split="public", index=4)
+    s = judge_scenario({"v": math.nan}, Execution(0, b'\n\t {"v": NaN}  \r\n'), TOL, split="public", index=4)
     assert s["pass"] and list(s["_output"]) == ["v"] and math.isnan(s["_output"]["v"])
     assert s["index"] == 4 and s["split"] == "public" and s["label"] is None
 
@@ -78,8 +86,7 @@ def test_schema_and_semantic_labels_order() -> None:
     v = run([{"y": 1.0}, {"y": 2.5, "k": "b"}, {"y": 3.0, "k": "z"}])
     assert v["label"] == "schema_failure"
     assert v["labels"] == ["schema_failure", "numeric_mismatch", "categorical_mismatch"]
-    assert v["scenarios"][1]["mismatches"] == [
-        {"path": "y", "label": "numeric_mismatch", "expected": 2.0, "got": 2.5}]
+    assert v["scenarios"][1]["mismatches"] == [{"path": "y", "label": "numeric_mismatch", "expected": 2.0, "got": 2.5}]
 
 
 def test_input_independent() -> None:
@@ -109,8 +116,7 @@ def test_public_replay_uses_public_refs_and_blocks_pass() -> None:
     assert v["pass"]  # the hidden reference itself equals the public one: not a replay
     v = verdict("t", [(r, ok(r)) for r in refs], [], TOL, public_refs=[{"y": 2.0}, {"y": 9.0}])
     assert v["r_pub"] is None and v["pass"]
-    v = verdict("t", [(refs[0], ok(refs[0])), (refs[1], ok({"y": 9.0}))], [], TOL,
-                public_refs=[{"y": 9.0}])
+    v = verdict("t", [(refs[0], ok(refs[0])), (refs[1], ok({"y": 9.0}))], [], TOL, public_refs=[{"y": 9.0}])
     assert v["label"] == "public_replay" and v["r_hid"] == 0.5
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
+from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.scenario import sample_scenario
 from swr.kinds.workflow.spec import load_spec
-from swr.kinds.workflow.reference import Runner
 
 TIMEOUT_S = 2.0
 
@@ -42,7 +42,7 @@ def wait_until(cond, timeout: float = 2.0) -> bool:
     return True
 
 
-MODULE = '''
+MODULE = """
 import json, os, subprocess, sys, time
 
 CALLS = 0
@@ -73,7 +73,7 @@ def main(s):
         os.write(1, b'{"ok": true, "output": "{\\\\"forged\\\\": 1}"}\\n')  # a forged protocol line on fd 1
         subprocess.run(["/bin/echo", "from a child process"], check=True)
     return {"y": 2.0 * s["a"] + 1.0, "calls": CALLS}
-'''
+"""
 
 
 def entry_workflow(root: Path, module_text: str = MODULE, *, extra_toml: str = "") -> tuple[Path, str]:
@@ -81,7 +81,8 @@ def entry_workflow(root: Path, module_text: str = MODULE, *, extra_toml: str = "
     mod = f"wmod_{uuid.uuid4().hex[:12]}"
     root.mkdir(parents=True)
     (root / f"{mod}.py").write_text(module_text)
-    (root / "workflow.toml").write_text(textwrap.dedent(f"""\
+    (root / "workflow.toml").write_text(
+        textwrap.dedent(f"""\
         name = "worker-test"
         family = "fixtures"
         domain = "data-document"
@@ -93,7 +94,9 @@ def entry_workflow(root: Path, module_text: str = MODULE, *, extra_toml: str = "
         type = "number"
         min = -10.0
         max = 10.0
-        """) + extra_toml)
+        """)
+        + extra_toml
+    )
     return root, mod
 
 
@@ -117,6 +120,7 @@ def out(res) -> dict:
 
 
 # ------------------------------------------------------------------------------------- results
+
 
 def test_warm_results_equal_fresh_results(runner_for):
     spec_dir = FIXTURES / "good-entry"
@@ -145,6 +149,7 @@ def test_a_worker_really_is_reused(runner_for, tmp_path):
 
 
 # ------------------------------------------------------------------------------------- failures
+
 
 def test_entry_that_raises_fails_that_scenario_only(runner_for, tmp_path):
     d, mod = entry_workflow(tmp_path / "wf")
@@ -245,8 +250,11 @@ def test_build_rejects_output_that_depends_on_a_workers_call_history(tmp_path):
     from swr.kinds.workflow.cache import ExecutionCache
 
     d, _ = entry_workflow(tmp_path / "wf")
-    results = build([d], tmp_path / "rel", BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=2,
-                                                        cache=ExecutionCache(enabled=False)))
+    results = build(
+        [d],
+        tmp_path / "rel",
+        BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=2, cache=ExecutionCache(enabled=False)),
+    )
     assert results[0].failure and "gate deterministic" in results[0].failure and "calls" in results[0].failure
 
 
@@ -283,7 +291,9 @@ def test_warm_calls_in_the_fork_server_fail_as_a_warm_worker_does(runner_for, tm
     assert out(r.run_second({"a": 2.0})) == {"y": 5.0, "calls": 5}  # the same server went on
     t0 = time.monotonic()
     res = r.run_second({"a": 1.0, "mode": "loop"})
-    assert res.limit == "timeout" and res.returncode is None and TIMEOUT_S - 0.1 <= time.monotonic() - t0 < TIMEOUT_S + 3
+    assert (
+        res.limit == "timeout" and res.returncode is None and TIMEOUT_S - 0.1 <= time.monotonic() - t0 < TIMEOUT_S + 3
+    )
     assert out(r.run_second({"a": 1.0}))["calls"] == 1  # a new server
     assert r.run_second({"a": 1.0, "mode": "hog"}).limit == "memory"
     huge = r.run_second({"a": 1.0, "mode": "huge"})
@@ -304,23 +314,27 @@ def test_a_build_imports_an_entry_workflow_twice(tmp_path, monkeypatch):
 
     started: list[str] = []
     for cls in (ForkServer, Worker):
-        monkeypatch.setattr(cls, "__init__", lambda self, *a, real=cls.__init__, name=cls.__name__, **k:
-                            (started.append(name), real(self, *a, **k))[1])
+        monkeypatch.setattr(
+            cls,
+            "__init__",
+            lambda self, *a, real=cls.__init__, name=cls.__name__, **k: (started.append(name), real(self, *a, **k))[1],
+        )
     d, _ = entry_workflow(tmp_path / "wf", MODULE.replace(', "calls": CALLS', ""))
-    [res] = build([d], tmp_path / "rel", BuildOptions(variants=2, public=3, hidden=2, jobs=1,
-                                                      cache=ExecutionCache(enabled=False)))
+    [res] = build(
+        [d], tmp_path / "rel", BuildOptions(variants=2, public=3, hidden=2, jobs=1, cache=ExecutionCache(enabled=False))
+    )
     assert not res.failure and len(res.tasks) == 2
     assert sorted(started) == ["ForkServer", "Worker"]
 
 
-STACK = '''
+STACK = """
 import subprocess
 
 
 def main(s):
     maps = subprocess.run(["grep", "-F", "[stack]", "/proc/self/maps"], capture_output=True, text=True, check=True)
     return {"y": 2.0 * s["a"], "stack": maps.stdout.split("-")[0]}
-'''
+"""
 
 
 def test_every_execution_of_a_reference_has_the_same_addresses(tmp_path):
@@ -331,8 +345,11 @@ def test_every_execution_of_a_reference_has_the_same_addresses(tmp_path):
 
     d, _ = entry_workflow(tmp_path / "wf", STACK)
     for i in range(2):
-        [res] = build([d], tmp_path / f"rel{i}", BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=1,
-                                                              cache=ExecutionCache(enabled=False)))
+        [res] = build(
+            [d],
+            tmp_path / f"rel{i}",
+            BuildOptions(variants=1, public=3, hidden=2, jobs=1, max_rounds=1, cache=ExecutionCache(enabled=False)),
+        )
         assert not res.failure, res.failure
     assert _tree(tmp_path / "rel0" / "tasks") == _tree(tmp_path / "rel1" / "tasks")
 
@@ -341,11 +358,11 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-SET_ORDER = '''
+SET_ORDER = """
 def main(s):
     names = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}
     return {"y": 2.0 * s["a"], "order": list(names)}
-'''
+"""
 
 
 @pytest.mark.parametrize("mode", ["entry", "command"])
@@ -359,8 +376,11 @@ def test_build_rejects_output_that_depends_on_the_hash_seed(tmp_path, mode):
         (d / f"{mod}.py").write_text(SET_ORDER + "\nimport json, sys\nprint(json.dumps(main(json.load(sys.stdin))))\n")
         toml = (d / "workflow.toml").read_text().replace(f'entry = "{mod}:main"', f'command = ["python3", "{mod}.py"]')
         (d / "workflow.toml").write_text(toml)
-    results = build([d], tmp_path / "rel", BuildOptions(variants=1, public=2, hidden=1, jobs=1, max_rounds=1,
-                                                        cache=ExecutionCache(enabled=False)))
+    results = build(
+        [d],
+        tmp_path / "rel",
+        BuildOptions(variants=1, public=2, hidden=1, jobs=1, max_rounds=1, cache=ExecutionCache(enabled=False)),
+    )
     assert results[0].failure and "gate deterministic: field `order" in results[0].failure
 
 
@@ -369,17 +389,20 @@ def test_gate_6_grades_the_hidden_second_runs_and_runs_nothing_again(tmp_path, m
     files, forbidden packages hidden), which gate 6 then grades, artifacts included."""
     import swr.kinds.workflow.grading
     from swr.assemble import BuildOptions, build
-    from swr.kinds.workflow.cache import ExecutionCache
     from swr.core.layout import TaskPaths
     from swr.core.release_dir import task_dir
+    from swr.kinds.workflow.cache import ExecutionCache
 
     def no_run(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise AssertionError("gate 6 executed the oracle again")
 
     monkeypatch.setenv("SWR_FORK_SERVER", "0")  # every execution a process of its own: none may come from grade
     monkeypatch.setattr(swr.kinds.workflow.grading, "run", no_run)
-    [res] = build([FIXTURES / "good-artifacts"], tmp_path / "rel", BuildOptions(
-        variants=2, public=2, hidden=2, cache=ExecutionCache(enabled=False)))
+    [res] = build(
+        [FIXTURES / "good-artifacts"],
+        tmp_path / "rel",
+        BuildOptions(variants=2, public=2, hidden=2, cache=ExecutionCache(enabled=False)),
+    )
     assert res.failure is None and len(res.tasks) == 2
     gates = json.loads(TaskPaths(task_dir(tmp_path / "rel", res.tasks[0])).gates.read_text())["gates"]
     assert gates["oracle_passes"] == {"pass": True, "r_hid": 1.0}
@@ -390,10 +413,15 @@ def test_a_reference_that_cannot_run_as_a_candidate_fails_the_oracle_gate(tmp_pa
     from swr.assemble import BuildOptions, build
     from swr.kinds.workflow.cache import ExecutionCache
 
-    d, _ = entry_workflow(tmp_path / "wf", "import numpy\n\ndef main(s):\n    return {'y': float(numpy.float64(s['a']))}\n")
+    d, _ = entry_workflow(
+        tmp_path / "wf", "import numpy\n\ndef main(s):\n    return {'y': float(numpy.float64(s['a']))}\n"
+    )
     toml = (d / "workflow.toml").read_text()
     (d / "workflow.toml").write_text(toml.replace("[inputs.a]", 'forbidden_packages = ["numpy"]\n\n[inputs.a]'))
-    [res] = build([d], tmp_path / "rel", BuildOptions(variants=1, public=2, hidden=1, max_rounds=1,
-                                                      cache=ExecutionCache(enabled=False)))
+    [res] = build(
+        [d],
+        tmp_path / "rel",
+        BuildOptions(variants=1, public=2, hidden=1, max_rounds=1, cache=ExecutionCache(enabled=False)),
+    )
     assert res.failure and res.failure.startswith("gate oracle_passes: the wrapped reference fails as a candidate")
     assert "forbidden in this task" in res.failure

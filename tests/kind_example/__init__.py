@@ -3,6 +3,7 @@ strings); its task asks for `solution/run`, which reads one line on stdin and pr
 runs the candidate in swr's real sandbox on the hidden strings and recomputes each answer. Registered with
 SWR_KINDS="kind_example:KIND" (or an entry point of the group `swr.kinds`): tests/test_kind_plugin.py shows
 that build, tasks, grade, run, results, report and Harbor export take it with no change to their code."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -27,9 +28,13 @@ from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
 MARKER = "echo.toml"
 REFERENCE = "#!/usr/bin/env python3\nimport sys\nprint(sys.stdin.readline().rstrip('\\n')[::-1])\n"
-BRIEF = AgentBrief(goal="Write solution/run: it reads one line on stdin and prints it reversed.",
-                   feedback="run solution/run on the public strings", finish="solution/run is run on hidden strings",
-                   protected="instruction.md, task.toml, feedback or public/", nudge="Write solution/run, then finish.")
+BRIEF = AgentBrief(
+    goal="Write solution/run: it reads one line on stdin and prints it reversed.",
+    feedback="run solution/run on the public strings",
+    finish="solution/run is run on hidden strings",
+    protected="instruction.md, task.toml, feedback or public/",
+    nudge="Write solution/run, then finish.",
+)
 
 
 class EchoSource(BaseModel):
@@ -82,8 +87,15 @@ class EchoResult:
         return f"{self.source / MARKER}: {self.failure}"
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.name, "family": self.family, "domain": self.domain, "kind": "echo",
-                "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks}
+        return {
+            "name": self.name,
+            "family": self.family,
+            "domain": self.domain,
+            "kind": "echo",
+            "status": "failed" if self.failure else "ok",
+            "reason": self.failure,
+            "tasks": self.tasks,
+        }
 
 
 def _cases(path: Path) -> list[str]:
@@ -119,25 +131,37 @@ class EchoTask:
         public = _cases(at.public / "strings.json")
         return public if split == "public" else _cases(at.hidden_examples / "strings.json")
 
-    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
-              reference: bool = False) -> EchoVerdict:
+    def grade(
+        self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
+    ) -> EchoVerdict:
         cases = []
         for s in self._strings(split):
             if not (candidate / CANDIDATE_RUN).is_file():
                 cases.append({"input": s, "ok": False, "why": "missing_candidate"})
                 continue
-            res = run(sandbox, Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay"), Limits(time_s=30)),
-                      (s + "\n").encode())
+            res = run(
+                sandbox,
+                Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay"), Limits(time_s=30)),
+                (s + "\n").encode(),
+            )
             got = res.stdout.decode(errors="replace").rstrip("\n")
             ok = res.ok and got == s[::-1]
-            cases.append({"input": s, "ok": ok, "why": None if ok else ("execution_failure" if not res.ok
-                                                                         else "wrong_output")})
+            cases.append(
+                {"input": s, "ok": ok, "why": None if ok else ("execution_failure" if not res.ok else "wrong_output")}
+            )
         right = sum(c["ok"] for c in cases)
         labels = sorted({c["why"] for c in cases if c["why"]})
         passed = bool(cases) and right == len(cases)
-        return EchoVerdict(kind="echo", task=self.id, passed=passed, label="pass" if passed else labels[0]
-                           if labels else "no_cases", labels=labels, score=f"{right}/{len(cases)}", split=split,
-                           cases=cases)
+        return EchoVerdict(
+            kind="echo",
+            task=self.id,
+            passed=passed,
+            label="pass" if passed else labels[0] if labels else "no_cases",
+            labels=labels,
+            score=f"{right}/{len(cases)}",
+            split=split,
+            cases=cases,
+        )
 
     def write_oracle(self, dest: Path) -> None:
         dest.mkdir(parents=True, exist_ok=True)
@@ -179,9 +203,20 @@ class EchoTask:
         return self.kind.not_applicable(audit)
 
     def harbor_parts(self) -> HarborParts:
-        return HarborParts(python=None, apt=(), agent_pip=(), agent_libs=(), judge_extras=(), judge_exact=False,
-                           project=None, memory_mb=512, case_s=30.0, hidden_cases=len(self._strings("hidden")),
-                           verify_extra_s=0.0, summary=self.meta.summary)
+        return HarborParts(
+            python=None,
+            apt=(),
+            agent_pip=(),
+            agent_libs=(),
+            judge_extras=(),
+            judge_exact=False,
+            project=None,
+            memory_mb=512,
+            case_s=30.0,
+            hidden_cases=len(self._strings("hidden")),
+            verify_extra_s=0.0,
+            summary=self.meta.summary,
+        )
 
     def attained(self, oracle: Any) -> dict[str, Any]:
         return {"score": oracle.score, "thresholds": [], "thresholds_met": True}
@@ -202,8 +237,9 @@ class EchoKind:
     def load(self, root: Path, meta: Any) -> EchoTask:
         return EchoTask(meta.id, root, meta)
 
-    def build(self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress,
-              report: Report) -> list[Any]:
+    def build(
+        self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress, report: Report
+    ) -> list[Any]:
         results = []
         for d in sources:
             t0 = time.monotonic()
@@ -228,8 +264,7 @@ class EchoKind:
     def verdict_table(self, verdict: Any) -> Any:
         from rich.table import Table
 
-        table = Table("input", "ok", title=f"{verdict.task}: {'PASS' if verdict.passed else 'FAIL'} "
-                                             f"{verdict.score}")
+        table = Table("input", "ok", title=f"{verdict.task}: {'PASS' if verdict.passed else 'FAIL'} {verdict.score}")
         for c in verdict.cases:
             table.add_row(repr(c["input"]), "yes" if c["ok"] else str(c["why"]))
         return table
@@ -238,18 +273,28 @@ class EchoKind:
         n = len(verdict.cases)
         ran = sum(c["why"] not in ("execution_failure", "missing_candidate") for c in verdict.cases)
         right = sum(c["ok"] for c in verdict.cases)
-        return {"execution": share(ran, n), "schema": share(ran, n), "semantic": share(right, n),
-                "anti_shortcut": 1.0, "reward": 1.0 if verdict.passed else 0.0}
+        return {
+            "execution": share(ran, n),
+            "schema": share(ran, n),
+            "semantic": share(right, n),
+            "anti_shortcut": 1.0,
+            "reward": 1.0 if verdict.passed else 0.0,
+        }
 
 
 def _write(src: EchoSource, root: Path) -> None:
     """task.toml, the instruction, public/ and hidden/ strings and the reference under private/."""
     at = TaskPaths(root)
     root.mkdir(parents=True)
-    at.toml.write_text(dump_task_file(EchoTaskFile(kind="echo", id=src.name, family=src.family, domain=src.domain,
-                                                   summary=src.summary)))
-    at.instruction.write_text(f"# {src.name}\n\n{src.summary}\n\nWrite `solution/run`: it reads one line on stdin "
-                              f"and prints it reversed. Examples are in public/strings.json.\n")
+    at.toml.write_text(
+        dump_task_file(
+            EchoTaskFile(kind="echo", id=src.name, family=src.family, domain=src.domain, summary=src.summary)
+        )
+    )
+    at.instruction.write_text(
+        f"# {src.name}\n\n{src.summary}\n\nWrite `solution/run`: it reads one line on stdin "
+        f"and prints it reversed. Examples are in public/strings.json.\n"
+    )
     at.public.mkdir()
     (at.public / "strings.json").write_text(json.dumps(src.public))
     at.hidden_examples.mkdir(parents=True)

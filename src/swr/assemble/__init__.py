@@ -19,7 +19,14 @@ from swr.core.release_dir import finish_release, staging_dir
 from swr.core.release_file import ReleaseFile
 from swr.kinds import registry
 from swr.kinds.protocol import BuildResult
-from swr.kinds.workflow.build import VARIANT_REDRAWS, BuildOptions, Progress, WorkflowBuild, WorkflowResult, build_workflow
+from swr.kinds.workflow.build import (
+    VARIANT_REDRAWS,
+    BuildOptions,
+    Progress,
+    WorkflowBuild,
+    WorkflowResult,
+    build_workflow,
+)
 from swr.kinds.workflow.spec import SPEC_FILE
 from swr.sandbox import get_sandbox
 
@@ -43,8 +50,14 @@ def discover(paths: list[Path], marker: str = SPEC_FILE, allow_none: bool = Fals
     return found
 
 
-def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress = lambda a, t: None,
-          finished: Finished = lambda r, i, n: None, force: bool = False) -> list[BuildResult]:
+def build(
+    paths: list[Path],
+    out: Path,
+    opts: BuildOptions,
+    progress: Progress = lambda a, t: None,
+    finished: Finished = lambda r, i, n: None,
+    force: bool = False,
+) -> list[BuildResult]:
     """Build a release from workflow directories; failed workflows are reported and left out.
     `finished` hears of each workflow as it ends (a log line per workflow when no progress bar shows).
     `out` is replaced only when empty or an earlier release (or a directory, with `force`)."""
@@ -86,6 +99,10 @@ def build(paths: list[Path], out: Path, opts: BuildOptions, progress: Progress =
 
 def defect_registers(paths: list[Path]) -> list[Path]:
     """The defects.toml of every catalog or engines tree a build reads from (in a path or above it)."""
-    found = {d / DEFECTS_TOML for p in paths for d in (Path(p).absolute(), *Path(p).absolute().parents)
-             if (d / DEFECTS_TOML).is_file()}
+    found = {
+        d / DEFECTS_TOML
+        for p in paths
+        for d in (Path(p).absolute(), *Path(p).absolute().parents)
+        if (d / DEFECTS_TOML).is_file()
+    }
     return sorted(found)

@@ -12,8 +12,6 @@ from swr.core.errors import SwrError, load_json
 from swr.core.layout import ReleasePaths
 
 
-
-
 def save_result(release: Path, name: str, result: dict[str, Any]) -> Path:
     """Keep an audit's result beside the release (audit/<name>.json, outside the hashed tasks/), so the
     report and the training-data export show it without re-running a long audit."""

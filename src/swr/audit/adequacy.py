@@ -6,6 +6,7 @@ rule passes. Beside them, a small seeded set of operator mutants generated from 
 (a comparison loosened, an operator swapped, a `not` dropped, a constant changed, a rounding removed) gives a
 kill rate over mutants nobody chose. A surviving rule mutant is a build problem; a surviving operator mutant is
 reported, since it may be equivalent (no input tells it apart)."""
+
 from __future__ import annotations
 
 import ast
@@ -18,20 +19,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.kinds.engine.grading import Case, Ran, grade_case, verdict
-from swr.kinds.engine.verdict import EngineVerdict
-from swr.kinds.engine.mutants import BadPatch, materialise
-from swr.kinds.engine.spec import EngineSpec, load_engine, read_cases
 from swr.core.errors import SwrError
 from swr.core.layout import ENGINE_TOML
+from swr.kinds.engine.grading import Case, Ran, grade_case, verdict
+from swr.kinds.engine.mutants import BadPatch, materialise
+from swr.kinds.engine.spec import EngineSpec, load_engine, read_cases
+from swr.kinds.engine.verdict import EngineVerdict
 from swr.sandbox import Sandbox
 
 OPERATORS = 12  # operator mutants per engine: the engine build grades each one (bounded: cost)
 SEED = 0
 
-_SWAPS: dict[type, type] = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
-                            ast.NotEq: ast.Eq, ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div,
-                            ast.Div: ast.Mult, ast.And: ast.Or, ast.Or: ast.And}
+_SWAPS: dict[type, type] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.And: ast.Or,
+    ast.Or: ast.And,
+}
 
 
 @dataclass(frozen=True)
@@ -53,20 +65,35 @@ def _mutations(tree: ast.AST) -> Iterator[tuple[ast.AST, str, str, Callable[[], 
         if isinstance(node, ast.Compare):
             for i, op in enumerate(node.ops):
                 if type(op) in _SWAPS:
-                    yield node, f"{type(op).__name__}->{_SWAPS[type(op)].__name__}", "comparison", \
-                        _setter(node.ops, i, _SWAPS[type(op)]())
+                    yield (
+                        node,
+                        f"{type(op).__name__}->{_SWAPS[type(op)].__name__}",
+                        "comparison",
+                        _setter(node.ops, i, _SWAPS[type(op)]()),
+                    )
         elif isinstance(node, ast.BinOp) and type(node.op) in _SWAPS:
-            yield node, f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}", "arithmetic", \
-                _attr(node, "op", _SWAPS[type(node.op)]())
+            yield (
+                node,
+                f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}",
+                "arithmetic",
+                _attr(node, "op", _SWAPS[type(node.op)]()),
+            )
         elif isinstance(node, ast.BoolOp):
-            yield node, f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}", "boolean", \
-                _attr(node, "op", _SWAPS[type(node.op)]())
+            yield (
+                node,
+                f"{type(node.op).__name__}->{_SWAPS[type(node.op)].__name__}",
+                "boolean",
+                _attr(node, "op", _SWAPS[type(node.op)]()),
+            )
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             yield node, "drop not", "negation", (lambda n=node: n.operand)
         elif isinstance(node, ast.Constant) and type(node.value) is int and node.value in (0, 1):
             yield node, f"{node.value}->{1 - node.value}", "constant", _attr(node, "value", 1 - node.value)
-        elif isinstance(node, ast.Call) and node.args and (_callee(node) in ("quantize", "Decimal", "Fraction")
-                                                           or "round" in _callee(node).lower()):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and (_callee(node) in ("quantize", "Decimal", "Fraction") or "round" in _callee(node).lower())
+        ):
             name = _callee(node)
             if name == "quantize" and isinstance(node.func, ast.Attribute):
                 yield node, "drop .quantize()", "rounding", (lambda n=node: n.func.value)  # type: ignore[attr-defined]
@@ -84,12 +111,14 @@ def _callee(call: ast.Call) -> str:
 def _setter(seq: list[Any], i: int, value: Any) -> Callable[[], None]:
     def apply() -> None:
         seq[i] = value
+
     return apply
 
 
 def _attr(node: ast.AST, name: str, value: Any) -> Callable[[], None]:
     def apply() -> None:
         setattr(node, name, value)
+
     return apply
 
 
@@ -129,8 +158,11 @@ def _imported(reference: Path, here: Path, tree: ast.AST) -> list[Path]:
         else:
             continue
         for m, names in mods:
-            out += [f for f in (m.with_suffix(".py"), m / "__init__.py", *(m / f"{n}.py" for n in names))
-                    if f.is_file() and reference in f.resolve().parents]
+            out += [
+                f
+                for f in (m.with_suffix(".py"), m / "__init__.py", *(m / f"{n}.py" for n in names))
+                if f.is_file() and reference in f.resolve().parents
+            ]
     return out
 
 
@@ -146,7 +178,8 @@ def operator_sites(reference: Path, cap: int = OPERATORS, seed: int = SEED) -> l
             continue
         for i, (node, op, klass, _) in enumerate(_mutations(tree)):
             by_class.setdefault(klass, []).append(
-                Site(f.relative_to(reference).as_posix(), getattr(node, "lineno", 0), op, klass, i))
+                Site(f.relative_to(reference).as_posix(), getattr(node, "lineno", 0), op, klass, i)
+            )
     rng = random.Random(seed)
     queues = []
     for klass in sorted(by_class):
@@ -191,10 +224,19 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
                 return
 
 
-def adequacy(spec: EngineSpec, reference: Path, verifier: Path, cases: list[Case], sandbox: Sandbox,
-             jobs: int = 2, operators: int = OPERATORS, seed: int = SEED) -> dict[str, Any]:
+def adequacy(
+    spec: EngineSpec,
+    reference: Path,
+    verifier: Path,
+    cases: list[Case],
+    sandbox: Sandbox,
+    jobs: int = 2,
+    operators: int = OPERATORS,
+    seed: int = SEED,
+) -> dict[str, Any]:
     """Every declared rule mutant and `operators` operator mutants graded on `cases` (the hidden ones, with
     their expected values); killed = the verdict fails. `problems`: what makes the build refuse the engine."""
+
     def graded(mutant: Path) -> dict[str, Any]:
         v = grade_until_failed(spec, verifier, mutant, reference, cases, sandbox, jobs)
         return {"killed": not v.passed, "labels": v.labels, "score": v.score}
@@ -205,14 +247,31 @@ def adequacy(spec: EngineSpec, reference: Path, verifier: Path, cases: list[Case
     with tempfile.TemporaryDirectory(prefix="swr-rule-mutants-") as d:
         made = rule_mutants(spec, reference, Path(d))  # every patch applied before any is graded
         for r in spec.rules:
-            rules.append({"id": r.id, "kind": "rule", "spec_section": r.spec_section, "summary": r.summary,
-                          "equivalent": r.equivalent, **graded(made[r.id])})
+            rules.append(
+                {
+                    "id": r.id,
+                    "kind": "rule",
+                    "spec_section": r.spec_section,
+                    "summary": r.summary,
+                    "equivalent": r.equivalent,
+                    **graded(made[r.id]),
+                }
+            )
     ops = []
     for s in operator_sites(reference, operators, seed):
         with tempfile.TemporaryDirectory(prefix="swr-mutant-") as d:
             write_operator_mutant(reference, s, Path(d))
-            ops.append({"id": f"{s.file}:{s.line}:{s.operator}", "kind": "operator", "file": s.file, "line": s.line,
-                        "operator": s.operator, "class": s.klass, **graded(Path(d))})
+            ops.append(
+                {
+                    "id": f"{s.file}:{s.line}:{s.operator}",
+                    "kind": "operator",
+                    "file": s.file,
+                    "line": s.line,
+                    "operator": s.operator,
+                    "class": s.klass,
+                    **graded(Path(d)),
+                }
+            )
     return summarize(spec.name, len(cases), rules, ops)
 
 
@@ -225,13 +284,15 @@ def rule_mutants(spec: EngineSpec, reference: Path, scratch: Path) -> dict[str, 
         try:
             made[r.id] = materialise(reference, spec.directory / r.mutant, scratch / r.id)
         except BadPatch as e:
-            raise SwrError(f"rule {r.id}: {r.mutant}: {e}", file=spec.directory / ENGINE_TOML,
-                           field=f"rules.{i}.mutant") from None
+            raise SwrError(
+                f"rule {r.id}: {r.mutant}: {e}", file=spec.directory / ENGINE_TOML, field=f"rules.{i}.mutant"
+            ) from None
     return made
 
 
-def grade_until_failed(spec: EngineSpec, verifier: Path, mutant: Path, reference: Path, cases: list[Case],
-                       sandbox: Sandbox, jobs: int) -> EngineVerdict:
+def grade_until_failed(
+    spec: EngineSpec, verifier: Path, mutant: Path, reference: Path, cases: list[Case], sandbox: Sandbox, jobs: int
+) -> EngineVerdict:
     """grade_engine's verdict on the mutant layered over the reference, cases taken `jobs` at a time and the
     rest left ungraded once the verdict is sure to fail (some check has failed on more than the share of all
     cases it may miss): a killed mutant costs a case or two, not the whole hidden set, which bounds what the
@@ -241,48 +302,72 @@ def grade_until_failed(spec: EngineSpec, verifier: Path, mutant: Path, reference
     n, step = len(cases), max(1, jobs)
     with ThreadPoolExecutor(step) as pool:
         for start in range(0, n, step):
-            results += pool.map(lambda c: grade_case(spec, verifier, mutant, c, sandbox, (reference,)),
-                                cases[start:start + step])
-            if any(sum(not r["pass"] for _, recs in results for r in recs if r["check"] == c.name) > (1 - c.share) * n
-                   for c in spec.checks):
+            results += pool.map(
+                lambda c: grade_case(spec, verifier, mutant, c, sandbox, (reference,)), cases[start : start + step]
+            )
+            if any(
+                sum(not r["pass"] for _, recs in results for r in recs if r["check"] == c.name) > (1 - c.share) * n
+                for c in spec.checks
+            ):
                 break
     return verdict(spec, spec.name, results)
 
 
 def summarize(engine: str, n_cases: int, rules: list[dict[str, Any]], ops: list[dict[str, Any]]) -> dict[str, Any]:
     """Counts, the kill rate (killed over every mutant not declared equivalent) and the problems."""
-    problems = [f"adequacy: rule mutant {r['id']} (spec {r['spec_section']}: {r['summary']}) survives the hidden "
-                f"cases: none of them exercises the rule" for r in rules if not r["killed"] and not r["equivalent"]]
-    problems += [f"adequacy: rule {r['id']} is declared equivalent ({r['equivalent']}) but the hidden cases kill "
-                 f"its mutant ({r['labels']})" for r in rules if r["killed"] and r["equivalent"]]
+    problems = [
+        f"adequacy: rule mutant {r['id']} (spec {r['spec_section']}: {r['summary']}) survives the hidden "
+        f"cases: none of them exercises the rule"
+        for r in rules
+        if not r["killed"] and not r["equivalent"]
+    ]
+    problems += [
+        f"adequacy: rule {r['id']} is declared equivalent ({r['equivalent']}) but the hidden cases kill "
+        f"its mutant ({r['labels']})"
+        for r in rules
+        if r["killed"] and r["equivalent"]
+    ]
     counted = [m for m in [*rules, *ops] if not m.get("equivalent")]
     killed = sum(m["killed"] for m in counted)
-    return {"engine": engine, "cases": n_cases, "rules_declared": len(rules),
-            "rules_killed": sum(r["killed"] for r in rules),
-            "rules_equivalent": sum(bool(r["equivalent"]) for r in rules),
-            "operators_total": len(ops), "operators_killed": sum(o["killed"] for o in ops),
-            "kill_rate": killed / len(counted) if counted else None,
-            "survivors": [{"id": m["id"], "kind": m["kind"], "reason": m.get("equivalent") or "no hidden case fails it"}
-                          for m in [*rules, *ops] if not m["killed"]],
-            "rules": rules, "operators": ops, "problems": problems}
+    return {
+        "engine": engine,
+        "cases": n_cases,
+        "rules_declared": len(rules),
+        "rules_killed": sum(r["killed"] for r in rules),
+        "rules_equivalent": sum(bool(r["equivalent"]) for r in rules),
+        "operators_total": len(ops),
+        "operators_killed": sum(o["killed"] for o in ops),
+        "kill_rate": killed / len(counted) if counted else None,
+        "survivors": [
+            {"id": m["id"], "kind": m["kind"], "reason": m.get("equivalent") or "no hidden case fails it"}
+            for m in [*rules, *ops]
+            if not m["killed"]
+        ],
+        "rules": rules,
+        "operators": ops,
+        "problems": problems,
+    }
 
 
 def adequacy_line(a: dict[str, Any]) -> str:
     """The build's one-line account: rule mutants killed, operator mutants killed, kill rate."""
     rate = "n/a" if a["kill_rate"] is None else f"{100 * a['kill_rate']:.0f}%"
-    return (f"rules {a['rules_killed']}/{a['rules_declared']} killed, operators {a['operators_killed']}/"
-            f"{a['operators_total']}, kill rate {rate}")
+    return (
+        f"rules {a['rules_killed']}/{a['rules_declared']} killed, operators {a['operators_killed']}/"
+        f"{a['operators_total']}, kill rate {rate}"
+    )
 
 
-def adequacy_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap", operators: int = OPERATORS,
-                   seed: int = SEED) -> dict[str, Any]:
+def adequacy_audit(
+    release: Path, *, jobs: int = 2, sandbox: str = "bwrap", operators: int = OPERATORS, seed: int = SEED
+) -> dict[str, Any]:
     """The audit over a release's engine tasks, each from what its private/ holds (engine.toml, reference,
     verifier, mutants, the hidden cases with their expected values). Read through the engine's own loaders
     (the engine build imports this module); which tasks it covers, each task's kind says (swr.kinds.covered)."""
     from swr.core.layout import REFERENCE, VERIFIER, TaskPaths
     from swr.core.release_dir import list_tasks
-    from swr.sandbox import get_sandbox
     from swr.kinds import covered
+    from swr.sandbox import get_sandbox
 
     sb = get_sandbox(sandbox)
     rows = []
@@ -294,8 +379,13 @@ def adequacy_audit(release: Path, *, jobs: int = 2, sandbox: str = "bwrap", oper
         cases = read_cases(hidden.parent, hidden.name)
         rows.append(adequacy(spec, private / REFERENCE, private / VERIFIER, cases, sb, jobs, operators, seed))
     counted = [m for r in rows for m in [*r["rules"], *r["operators"]] if not m.get("equivalent")]
-    return {"release": str(release), "engines": rows, "not_applicable": not_applicable,
-            "surviving_rules": [f"{r['engine']}/{m['id']}" for r in rows for m in r["rules"]
-                                if not m["killed"] and not m["equivalent"]],
-            "problems": [p for r in rows for p in r["problems"]],
-            "kill_rate": sum(m["killed"] for m in counted) / len(counted) if counted else None}
+    return {
+        "release": str(release),
+        "engines": rows,
+        "not_applicable": not_applicable,
+        "surviving_rules": [
+            f"{r['engine']}/{m['id']}" for r in rows for m in r["rules"] if not m["killed"] and not m["equivalent"]
+        ],
+        "problems": [p for r in rows for p in r["problems"]],
+        "kill_rate": sum(m["killed"] for m in counted) / len(counted) if counted else None,
+    }

@@ -1,6 +1,7 @@
 """`swr audit agreement`: what two annotators' labels of the blinded bundles say (SWR Tables 13–14) —
 their agreement before adjudication, whether the designed mutation labels hold, and the verifier's false
 accepts and false rejects against the adjudicated labels, per stratum."""
+
 from __future__ import annotations
 
 import csv
@@ -26,9 +27,11 @@ def read_key(path: Path) -> dict[CaseId, dict[str, Any]]:
         try:
             for c in CASES:
                 rec = b["cases"][c]
-                out[(str(b["bundle_id"]), c)] = {"kind": str(b["stratum"]),
-                                                 "designed_valid": bool(rec["designed_valid"]),
-                                                 "verifier_accepts": bool(rec["verifier_accepts"])}
+                out[(str(b["bundle_id"]), c)] = {
+                    "kind": str(b["stratum"]),
+                    "designed_valid": bool(rec["designed_valid"]),
+                    "verifier_accepts": bool(rec["verifier_accepts"]),
+                }
         except (KeyError, TypeError) as e:
             raise SwrError(f"not a bundle key: {e} missing", file=path, field=f"bundles[{n}]") from None
     if not out:
@@ -53,8 +56,9 @@ def read_labels(path: Path, cases: set[CaseId], *, allow_empty: bool = False) ->
         cid = ((row["bundle_id"] or "").strip(), (row["case"] or "").strip().upper())
         label = (row["label"] or "").strip().lower()
         if cid not in cases:
-            raise SwrError(f"{cid[0]!r} case {cid[1]!r} is not a case of the key", file=path,
-                           field=f"row {n}: bundle_id")
+            raise SwrError(
+                f"{cid[0]!r} case {cid[1]!r} is not a case of the key", file=path, field=f"row {n}: bundle_id"
+            )
         if cid in labels:
             raise SwrError(f"{cid[0]} case {cid[1]} is labelled twice", file=path, field=f"row {n}: case")
         if label not in LABELS and not (allow_empty and label == ""):
@@ -62,8 +66,11 @@ def read_labels(path: Path, cases: set[CaseId], *, allow_empty: bool = False) ->
         labels[cid] = label
     unlabelled = sorted(cases - labels.keys())
     if unlabelled:
-        raise SwrError(f"{len(unlabelled)} case(s) of the key have no row, first {unlabelled[0][0]} case "
-                       f"{unlabelled[0][1]}", file=path, field="bundle_id")
+        raise SwrError(
+            f"{len(unlabelled)} case(s) of the key have no row, first {unlabelled[0][0]} case {unlabelled[0][1]}",
+            file=path,
+            field="bundle_id",
+        )
     return labels
 
 
@@ -95,9 +102,14 @@ def _stratum(key: dict[CaseId, dict[str, Any]], adj: dict[CaseId, str], kind: st
     ids = [c for c, r in key.items() if r["kind"] == kind and adj[c] == ("valid" if valid else "invalid")]
     accepted = sum(key[c]["verifier_accepts"] for c in ids)
     errors = len(ids) - accepted if valid else accepted
-    return {"stratum": f"{kind} {'valid' if valid else 'invalid'}", "cases": len(ids), "accepted": accepted,
-            "rejected": len(ids) - accepted, "error": "false_reject" if valid else "false_accept",
-            **_rate(errors, len(ids))}
+    return {
+        "stratum": f"{kind} {'valid' if valid else 'invalid'}",
+        "cases": len(ids),
+        "accepted": accepted,
+        "rejected": len(ids) - accepted,
+        "error": "false_reject" if valid else "false_accept",
+        **_rate(errors, len(ids)),
+    }
 
 
 def agreement_report(key_file: Path, labels_a: Path, labels_b: Path, adjudicated: Path | None = None) -> dict[str, Any]:
@@ -116,13 +128,18 @@ def agreement_report(key_file: Path, labels_a: Path, labels_b: Path, adjudicated
     fr = sum(s["k"] for s in strata if s["error"] == "false_reject")
     n_invalid = sum(adj[c] == "invalid" for c in decided)
     return {
-        "key": str(key_file), "cases": len(ids), "bundles": len({c[0] for c in ids}),
+        "key": str(key_file),
+        "cases": len(ids),
+        "bundles": len({c[0] for c in ids}),
         "adjudication": str(adjudicated) if adjudicated else "where the two annotators agree",
         "annotator_agreement": _rate(agree, len(ids)),
         "cohen_kappa": cohen_kappa([a[c] for c in ids], [b[c] for c in ids]),
         "unresolved": len(ids) - len(decided),
         "label_validity": _rate(as_designed, len(decided)),
         "verifier_agreement": _rate(verifier_right, len(decided)),
-        "false_accept_rate": _rate(fa, n_invalid), "false_reject_rate": _rate(fr, len(decided) - n_invalid),
-        "false_accepts": fa, "false_rejects": fr, "strata": strata,
+        "false_accept_rate": _rate(fa, n_invalid),
+        "false_reject_rate": _rate(fr, len(decided) - n_invalid),
+        "false_accepts": fa,
+        "false_rejects": fr,
+        "strata": strata,
     }

@@ -2,6 +2,7 @@
 would (valid by construction), and the slips a tolerant comparator lets through (invalid by construction):
 an integer off by one, ID columns losing their leading zeros, an image whose display tags change what a
 viewer shows."""
+
 from __future__ import annotations
 
 import csv
@@ -30,13 +31,15 @@ _MISSING_IN = {"", "nan", "NaN", "NA"}
 _INT = re.compile(r"[-+]?\d+")
 _LEADING_ZERO = re.compile(r"0\d+")
 HTML_SUFFIXES = (".html", ".htm")
-_VOID = re.compile(r"<(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b([^<>]*?)\s*(/?)>",
-                   re.IGNORECASE)
+_VOID = re.compile(
+    r"<(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b([^<>]*?)\s*(/?)>", re.IGNORECASE
+)
 EXIF_ORIENTATION = 0x0112
 
 
-def artifact_mutant(ref: Reference, arts: list[tuple[tuple, str]], path: tuple, name: str, scratch: Path,
-                    edit: Edit) -> Mutant:
+def artifact_mutant(
+    ref: Reference, arts: list[tuple[tuple, str]], path: tuple, name: str, scratch: Path, edit: Edit
+) -> Mutant:
     """The reference output naming the mutated file, in a directory that also holds its other artifacts."""
     klass, valid, write, suffix = edit
     d = Path(tempfile.mkdtemp(dir=scratch))
@@ -86,8 +89,13 @@ def csv_edits(source: Path) -> Iterator[Edit]:
             bumped[i][j] = str(int(body[i][j]) + 1)
             yield "table_integer_off_by_one", False, _text(_csv_text([header, *bumped], delim)), None
         if any(_LEADING_ZERO.fullmatch(c) for c in present):
-            stripped = [[c.strip().lstrip("0") or "0" if k == j and _LEADING_ZERO.fullmatch(c.strip()) else c
-                         for k, c in enumerate(r)] for r in body]
+            stripped = [
+                [
+                    c.strip().lstrip("0") or "0" if k == j and _LEADING_ZERO.fullmatch(c.strip()) else c
+                    for k, c in enumerate(r)
+                ]
+                for r in body
+            ]
             yield "table_id_leading_zeros_dropped", False, _text(_csv_text([header, *stripped], delim)), None
 
 
@@ -120,8 +128,12 @@ def html_edits(source: Path) -> Iterator[Edit]:
     text = source.read_text(encoding="utf-8", errors="surrogateescape")
     toggled, n = _VOID.subn(lambda m: f"<{m[1]}{m[2]}>" if m[3] else f"<{m[1]}{m[2]} />", text)
     if n:
-        yield "html_void_tags_toggled", True, lambda dest: dest.write_text(
-            toggled, encoding="utf-8", errors="surrogateescape"), None
+        yield (
+            "html_void_tags_toggled",
+            True,
+            lambda dest: dest.write_text(toggled, encoding="utf-8", errors="surrogateescape"),
+            None,
+        )
 
 
 def png_edits(source: Path) -> Iterator[Edit]:

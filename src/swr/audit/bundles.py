@@ -1,6 +1,7 @@
 """`swr audit bundles`: blinded human-audit bundles (SWR Tables 13–14). Per sampled task, one expected-valid
 and one expected-invalid candidate output, shuffled into cases A and B beside the reference; which is which,
 the mutant class and the verifier's decision go to a key file kept outside the bundle directory."""
+
 from __future__ import annotations
 
 import csv
@@ -15,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from swr.core.errors import SwrError
+from swr.core.jsonfile import dump_json
+from swr.core.layout import TaskPaths
+from swr.core.outputs import BUNDLES, claim, scratch_beside, swap_in
+from swr.core.release_dir import list_tasks
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
 from swr.kinds import covered
-from swr.core.layout import TaskPaths
-from swr.core.outputs import BUNDLES, claim, scratch_beside, swap_in
-from swr.core.jsonfile import dump_json
-from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Example, Task, load_task
 
 from .mutants import Mutant
@@ -34,9 +35,11 @@ CASES = ("A", "B")
 REFERENCE_DIR = "reference"
 PAGE = "index.html"
 INLINE_TABLE_LINES = 40
-HOW_TO_LABEL = ("For every case, write one of valid, invalid or unsure in the label column of labels.csv: "
-                "valid when the case gives the same answer as the reference for this scenario, up to the comparison "
-                "rules, invalid when it does not.")
+HOW_TO_LABEL = (
+    "For every case, write one of valid, invalid or unsure in the label column of labels.csv: "
+    "valid when the case gives the same answer as the reference for this scenario, up to the comparison "
+    "rules, invalid when it does not."
+)
 
 
 @dataclass
@@ -55,8 +58,9 @@ def key_path_for(out: Path, key: Path | None) -> Path:
     return path
 
 
-def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: int = 0,
-                  key: Path | None = None) -> dict[str, Any]:
+def write_bundles(
+    release: Path, out: Path, *, tasks: int | None = None, seed: int = 0, key: Path | None = None
+) -> dict[str, Any]:
     """Write the bundles, labels.csv and the key; return a summary that reveals no case's label."""
     key_file = key_path_for(out, key)
     claim(out, BUNDLES)  # a new or empty directory: nothing of the user's is replaced
@@ -77,13 +81,23 @@ def write_bundles(release: Path, out: Path, *, tasks: int | None = None, seed: i
         shutil.rmtree(staging, ignore_errors=True)
         raise
     swap_in(staging, out)  # replaces only the empty directory claimed above
-    doc = {"release": str(release), "seed": seed, "bundle_dir": str(out), "bundles": keyed,
-           "not_applicable": sorted(not_applicable, key=lambda n: n["task"])}
+    doc = {
+        "release": str(release),
+        "seed": seed,
+        "bundle_dir": str(out),
+        "bundles": keyed,
+        "not_applicable": sorted(not_applicable, key=lambda n: n["task"]),
+    }
     key_file.parent.mkdir(parents=True, exist_ok=True)
     key_file.write_text(dump_json(doc))
-    return {"out": str(out), "labels": str(out / LABELS_CSV), "key": str(key_file), "bundles": len(keyed),
-            "tasks": [{"bundle_id": b["bundle_id"], "task": b["task"]} for b in keyed],
-            "not_applicable": doc["not_applicable"]}
+    return {
+        "out": str(out),
+        "labels": str(out / LABELS_CSV),
+        "key": str(key_file),
+        "bundles": len(keyed),
+        "tasks": [{"bundle_id": b["bundle_id"], "task": b["task"]} for b in keyed],
+        "not_applicable": doc["not_applicable"],
+    }
 
 
 def _has_mesh(ref: Reference, task: Task) -> bool:
@@ -141,18 +155,30 @@ def _bundle(task: Task, out: Path, bundle_id: str, seed: int) -> dict[str, Any]:
             panels.append(_panel(f"Case {name}", text, name, links, d))
             cases[name] = _key_case(task, index, ref, case, geometry)
     (d / PAGE).write_text(_page(bundle_id, task, h, panels))
-    return {"bundle_id": bundle_id, "task": task.id, "kind": "workflow", "hidden_index": index,
-            "stratum": "geometry" if geometry else "structured", "cases": cases}
+    return {
+        "bundle_id": bundle_id,
+        "task": task.id,
+        "kind": "workflow",
+        "hidden_index": index,
+        "stratum": "geometry" if geometry else "structured",
+        "cases": cases,
+    }
 
 
 def _key_case(task: Task, index: int, ref: Reference, case: Case, geometry: bool) -> dict[str, Any]:
     """What the key records about one case: its origin, designed validity, stratum and the verifier's decision."""
     m = case.mutant
-    res = judge_scenario(ref, Execution(0, m.stdout, artifacts=m.files, trusted=True), task.tolerances, split="hidden", index=index)
+    res = judge_scenario(
+        ref, Execution(0, m.stdout, artifacts=m.files, trusted=True), task.tolerances, split="hidden", index=index
+    )
     kind = "geometry" if geometry else "structured"
-    return {"class": m.klass, "designed_valid": case.designed_valid,
-            "stratum": f"{kind} {'valid' if case.designed_valid else 'invalid'}",
-            "verifier_accepts": bool(res["pass"]), "verifier_labels": res["labels"]}
+    return {
+        "class": m.klass,
+        "designed_valid": case.designed_valid,
+        "stratum": f"{kind} {'valid' if case.designed_valid else 'invalid'}",
+        "verifier_accepts": bool(res["pass"]),
+        "verifier_labels": res["labels"],
+    }
 
 
 def _parsed(text: str) -> Any:
@@ -216,19 +242,26 @@ def _mesh_summary(path: Path) -> str:
         lo, hi = m.bounds
     except Exception as e:  # noqa: BLE001 - any unreadable file is shown as such, the bundle is still written
         return f"not readable as a mesh: {type(e).__name__}"
-    return (f"{len(m.vertices)} vertices, {len(m.faces)} faces\nextent {_vector(lo)} to {_vector(hi)}\n"
-            f"area {m.area:.6g}, volume {m.volume:.6g}")
+    return (
+        f"{len(m.vertices)} vertices, {len(m.faces)} faces\nextent {_vector(lo)} to {_vector(hi)}\n"
+        f"area {m.area:.6g}, volume {m.volume:.6g}"
+    )
 
 
 def _panel(title: str, text: str, folder: str, links: list[str], d: Path) -> str:
     files = "".join(f"<li>{_artifact_html(folder, n, d)}</li>" for n in links)
-    return (f'<section class="panel"><h2>{_esc(title)}</h2><h3>Output</h3><pre class="data">{_esc(text)}</pre>'
-            + (f"<h3>Files</h3><ul>{files}</ul>" if files else "") + "</section>")
+    return (
+        f'<section class="panel"><h2>{_esc(title)}</h2><h3>Output</h3><pre class="data">{_esc(text)}</pre>'
+        + (f"<h3>Files</h3><ul>{files}</ul>" if files else "")
+        + "</section>"
+    )
 
 
-STYLE = ("body{font-family:sans-serif;margin:1.5em}pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;"
-         "padding:.5em;max-height:40em;overflow:auto}.panels{display:grid;grid-template-columns:repeat(3,1fr);"
-         "gap:1em}img{max-width:100%}")
+STYLE = (
+    "body{font-family:sans-serif;margin:1.5em}pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;"
+    "padding:.5em;max-height:40em;overflow:auto}.panels{display:grid;grid-template-columns:repeat(3,1fr);"
+    "gap:1em}img{max-width:100%}"
+)
 
 
 def _rules(task: Task) -> str:
@@ -238,21 +271,25 @@ def _rules(task: Task) -> str:
 
 def _page(bundle_id: str, task: Task, h: Example, panels: list[str]) -> str:
     instruction = TaskPaths(task.root).instruction.read_text()
-    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{_esc(bundle_id)}</title>'
-            f"<style>{STYLE}</style></head><body>\n<h1>{_esc(bundle_id)}: {_esc(task.id)}</h1>\n"
-            f'<p><a href="../{PAGE}">All bundles</a> · label sheet: ../{LABELS_CSV}</p>\n'
-            f'<h2>Instruction</h2><pre class="data">{_esc(instruction)}</pre>\n'
-            f'<h2>Scenario</h2><pre class="data">{_esc(dump_json(h.scenario))}</pre>\n'
-            f'<h2>Comparison rules</h2><pre class="data">{_esc(_rules(task))}</pre>\n'
-            f'<div class="panels">{"".join(panels)}</div>\n</body></html>\n')
+    return (
+        f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{_esc(bundle_id)}</title>'
+        f"<style>{STYLE}</style></head><body>\n<h1>{_esc(bundle_id)}: {_esc(task.id)}</h1>\n"
+        f'<p><a href="../{PAGE}">All bundles</a> · label sheet: ../{LABELS_CSV}</p>\n'
+        f'<h2>Instruction</h2><pre class="data">{_esc(instruction)}</pre>\n'
+        f'<h2>Scenario</h2><pre class="data">{_esc(dump_json(h.scenario))}</pre>\n'
+        f'<h2>Comparison rules</h2><pre class="data">{_esc(_rules(task))}</pre>\n'
+        f'<div class="panels">{"".join(panels)}</div>\n</body></html>\n'
+    )
 
 
 def _index_page(ids: list[str]) -> str:
     items = "".join(f'<li><a href="{_esc(i)}/{PAGE}">{_esc(i)}</a></li>' for i in ids)
-    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>audit bundles</title>'
-            f"<style>{STYLE}</style></head><body>\n<h1>Audit bundles</h1>\n"
-            f'<p id="how-to-label">{_esc(HOW_TO_LABEL)}</p>\n'
-            f"<ul>{items}</ul>\n</body></html>\n")
+    return (
+        f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>audit bundles</title>'
+        f"<style>{STYLE}</style></head><body>\n<h1>Audit bundles</h1>\n"
+        f'<p id="how-to-label">{_esc(HOW_TO_LABEL)}</p>\n'
+        f"<ul>{items}</ul>\n</body></html>\n"
+    )
 
 
 def _label_sheet(ids: list[str]) -> str:

@@ -1,5 +1,6 @@
 """`swr audit consensus`: independent candidates that agree with each other and not with the
 reference point at the reference, not at them."""
+
 from __future__ import annotations
 
 import tempfile
@@ -7,25 +8,29 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
+from swr.core.release_dir import list_tasks
+from swr.judge.artifacts.fields import Reference
+from swr.judge.decision import parse_output, reference_view
 from swr.kinds.engine.check import dig
 from swr.kinds.engine.feedback import differences
 from swr.kinds.engine.grading import run_candidate
 from swr.kinds.engine.task import EngineTask
 from swr.kinds.workflow.grading import candidate_problem, execute
-from swr.judge.artifacts.fields import Reference
-from swr.judge.decision import parse_output, reference_view
-from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.task import Task
 from swr.sandbox import get_sandbox
 
 from .oracle import leaf_within, leaves
 
 AGREE = 1e-6  # engine outputs agree when every numeric leaf is this close (relative) and the rest equal
-ADVICE_ENGINE = ("solve this case again by the method the specification prescribes and compare with the reference "
-                 "tool's output by hand: the expected values, the verifier's conventions or the spec may be wrong")
-ADVICE = ("re-run the reference on this scenario and recompute the field by hand from its definition; check units, "
-          "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
-          "compute the same quantity")
+ADVICE_ENGINE = (
+    "solve this case again by the method the specification prescribes and compare with the reference "
+    "tool's output by hand: the expected values, the verifier's conventions or the spec may be wrong"
+)
+ADVICE = (
+    "re-run the reference on this scenario and recompute the field by hand from its definition; check units, "
+    "sign and angle conventions, and that the generating path (workflow) and the grading path (output field) "
+    "compute the same quantity"
+)
 
 
 def candidate_for(root: Path, task: kinds.AnyTask) -> Path | None:
@@ -47,7 +52,9 @@ def _outputs(task: Task, cand: Path, sandbox: Any, scratch: Path) -> list[Any]:
     return outs
 
 
-def task_consensus(task: Task, candidates: list[Path], sandbox: Any, scratch: Path, quorum: int) -> list[dict[str, Any]]:
+def task_consensus(
+    task: Task, candidates: list[Path], sandbox: Any, scratch: Path, quorum: int
+) -> list[dict[str, Any]]:
     tol = task.tolerances
     runs = [_outputs(task, c, sandbox, scratch / str(k)) for k, c in enumerate(candidates)]
     flags = []
@@ -56,13 +63,24 @@ def task_consensus(task: Task, candidates: list[Path], sandbox: Any, scratch: Pa
         cand = [dict(leaves(r[i], tol)) if r[i] is not None else {} for r in runs]
         for path, rv in ref.items():
             off = [k for k, c in enumerate(cand) if path in c and not leaf_within(rv, c[path], tol, path)]
-            best = max(({k} | {m for m in off if leaf_within(cand[k][path], cand[m][path], tol, path)}
-                        for k in off), key=len, default=set())
+            best = max(
+                ({k} | {m for m in off if leaf_within(cand[k][path], cand[m][path], tol, path)} for k in off),
+                key=len,
+                default=set(),
+            )
             if len(best) >= quorum:
                 k = min(best)
-                flags.append({"task": task.id, "hidden": i, "field": ".".join(map(str, path)),
-                              "reference": rv, "consensus": cand[k][path],
-                              "candidates": sorted(candidates[m].as_posix() for m in best), "advice": ADVICE})
+                flags.append(
+                    {
+                        "task": task.id,
+                        "hidden": i,
+                        "field": ".".join(map(str, path)),
+                        "reference": rv,
+                        "consensus": cand[k][path],
+                        "candidates": sorted(candidates[m].as_posix() for m in best),
+                        "advice": ADVICE,
+                    }
+                )
     return flags
 
 
@@ -78,9 +96,17 @@ def engine_consensus(task: EngineTask, candidates: list[Path], sandbox: Any, quo
         best = max(({k} | {m for m in off if _agree(outs[k], outs[m])} for k in off), key=len, default=set())
         if len(best) >= quorum:
             field = next((p for p, _ in differences(ref, outs[min(best)])), ".")
-            flags.append({"task": task.id, "hidden": case["id"], "field": field, "reference": dig(ref, field),
-                          "consensus": dig(outs[min(best)], field),
-                          "candidates": sorted(candidates[m].as_posix() for m in best), "advice": ADVICE_ENGINE})
+            flags.append(
+                {
+                    "task": task.id,
+                    "hidden": case["id"],
+                    "field": field,
+                    "reference": dig(ref, field),
+                    "consensus": dig(outs[min(best)], field),
+                    "candidates": sorted(candidates[m].as_posix() for m in best),
+                    "advice": ADVICE_ENGINE,
+                }
+            )
     return flags
 
 
@@ -88,7 +114,9 @@ def _agree(a: Any, b: Any) -> bool:
     return all(d is not None and d <= AGREE for _, d in differences(a, b))
 
 
-def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, sandbox: str = "bwrap") -> dict[str, Any]:
+def consensus_audit(
+    release: Path, candidates: list[Path], *, quorum: int = 2, sandbox: str = "bwrap"
+) -> dict[str, Any]:
     sb = get_sandbox(sandbox)
     flags: list[dict[str, Any]] = []
     seen = 0
@@ -110,6 +138,10 @@ def consensus_audit(release: Path, candidates: list[Path], *, quorum: int = 2, s
             scratch = Path(tmp) / str(n)
             scratch.mkdir()
             flags += task_consensus(task, found, sb, scratch, quorum)
-    return {"release": str(release), "tasks_compared": seen, "quorum": quorum, "flags": flags,
-            "not_applicable": not_applicable}
-
+    return {
+        "release": str(release),
+        "tasks_compared": seen,
+        "quorum": quorum,
+        "flags": flags,
+        "not_applicable": not_applicable,
+    }

@@ -7,6 +7,7 @@ input and output descriptions) must be a declared `[constants]` value of workflo
 choice). A constant declared as a bare number is the reference's own: its code must read it from workflow.toml
 by name and never spell the number again (a copy drifts). One declared as {value, source} is the wrapped
 library's, its `source` saying where it lives and how it was checked."""
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,11 @@ def _digits(text: str) -> int:
 
 def stated_numbers(spec: WorkflowSpec) -> set[str]:
     """The precise numbers the instruction's prose states, as spelled."""
-    texts = [spec.summary, *(i.description for i in spec.inputs.values()),
-             *(f.description for f in spec.outputs.fields.values())]
+    texts = [
+        spec.summary,
+        *(i.description for i in spec.inputs.values()),
+        *(f.description for f in spec.outputs.fields.values()),
+    ]
     return {m.group(0) for t in texts for m in _NUMBER.finditer(t or "") if _digits(m.group(0)) >= PRECISE_DIGITS}
 
 
@@ -42,8 +46,11 @@ def _declared(spec: WorkflowSpec) -> set[float]:
     """Values the instruction may state: the constants, and the inputs' bounds and numeric choices."""
     vals = {c.value if isinstance(c, LibraryConstant) else float(c) for c in spec.constants.values()}
     for inp in spec.inputs.values():
-        vals |= {float(v) for v in (inp.min, inp.max, *(inp.choices or ()))
-                 if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        vals |= {
+            float(v)
+            for v in (inp.min, inp.max, *(inp.choices or ()))
+            if isinstance(v, (int, float)) and not isinstance(v, bool)
+        }
     return vals
 
 
@@ -71,21 +78,36 @@ def constant_findings(spec: WorkflowSpec) -> list[tuple[str, str]]:
     declared = _declared(spec)
     for text in sorted(stated_numbers(spec)):
         if float(text) not in declared and abs(float(text)) not in declared:
-            found.append(("warning", f"the instruction states {text}, which is no [constants] value of "
-                          f"{WORKFLOW_TOML}: declare it there and have the reference read it (or give the "
-                          "library's constant as {value, source}), so the two cannot disagree"))
+            found.append(
+                (
+                    "warning",
+                    f"the instruction states {text}, which is no [constants] value of "
+                    f"{WORKFLOW_TOML}: declare it there and have the reference read it (or give the "
+                    "library's constant as {value, source}), so the two cannot disagree",
+                )
+            )
     own = {k: float(v) for k, v in spec.constants.items() if not isinstance(v, LibraryConstant)}
     if not own:
         return found
     code = _sources(spec.directory)
     for name, value in sorted(own.items()):
         if WORKFLOW_TOML not in code or not re.search(rf"\b{re.escape(name)}\b", code):
-            found.append(("error", f"[constants] {name} is not read by the reference from {WORKFLOW_TOML}: the "
-                          "instruction and the reference may state different values"))
+            found.append(
+                (
+                    "error",
+                    f"[constants] {name} is not read by the reference from {WORKFLOW_TOML}: the "
+                    "instruction and the reference may state different values",
+                )
+            )
         spelled = sorted(s for s in _spellings(value) if re.search(rf"(?<![\w.]){re.escape(s)}(?![\w.])", code))
         if spelled:
-            found.append(("warning", f"the reference spells [constants] {name} ({spelled[0]}) again instead of "
-                          f"reading it from {WORKFLOW_TOML}: a copy can drift from the instruction"))
+            found.append(
+                (
+                    "warning",
+                    f"the reference spells [constants] {name} ({spelled[0]}) again instead of "
+                    f"reading it from {WORKFLOW_TOML}: a copy can drift from the instruction",
+                )
+            )
     return found
 
 
@@ -93,5 +115,7 @@ def as_findings(task_id: str, spec: WorkflowSpec | None) -> list[dict[str, Any]]
     """lint findings of one task (none without its private reference)."""
     if spec is None:
         return []
-    return [{"task": task_id, "severity": sev, "check": "instruction_constant", "field": "", "message": msg}
-            for sev, msg in constant_findings(spec)]
+    return [
+        {"task": task_id, "severity": sev, "check": "instruction_constant", "field": "", "message": msg}
+        for sev, msg in constant_findings(spec)
+    ]

@@ -1,6 +1,7 @@
 """The defect register (ReviveBench §8): every verifier defect found in a release, the signal that exposed
 it and its fix. A release keeps its register in defects.json; the shipped catalog's source of truth is a
 defects.toml of `[[defect]]` tables with the same fields, carried into each release it builds."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -19,8 +20,8 @@ from pydantic import (
 )
 
 from swr.core.errors import SwrError, load_json, load_toml
-from swr.core.layout import ReleasePaths
 from swr.core.jsonfile import dump_json
+from swr.core.layout import ReleasePaths
 from swr.core.release_dir import list_tasks, load_release
 from swr.kinds.taskfile import read_task_file
 
@@ -29,8 +30,9 @@ Severity = Literal["high", "medium", "low"]
 # How a defect came to light (ReviveBench §8's groups, plus the audits swr adds): `counterexample` is a minimal
 # hand-made candidate (a cheat, a copy, a shortcut) that a verifier wrongly passed; `adequacy` a mutant of the
 # reference breaking one spec rule that the hidden cases did not kill.
-Signal = Literal["achievability", "consensus", "self_test", "human_audit", "mutation", "lint", "review",
-                 "counterexample", "adequacy"]
+Signal = Literal[
+    "achievability", "consensus", "self_test", "human_audit", "mutation", "lint", "review", "counterexample", "adequacy"
+]
 ID_PREFIX = "D"
 
 
@@ -141,16 +143,35 @@ def _today(recorded: str | None) -> dt.date:
         raise SwrError(f"not an ISO date (YYYY-MM-DD): {recorded!r}", field="--recorded") from None
 
 
-def add(release: Path, *, task: str, kind: str, signal: str, summary: str, fix: str = "", test: str = "",
-        severity: str = "medium", recorded: str | None = None) -> Defect:
+def add(
+    release: Path,
+    *,
+    task: str,
+    kind: str,
+    signal: str,
+    summary: str,
+    fix: str = "",
+    test: str = "",
+    severity: str = "medium",
+    recorded: str | None = None,
+) -> Defect:
     """Record a defect (status `fixed` when its fix is given); its id is the next free D<n>."""
     defects = load(release)
     if not matches(task, names_in(release)):
         raise SwrError(f"no task, workflow or engine named {task!r} in this release", file=release, field="--task")
     n = max((int(m.group(1)) for d in defects if (m := re.fullmatch(rf"{ID_PREFIX}(\d+)", d.id))), default=0)
-    fields = {"id": f"{ID_PREFIX}{n + 1:03d}", "task": task, "kind": kind, "signal": signal, "summary": summary,
-              "fix": fix, "test": test, "severity": severity, "status": "fixed" if fix.strip() else "open",
-              "recorded": _today(recorded)}
+    fields = {
+        "id": f"{ID_PREFIX}{n + 1:03d}",
+        "task": task,
+        "kind": kind,
+        "signal": signal,
+        "summary": summary,
+        "fix": fix,
+        "test": test,
+        "severity": severity,
+        "status": "fixed" if fix.strip() else "open",
+        "recorded": _today(recorded),
+    }
     new = _option_error(fields)
     save(release, [*defects, new])
     return new
@@ -161,14 +182,21 @@ def fix(release: Path, defect_id: str, *, fix: str, test: str | None = None, com
     defects = load(release)
     for i, d in enumerate(defects):
         if d.id == defect_id:
-            new = _option_error({**d.model_dump(), "fix": fix, "status": "fixed",
-                                 **({"test": test} if test is not None else {}),
-                                 **({"commit": commit} if commit is not None else {})})
+            new = _option_error(
+                {
+                    **d.model_dump(),
+                    "fix": fix,
+                    "status": "fixed",
+                    **({"test": test} if test is not None else {}),
+                    **({"commit": commit} if commit is not None else {}),
+                }
+            )
             defects[i] = new
             save(release, defects)
             return new
-    raise SwrError(f"no defect {defect_id!r} in this release's register", file=ReleasePaths(release).defects,
-                   field="ID")
+    raise SwrError(
+        f"no defect {defect_id!r} in this release's register", file=ReleasePaths(release).defects, field="ID"
+    )
 
 
 def _option_error(fields: dict[str, Any]) -> Defect:
@@ -190,8 +218,7 @@ def carry_defects(sources: list[Path], release: Path, built: set[str]) -> list[D
             continue
         for i, d in enumerate(read_toml(src)):
             if d.id in carried:
-                raise SwrError(f"duplicate id {d.id!r} (also in {carried[d.id][1]})", file=src,
-                               field=f"defect[{i}].id")
+                raise SwrError(f"duplicate id {d.id!r} (also in {carried[d.id][1]})", file=src, field=f"defect[{i}].id")
             carried[d.id] = (d, src)
     kept = [d for d, _ in carried.values() if matches(d.task, built)]
     if kept:  # a release with no known defect has no register (load reads that as empty)

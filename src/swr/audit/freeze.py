@@ -1,6 +1,7 @@
 """`swr audit freeze`: the first half of the post-freeze audit (SWR §4.3). The mutation generator is validated
 on a seeded pilot set, its source hashed as frozen, and a disjoint held-out set drawn (two tasks per family
 plus named high-risk ones) for `swr audit held-out`, which refuses to run once the generator has changed."""
+
 from __future__ import annotations
 
 import ast
@@ -12,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from swr.core.errors import SwrError, load_json
-from swr.core.layout import ReleasePaths
 from swr.core.hashing import tree_hash
 from swr.core.jsonfile import dump_json
+from swr.core.layout import ReleasePaths
 from swr.core.release_dir import list_tasks, task_dir
 from swr.kinds import covered
 from swr.kinds.engine.kind import NOT_APPLICABLE as ENGINE_NA
@@ -91,8 +92,9 @@ def families(release: Path) -> tuple[dict[str, list[str]], list[dict[str, str]]]
     return {f: sorted(ids) for f, ids in sorted(by_family.items())}, not_applicable
 
 
-def draw(by_family: dict[str, list[str]], pilot: int, held_out: int, high_risk: list[str],
-         seed: int) -> tuple[list[str], list[str]]:
+def draw(
+    by_family: dict[str, list[str]], pilot: int, held_out: int, high_risk: list[str], seed: int
+) -> tuple[list[str], list[str]]:
     """(pilot, held-out), disjoint and seeded. The held-out set's core is reserved first (the high-risk
     tasks and two more from each family), the pilot drawn from the rest, and the held-out set topped up
     to its size from what is left."""
@@ -102,8 +104,11 @@ def draw(by_family: dict[str, list[str]], pilot: int, held_out: int, high_risk: 
         pool = [t for t in ids if t not in held]
         held += rng.sample(pool, min(PER_FAMILY, len(pool)))
     if len(held) > held_out:
-        raise SwrError(f"{held_out} tasks cannot hold {PER_FAMILY} from each of {len(by_family)} families plus "
-                       f"{len(high_risk)} high-risk ones ({len(held)})", field="--held-out")
+        raise SwrError(
+            f"{held_out} tasks cannot hold {PER_FAMILY} from each of {len(by_family)} families plus "
+            f"{len(high_risk)} high-risk ones ({len(held)})",
+            field="--held-out",
+        )
     rest = sorted({t for ids in by_family.values() for t in ids} - set(held))
     chosen = rng.sample(rest, min(pilot, len(rest)))
     left = sorted(set(rest) - set(chosen))
@@ -121,13 +126,28 @@ def validate_pilot(release: Path, pilot: list[str], per_class: int, jobs: int, s
             parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=2))
     s = summarise(parts)
     off_design = [c["name"] for c in s["classes"] if c["valid"] != DESIGNED_VALID.get(c["name"].split(" (")[0], False)]
-    return {"tasks": len(roots), "trials": s["trials"], "false_accepts": s["false_accepts"],
-            "false_rejects": s["false_rejects"], "off_design_classes": off_design,
-            "wrong_decisions": s["wrong_decisions"], "classes": s["classes"]}
+    return {
+        "tasks": len(roots),
+        "trials": s["trials"],
+        "false_accepts": s["false_accepts"],
+        "false_rejects": s["false_rejects"],
+        "off_design_classes": off_design,
+        "wrong_decisions": s["wrong_decisions"],
+        "classes": s["classes"],
+    }
 
 
-def freeze_audit(release: Path, *, pilot: int = 100, held_out: int = 100, high_risk: list[str] | None = None,
-                 seed: int = 0, per_class: int = 3, trials_per_class: int = 2, jobs: int = 2) -> dict[str, Any]:
+def freeze_audit(
+    release: Path,
+    *,
+    pilot: int = 100,
+    held_out: int = 100,
+    high_risk: list[str] | None = None,
+    seed: int = 0,
+    per_class: int = 3,
+    trials_per_class: int = 2,
+    jobs: int = 2,
+) -> dict[str, Any]:
     """Draw the sets, validate the generator on the pilot, and write the freeze record."""
     by_family, not_applicable = families(release)
     known = {t for ids in by_family.values() for t in ids}
@@ -137,11 +157,21 @@ def freeze_audit(release: Path, *, pilot: int = 100, held_out: int = 100, high_r
             why = "an engine task" if t in {n["task"] for n in not_applicable} else "no workflow task of the release"
             raise SwrError(f"{t} is {why}", field="--high-risk")
     chosen, held = draw(by_family, pilot, held_out, risky, seed)
-    record = {"generator_hash": generator_hash(), "generator_modules": generator_modules(), "seed": seed,
-              "pilot": chosen, "held_out": held, "high_risk": risky, "trials_per_class": trials_per_class,
-              "pilot_requested": pilot, "held_out_requested": held_out, "families": len(by_family),
-              "not_applicable": not_applicable, "release_hash": tree_hash(ReleasePaths(release).tasks),
-              "pilot_validation": validate_pilot(release, chosen, per_class, jobs, seed)}
+    record = {
+        "generator_hash": generator_hash(),
+        "generator_modules": generator_modules(),
+        "seed": seed,
+        "pilot": chosen,
+        "held_out": held,
+        "high_risk": risky,
+        "trials_per_class": trials_per_class,
+        "pilot_requested": pilot,
+        "held_out_requested": held_out,
+        "families": len(by_family),
+        "not_applicable": not_applicable,
+        "release_hash": tree_hash(ReleasePaths(release).tasks),
+        "pilot_validation": validate_pilot(release, chosen, per_class, jobs, seed),
+    }
     path = freeze_path(release)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(dump_json(record))
@@ -159,8 +189,12 @@ def load_freeze(release: Path) -> dict[str, Any]:
             raise SwrError("is required but missing", file=path, field=name)
     now = generator_hash()
     if record["generator_hash"] != now:
-        raise SwrError(f"the mutation generator changed after freezing (frozen {str(record['generator_hash'])[:12]}, "
-                       f"now {now[:12]}): freeze again on a new pilot set", file=path, field="generator_hash")
+        raise SwrError(
+            f"the mutation generator changed after freezing (frozen {str(record['generator_hash'])[:12]}, "
+            f"now {now[:12]}): freeze again on a new pilot set",
+            file=path,
+            field="generator_hash",
+        )
     for t in record["held_out"]:
         if not (task_dir(release, t)).is_dir():
             raise SwrError(f"held-out task {t} is not in the release", file=path, field="held_out")

@@ -1,6 +1,7 @@
 """The post-freeze audit's geometry transforms (SWR §4.3): rotation, mirror, shear, non-uniform scale and a
 small translation of a mesh artifact (wrong answers, a translation excepted where the field declares
 `translation_invariant`), and re-indexed or re-encoded copies (the same surface, to be accepted)."""
+
 from __future__ import annotations
 
 import math
@@ -47,22 +48,34 @@ def fingerprint(v: np.ndarray, f: np.ndarray, translation_invariant: bool) -> di
     outer = np.einsum("fij,fik->fjk", tri, tri) + np.einsum("fj,fk->fjk", s, s)
     moment = (area[:, None, None] * outer).sum(axis=0) / (12 * total) - np.outer(centroid, centroid)
     origin = centroid if translation_invariant else np.zeros(3)
-    return {"centroid": centroid - origin, "moment": moment,
-            "box": np.concatenate([v.min(axis=0) - origin, v.max(axis=0) - origin])}
+    return {
+        "centroid": centroid - origin,
+        "moment": moment,
+        "box": np.concatenate([v.min(axis=0) - origin, v.max(axis=0) - origin]),
+    }
 
 
 def differs(a: dict[str, np.ndarray], b: dict[str, np.ndarray], diag: float) -> bool:
     moment = np.linalg.norm(a["moment"]) or 1.0
-    return bool(np.abs(a["centroid"] - b["centroid"]).max() >= DIFFERS * diag
-                or np.abs(a["box"] - b["box"]).max() >= DIFFERS * diag
-                or np.linalg.norm(a["moment"] - b["moment"]) >= DIFFERS * moment)
+    return bool(
+        np.abs(a["centroid"] - b["centroid"]).max() >= DIFFERS * diag
+        or np.abs(a["box"] - b["box"]).max() >= DIFFERS * diag
+        or np.linalg.norm(a["moment"] - b["moment"]) >= DIFFERS * moment
+    )
 
 
-def _shape_changes(v: np.ndarray, f: np.ndarray, rng: random.Random) -> Iterator[tuple[str, np.ndarray, np.ndarray, str]]:
+def _shape_changes(
+    v: np.ndarray, f: np.ndarray, rng: random.Random
+) -> Iterator[tuple[str, np.ndarray, np.ndarray, str]]:
     """(class, vertices, faces, detail) of the transforms that must be rejected."""
     c = v.mean(axis=0)
     axis, i, j = _unit(rng), rng.randrange(3), rng.randrange(3)
-    yield "geometry_rotation", (v - c) @ _rotation(axis, ROTATION_DEG).T + c, f, f"{ROTATION_DEG:g}° about {axis.round(3)}"
+    yield (
+        "geometry_rotation",
+        (v - c) @ _rotation(axis, ROTATION_DEG).T + c,
+        f,
+        f"{ROTATION_DEG:g}° about {axis.round(3)}",
+    )
     flip = np.ones(3)
     flip[i] = MIRROR
     yield "geometry_mirror", (v - c) * flip + c, np.ascontiguousarray(f[:, ::-1]), f"mirrored across axis {i}"
@@ -87,8 +100,13 @@ def transforms(mesh: Any, rng: random.Random, inv: bool) -> Iterator[tuple[str, 
         if differs(before, fingerprint(v2, f2, inv), diag):  # else a symmetry of this shape: no wrong answer
             yield klass, False, trimesh.Trimesh(v2, f2, process=False), "", detail
     shift = SHIFT * diag * _unit(rng)
-    yield ("geometry_translation", inv, trimesh.Trimesh(v + shift, f, process=False), "",
-           f"moved by {SHIFT:g} of the diagonal" + (" (declared translation-invariant)" if inv else ""))
+    yield (
+        "geometry_translation",
+        inv,
+        trimesh.Trimesh(v + shift, f, process=False),
+        "",
+        f"moved by {SHIFT:g} of the diagonal" + (" (declared translation-invariant)" if inv else ""),
+    )
     perm = list(range(len(v)))
     rng.shuffle(perm)
     where = np.empty(len(v), int)
@@ -96,7 +114,13 @@ def transforms(mesh: Any, rng: random.Random, inv: bool) -> Iterator[tuple[str, 
     order = list(range(len(f)))
     rng.shuffle(order)
     faces = np.roll(where[f[order]], rng.randrange(3), axis=1)
-    yield "geometry_reindexed", True, trimesh.Trimesh(v[perm], faces, process=False), "", "vertices and facets renumbered"
+    yield (
+        "geometry_reindexed",
+        True,
+        trimesh.Trimesh(v[perm], faces, process=False),
+        "",
+        "vertices and facets renumbered",
+    )
     yield "geometry_obj_reencode", True, mesh, ".obj", "written as OBJ"
 
 
@@ -117,5 +141,4 @@ def geometry_trials(ref: Reference, tol: Tolerances, rng: random.Random, scratch
                     shutil.copyfile(ref.files / other, d / other)
             out_name = Path(name).stem + (suffix or Path(name).suffix)
             mutated.export(d / out_name)
-            yield Trial(klass, valid, encode(replaced(ref.output, path, out_name)), d, dotted(path), detail,
-                        "geometry")
+            yield Trial(klass, valid, encode(replaced(ref.output, path, out_name)), d, dotted(path), detail, "geometry")

@@ -1,6 +1,7 @@
 """The post-freeze audit's structured trial classes (SWR §4.3): cross-field inconsistencies, unit and boundary
 errors, scenario splicing, and equivalence-preserving controls. Each trial's validity is fixed by its design,
 never by the task's tolerances: the audit asks whether those tolerances tell right answers from wrong ones."""
+
 from __future__ import annotations
 
 import bisect
@@ -26,8 +27,16 @@ MATERIAL_SCALE = 1e-3  # ... and by at least 0.1 % of the field's own scale over
 PAST_LIMIT = 1e-7  # "just past" a range limit: 1.0000001 for a probability
 PART_SHIFT = 0.1  # a part moved by 10 % so that its total, mean or extreme no longer agrees
 UNIT_FACTORS = (1e3, 1e-3, 2.54, 1 / 2.54, 0.3048, 3.6, 100.0, 0.01, 180 / math.pi, math.pi / 180, 4.184)
-ORDER_PAIRS = (("min", "max"), ("lo", "hi"), ("low", "high"), ("lower", "upper"), ("start", "end"),
-               ("first", "last"), ("begin", "end"), ("from", "to"))
+ORDER_PAIRS = (
+    ("min", "max"),
+    ("lo", "hi"),
+    ("low", "high"),
+    ("lower", "upper"),
+    ("start", "end"),
+    ("first", "last"),
+    ("begin", "end"),
+    ("from", "to"),
+)
 MAX_RELATIONS = 200  # per kind and task: enough to sample from, bounded on huge outputs
 
 
@@ -76,8 +85,12 @@ def field_stats(docs: list[Any], tol: Tolerances) -> dict[Where, FieldStats]:
         for path, v in leaves(doc, tol):
             if numeric(v):
                 values.setdefault(abstract(path), []).append(v)
-    return {p: FieldStats(min(vs), max(vs), max(abs(v) for v in vs),
-                          all(type(v) is int or float(v).is_integer() for v in vs)) for p, vs in values.items()}
+    return {
+        p: FieldStats(
+            min(vs), max(vs), max(abs(v) for v in vs), all(type(v) is int or float(v).is_integer() for v in vs)
+        )
+        for p, vs in values.items()
+    }
 
 
 def material(old: Any, new: Any, st: FieldStats | None) -> bool:
@@ -93,8 +106,9 @@ def material(old: Any, new: Any, st: FieldStats | None) -> bool:
     return type(old) is not type(new) or old != new
 
 
-def first_material(ref: Any, new: Any, stats: dict[Where, FieldStats], tol: Tolerances,
-                   path: Where = ()) -> Where | None:
+def first_material(
+    ref: Any, new: Any, stats: dict[Where, FieldStats], tol: Tolerances, path: Where = ()
+) -> Where | None:
     """The first graded place where new materially differs from ref (a missing key or a list of
     another length counts), or None: the trial would be no wrong answer and is not generated."""
     if tol.for_path(path) is None:
@@ -113,8 +127,9 @@ def first_material(ref: Any, new: Any, stats: dict[Where, FieldStats], tol: Tole
     return path if material(ref, new, stats.get(abstract(path))) else None
 
 
-def _invalid(klass: str, ref: Reference, doc: Any, stats: dict[Where, FieldStats], tol: Tolerances,
-             detail: str = "") -> Iterator[Trial]:
+def _invalid(
+    klass: str, ref: Reference, doc: Any, stats: dict[Where, FieldStats], tol: Tolerances, detail: str = ""
+) -> Iterator[Trial]:
     """The trial, when doc is a materially wrong answer; its field is the first place that differs."""
     where = first_material(ref.output, doc, stats, tol)
     if where is not None:
@@ -123,19 +138,23 @@ def _invalid(klass: str, ref: Reference, doc: Any, stats: dict[Where, FieldStats
 
 # ------------------------------------------------------------------ equivalence-preserving controls
 
+
 def controls(ref: Reference) -> Iterator[Trial]:
     """The same answer written otherwise: key order, exact float spellings, 15 significant digits,
     integers as integral floats, indentation. A verifier must accept every one."""
     doc = ref.output
-    for klass, text in (("control_key_order", dumps(doc, reverse=True)),
-                        ("control_float_exponent", dumps(doc, float_fmt="%.17e")),
-                        ("control_15_digits", dumps(doc, float_fmt="%.15g")),
-                        ("control_int_as_float", dumps(doc, int_float=True)),
-                        ("control_indented", json.dumps(doc, indent=2) + "\n")):
+    for klass, text in (
+        ("control_key_order", dumps(doc, reverse=True)),
+        ("control_float_exponent", dumps(doc, float_fmt="%.17e")),
+        ("control_15_digits", dumps(doc, float_fmt="%.15g")),
+        ("control_int_as_float", dumps(doc, int_float=True)),
+        ("control_indented", json.dumps(doc, indent=2) + "\n"),
+    ):
         yield Trial(klass, True, text.encode(), ref.files, "(all)")
 
 
 # ------------------------------------------------------------------ relations between fields
+
 
 @dataclass(frozen=True)
 class Relation:
@@ -182,7 +201,11 @@ def _lists(doc: Any, tol: Tolerances) -> tuple[list[Where], list[Where]]:
 
 
 AGGREGATES: dict[str, Callable[[list[float]], float]] = {
-    "sum": math.fsum, "mean": lambda v: math.fsum(v) / len(v), "max": max, "min": min}
+    "sum": math.fsum,
+    "mean": lambda v: math.fsum(v) / len(v),
+    "max": max,
+    "min": min,
+}
 
 
 def _close(x: float, y: float) -> bool:
@@ -206,12 +229,12 @@ def _candidates(doc: Any, tol: Tolerances) -> list[Relation]:
 
     for lst in every:
         n = len(get_at(doc, lst))
-        found += [Relation("count", p, lst) for p in near(float(n)) if n and p[:len(lst)] != lst][:8]
+        found += [Relation("count", p, lst) for p in near(float(n)) if n and p[: len(lst)] != lst][:8]
     for lst in agg:
         vals = _parts(doc, lst) or []
         inside = lst[:-2] if lst[-2:-1] == ("*",) else lst
         for kind, fn in AGGREGATES.items():
-            found += [Relation(kind, p, lst) for p in near(fn(vals)) if p[:len(inside)] != inside][:4]
+            found += [Relation(kind, p, lst) for p in near(fn(vals)) if p[: len(inside)] != inside][:4]
     for path, node in _nodes(doc, tol):
         if isinstance(node, dict):
             found += [Relation("order", (*path, lo), (*path, hi)) for lo, hi in _order_pairs(node)]
@@ -273,6 +296,7 @@ def relations(docs: list[Any], tol: Tolerances) -> list[Relation]:
 
 # ------------------------------------------------------------------ designed-invalid trials
 
+
 @dataclass
 class Context:
     """What every trial of a task needs: its tolerances, its fields' ranges and its fields' relations."""
@@ -298,8 +322,9 @@ def _shifted(v: float, delta: float, integral: bool) -> int | float:
     return v + step if type(v) is int else float(v + step)
 
 
-def break_relation(doc: Any, rel: Relation, rng: random.Random,
-                   stats: dict[Where, FieldStats]) -> tuple[Any, str] | None:
+def break_relation(
+    doc: Any, rel: Relation, rng: random.Random, stats: dict[Where, FieldStats]
+) -> tuple[Any, str] | None:
     """(doc with the relation broken, what was done), or None when it cannot be broken here."""
     if rel.kind == "count":
         lst, count = get_at(doc, rel.b), get_at(doc, rel.a)
@@ -317,15 +342,17 @@ def break_relation(doc: Any, rel: Relation, rng: random.Random,
         st = stats.get(abstract(part))
         if delta == 0:
             return None
-        return (replaced(doc, part, _shifted(vals[j], delta, bool(st and st.integral))),
-                f"{dotted(part)} moved, {dotted(rel.a)} is still the {rel.kind} of the old parts")
+        return (
+            replaced(doc, part, _shifted(vals[j], delta, bool(st and st.integral))),
+            f"{dotted(part)} moved, {dotted(rel.a)} is still the {rel.kind} of the old parts",
+        )
     if rel.kind == "order":
         lo, hi = get_at(doc, rel.a), get_at(doc, rel.b)
         return replaced(replaced(doc, rel.a, hi), rel.b, lo), f"{dotted(rel.a)} and {dotted(rel.b)} swapped"
     vals = get_at(doc, rel.a)
     steps = [j for j in range(len(vals) - 1) if vals[j] != vals[j + 1]]
     j = rng.choice(steps)
-    return replaced(doc, rel.a, [*vals[:j], vals[j + 1], vals[j], *vals[j + 2:]]), f"items {j} and {j + 1} swapped"
+    return replaced(doc, rel.a, [*vals[:j], vals[j + 1], vals[j], *vals[j + 2 :]]), f"items {j} and {j + 1} swapped"
 
 
 def cross_field(ref: Reference, ctx: Context, rng: random.Random, per_class: int) -> Iterator[Trial]:
@@ -344,12 +371,16 @@ def cross_field(ref: Reference, ctx: Context, rng: random.Random, per_class: int
 
 def unit_errors(ref: Reference, ctx: Context, rng: random.Random, per_class: int) -> Iterator[Trial]:
     """Every value of one field off by a unit factor (milli, inch, feet, km/h, percent, degrees, calories)."""
-    fields = sorted({abstract(p) for p, v in leaves(ref.output, ctx.tol)
-                     if isinstance(v, float) and numeric(v) and v != 0 and not ctx.stats[abstract(p)].integral})
+    fields = sorted(
+        {
+            abstract(p)
+            for p, v in leaves(ref.output, ctx.tol)
+            if isinstance(v, float) and numeric(v) and v != 0 and not ctx.stats[abstract(p)].integral
+        }
+    )
     for ap in rng.sample(fields, min(per_class, len(fields))):
         f = rng.choice(UNIT_FACTORS)
-        doc = map_leaves(ref.output, lambda p, v, f=f, ap=ap: v * f if abstract(p) == ap and numeric(v) else v,
-                         ctx.tol)
+        doc = map_leaves(ref.output, lambda p, v, f=f, ap=ap: v * f if abstract(p) == ap and numeric(v) else v, ctx.tol)
         yield from _invalid("unit_error", ref, doc, ctx.stats, ctx.tol, f"{dotted(ap)} ×{f:.6g}")
 
 
@@ -377,28 +408,36 @@ def boundary_errors(ref: Reference, ctx: Context, rng: random.Random, per_class:
     for ap in rng.sample(sorted(by_field), min(per_class, len(by_field))):
         path, v = rng.choice(by_field[ap])
         at, past = limits(v, ctx.stats[ap]) or (v, v)
-        yield from _invalid("boundary_at_limit", ref, replaced(ref.output, path, at), ctx.stats, ctx.tol,
-                            f"{dotted(path)} = {at!r}")
-        yield from _invalid("boundary_past_limit", ref, replaced(ref.output, path, past), ctx.stats, ctx.tol,
-                            f"{dotted(path)} = {past!r}")
+        yield from _invalid(
+            "boundary_at_limit", ref, replaced(ref.output, path, at), ctx.stats, ctx.tol, f"{dotted(path)} = {at!r}"
+        )
+        yield from _invalid(
+            "boundary_past_limit",
+            ref,
+            replaced(ref.output, path, past),
+            ctx.stats,
+            ctx.tol,
+            f"{dotted(path)} = {past!r}",
+        )
 
 
 def splice(doc: Any, other: Any, tol: Tolerances, by_key: bool) -> Any:
     """The first half of doc and the second half of other: by top-level key, or leaf by leaf."""
     if by_key and isinstance(doc, dict) and isinstance(other, dict):
         keys = [k for k in doc if k in other and tol.for_path((k,)) is not None]
-        tail = set(keys[len(keys) // 2:]) if len(keys) >= 2 else set()
+        tail = set(keys[len(keys) // 2 :]) if len(keys) >= 2 else set()
         return {k: other[k] if k in tail else v for k, v in doc.items()}
     paths = [p for p, _ in leaves(doc, tol)]
     out = doc
-    for p in paths[len(paths) // 2:] if len(paths) >= 2 else ():
+    for p in paths[len(paths) // 2 :] if len(paths) >= 2 else ():
         if (v := get_at(other, p)) is not None:
             out = replaced(out, p, v)
     return out
 
 
-def splices(ref: Reference, others: list[tuple[str, Any]], ctx: Context, rng: random.Random,
-            per_class: int) -> Iterator[Trial]:
+def splices(
+    ref: Reference, others: list[tuple[str, Any]], ctx: Context, rng: random.Random, per_class: int
+) -> Iterator[Trial]:
     """Part of this scenario's output with part of another's (another hidden one, or a public one)."""
     for name, other in rng.sample(others, min(per_class, len(others))):
         for by_key in (True, False):
@@ -408,8 +447,9 @@ def splices(ref: Reference, others: list[tuple[str, Any]], ctx: Context, rng: ra
                 break
 
 
-def structured_trials(ref: Reference, others: list[tuple[str, Any]], ctx: Context, rng: random.Random,
-                      per_class: int) -> Iterator[Trial]:
+def structured_trials(
+    ref: Reference, others: list[tuple[str, Any]], ctx: Context, rng: random.Random, per_class: int
+) -> Iterator[Trial]:
     """Every structured trial of one hidden scenario: the controls, then the designed-invalid classes."""
     yield from controls(ref)
     yield from cross_field(ref, ctx, rng, per_class)

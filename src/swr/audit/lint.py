@@ -1,6 +1,7 @@
 """`swr audit lint`: verifier configurations that cannot be trusted. Workflow tasks: found without running
 anything (and, with `rerun`, tolerances tighter than the reference's own run-to-run variation); engine tasks:
 verifier checks that grade a figure the candidate reports about itself (the probe in selfreport.py)."""
+
 from __future__ import annotations
 
 import math
@@ -9,21 +10,24 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
+from swr.core.layout import WORKFLOW_TOML
+from swr.core.release_dir import list_tasks
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import parse_output, reference_view
-from swr.core.layout import WORKFLOW_TOML
-from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
-from swr.kinds.workflow.reference import Runner
 
 from .constants import as_findings
 from .oracle import leaf_within, leaves, limit
 from .selfreport import self_report_audit
 
-SELF_REPORTED = re.compile(r"(^|_)(residual|error|err|converged|success|status|message|iterations?|n_?iter|"
-                           r"nfev|njev|runtime|elapsed|wall|wall_time|cpu_time|timing)(_|$)", re.I)
+SELF_REPORTED = re.compile(
+    r"(^|_)(residual|error|err|converged|success|status|message|iterations?|n_?iter|"
+    r"nfev|njev|runtime|elapsed|wall|wall_time|cpu_time|timing)(_|$)",
+    re.I,
+)
 RECOMPUTABLE_FROM_MESH = re.compile(r"(^|_)(volume|area|surface_area|bounds|centroid|euler|watertight)(_|$)", re.I)
 VOLATILE = {
     "timestamp": re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?"),
@@ -33,9 +37,19 @@ VOLATILE = {
 Finding = dict[str, Any]
 RERUN_MARGIN = 0.5  # flag a float whose run-to-run drift uses more than half of its tolerance band
 ROUNDOFF = 1e-12  # a spread below this share of a field's largest |value| is roundoff: the field is constant
-CHECKS = frozenset({"nothing_graded", "tolerance_too_loose", "percentage_pass", "pattern_matches_nothing",
-                    "self_reported", "volatile_value", "tolerance_below_drift", "rerun_failed",
-                    "instruction_constant"})
+CHECKS = frozenset(
+    {
+        "nothing_graded",
+        "tolerance_too_loose",
+        "percentage_pass",
+        "pattern_matches_nothing",
+        "self_reported",
+        "volatile_value",
+        "tolerance_below_drift",
+        "rerun_failed",
+        "instruction_constant",
+    }
+)
 
 
 def _finding(task: Task, severity: str, check: str, field: str, message: str) -> dict[str, Any]:
@@ -56,11 +70,26 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
     for path in sorted({p for g in graded for p in g}, key=str):
         name, key = dotted(path), str(path[-1]) if path else ""
         if SELF_REPORTED.search(key):
-            found.append(_finding(task, "warning", "self_reported", name, "a diagnostic the program reports about "
-                                  "itself is graded; recompute it from the output, or ignore it"))
+            found.append(
+                _finding(
+                    task,
+                    "warning",
+                    "self_reported",
+                    name,
+                    "a diagnostic the program reports about "
+                    "itself is graded; recompute it from the output, or ignore it",
+                )
+            )
         elif arts and RECOMPUTABLE_FROM_MESH.search(key):
-            found.append(_finding(task, "warning", "self_reported", name, "a number recomputable from an artifact "
-                                  "is graded as reported; grade the artifact instead"))
+            found.append(
+                _finding(
+                    task,
+                    "warning",
+                    "self_reported",
+                    name,
+                    "a number recomputable from an artifact is graded as reported; grade the artifact instead",
+                )
+            )
     for kind, rx in VOLATILE.items():
         hits = sorted({dotted(p) for g in graded for p, v in g.items() if isinstance(v, str) and rx.search(v)})
         found += [_finding(task, "warning", "volatile_value", h, f"a graded value looks like a {kind}") for h in hits]
@@ -79,8 +108,15 @@ def _threshold(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any
     if t >= 1.0:
         return []
     exact = any(isinstance(v, (bool, int, str)) for g in graded for v in g.values())
-    return [_finding(task, "error" if exact else "warning", "percentage_pass", "",
-                     f"a pass needs only {t:.0%} of hidden scenarios" + (" on exact checks" if exact else ""))]
+    return [
+        _finding(
+            task,
+            "error" if exact else "warning",
+            "percentage_pass",
+            "",
+            f"a pass needs only {t:.0%} of hidden scenarios" + (" on exact checks" if exact else ""),
+        )
+    ]
 
 
 def _dead_patterns(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
@@ -92,8 +128,10 @@ def _dead_patterns(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str,
         segs = pat.split(".")
         if not any(len(p) >= len(segs) and all(s in ("*", str(x)) for s, x in zip(segs, p)) for p in paths):
             dead.append(pat)
-    return [_finding(task, "warning", "pattern_matches_nothing", p, "this [outputs] pattern matches no output field")
-            for p in dead]
+    return [
+        _finding(task, "warning", "pattern_matches_nothing", p, "this [outputs] pattern matches no output field")
+        for p in dead
+    ]
 
 
 def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
@@ -108,8 +146,16 @@ def _loose_fields(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, 
         if all(leaf_within(a, b, tol, path) for a in vals for b in vals):
             loose.append(dotted(path))
     sev = "error" if loose and len(loose) == varied else "warning"
-    return [_finding(task, sev, "tolerance_too_loose", p, "every scenario's value lies within the tolerance of "
-                     "every other's: the field cannot discriminate") for p in loose]
+    return [
+        _finding(
+            task,
+            sev,
+            "tolerance_too_loose",
+            p,
+            "every scenario's value lies within the tolerance of every other's: the field cannot discriminate",
+        )
+        for p in loose
+    ]
 
 
 def _loose_periods(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str, Any]]:
@@ -122,11 +168,25 @@ def _loose_periods(task: Task, graded: list[dict[tuple, Any]]) -> list[dict[str,
             continue
         vals = [g[path] for g in graded if path in g]
         if not all(type(v) is float for v in vals):
-            found.append(_finding(task, "error", "tolerance_too_loose", dotted(path), f"a period ({period:g}) "
-                                  "is declared for a field that is not a float: it is compared exactly"))
+            found.append(
+                _finding(
+                    task,
+                    "error",
+                    "tolerance_too_loose",
+                    dotted(path),
+                    f"a period ({period:g}) is declared for a field that is not a float: it is compared exactly",
+                )
+            )
         elif any(math.isfinite(v) and limit(v, tol, path) >= period / 2 for v in vals):
-            found.append(_finding(task, "error", "tolerance_too_loose", dotted(path), f"the tolerance band reaches "
-                                  f"half the field's period ({period:g}): every value passes"))
+            found.append(
+                _finding(
+                    task,
+                    "error",
+                    "tolerance_too_loose",
+                    dotted(path),
+                    f"the tolerance band reaches half the field's period ({period:g}): every value passes",
+                )
+            )
     return found
 
 
@@ -151,8 +211,15 @@ def rerun_drift(task: Task, runner: Runner) -> list[dict[str, Any]]:
             if type(r) is float and isinstance(g, float) and math.isfinite(r) and math.isfinite(g):
                 band = limit(r, tol, path)
                 if abs(g - r) > RERUN_MARGIN * band:
-                    found.append(_finding(task, "error" if abs(g - r) > band else "warning", "tolerance_below_drift",
-                                          dotted(path), f"run-to-run drift {abs(g - r):.3g} against a band of {band:.3g}"))
+                    found.append(
+                        _finding(
+                            task,
+                            "error" if abs(g - r) > band else "warning",
+                            "tolerance_below_drift",
+                            dotted(path),
+                            f"run-to-run drift {abs(g - r):.3g} against a band of {band:.3g}",
+                        )
+                    )
     return found
 
 
@@ -232,7 +299,13 @@ def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jo
             for r in runners.values():
                 r.close()
     findings, accepted = apply_accepts(tasks, findings)
-    return {"release": str(release), "tasks": len(tasks) + len(engines), "findings": findings,
-            "accepted": accepted, "self_report_probes": probes, "not_applicable": not_applicable,
-            "errors": sum(f["severity"] == "error" for f in findings),
-            "warnings": sum(f["severity"] == "warning" for f in findings)}
+    return {
+        "release": str(release),
+        "tasks": len(tasks) + len(engines),
+        "findings": findings,
+        "accepted": accepted,
+        "self_report_probes": probes,
+        "not_applicable": not_applicable,
+        "errors": sum(f["severity"] == "error" for f in findings),
+        "warnings": sum(f["severity"] == "warning" for f in findings),
+    }

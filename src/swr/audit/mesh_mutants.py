@@ -1,6 +1,7 @@
 """Mesh mutants: geometry changes far beyond any mesh tolerance (invalid by construction), faithful
 re-orderings and re-encodings (valid by construction), a rigid translation (valid only where the field
 declares `translation_invariant`) and another scenario's mesh (valid only if it is the same shape)."""
+
 from __future__ import annotations
 
 import random
@@ -36,8 +37,11 @@ def load_mesh(path: Path) -> Any:
 def _with(mesh: Any, vertices: Any = None, faces: Any = None) -> Any:
     import trimesh
 
-    return trimesh.Trimesh(vertices=mesh.vertices if vertices is None else vertices,
-                           faces=mesh.faces if faces is None else faces, process=False)
+    return trimesh.Trimesh(
+        vertices=mesh.vertices if vertices is None else vertices,
+        faces=mesh.faces if faces is None else faces,
+        process=False,
+    )
 
 
 def _export(mesh: Any, file_type: str | None = None) -> Writer:
@@ -84,8 +88,12 @@ def _edits(mesh: Any, rng: random.Random, source: Path, shift_ok: bool) -> Itera
     wound = mesh.copy()
     wound.merge_vertices()  # an STL's facets share no vertex until merged
     # wrong only where the reference's own winding is consistent (what the comparator demands then)
-    yield "mesh_facet_winding", not turn.any() or not wound.is_winding_consistent, \
-        _export(_with(mesh, faces=inward)), None
+    yield (
+        "mesh_facet_winding",
+        not turn.any() or not wound.is_winding_consistent,
+        _export(_with(mesh, faces=inward)),
+        None,
+    )
     order = list(range(len(f)))
     rng.shuffle(order)
     yield "mesh_facet_reorder", True, _export(_with(mesh, faces=np.roll(f[order], 1, axis=1))), None
@@ -95,8 +103,7 @@ def _edits(mesh: Any, rng: random.Random, source: Path, shift_ok: bool) -> Itera
     yield "mesh_rigid_translation", shift_ok, _export(_with(mesh, vertices=shifted)), None
     digits = printed_digits(source)
     limited = _with(mesh, vertices=at_precision(v, digits, rng))
-    yield ("mesh_precision_limited", True,
-           _export(limited, "stl" if digits <= FLOAT32_DIGITS else "stl_ascii"), ".stl")
+    yield ("mesh_precision_limited", True, _export(limited, "stl" if digits <= FLOAT32_DIGITS else "stl_ascii"), ".stl")
 
 
 def same_shape(a: Any, b: Any, shift_ok: bool) -> bool:
@@ -128,26 +135,36 @@ def near_shape(a: Any, b: Any, options: dict[str, Any], atol: float, rtol: float
     d = float(np.linalg.norm(a.bounds[1] - a.bounds[0]))
     if (a.is_watertight, a.euler_number) != (b.is_watertight, b.euler_number):
         return False
-    if not (np.all(np.abs(a.bounds - b.bounds) <= atol + rtol * d) and abs(a.area - b.area) <= atol + rtol * d**2
-            and abs(float(a.volume) - float(b.volume)) <= atol + rtol * d**3):
+    if not (
+        np.all(np.abs(a.bounds - b.bounds) <= atol + rtol * d)
+        and abs(a.area - b.area) <= atol + rtol * d**2
+        and abs(float(a.volume) - float(b.volume)) <= atol + rtol * d**3
+    ):
         return False
     far = max(float(closest_point(b, a.vertices)[1].max()), float(closest_point(a, b.vertices)[1].max()))
     return far <= atol + float(options.get("distance_rtol", 1e-3)) * d
 
 
-def _substitutes(mesh: Any, path: tuple, public: list[Reference], shift_ok: bool,
-                 rng: random.Random) -> Iterator[Edit]:
+def _substitutes(mesh: Any, path: tuple, public: list[Reference], shift_ok: bool, rng: random.Random) -> Iterator[Edit]:
     """One public scenario's mesh of the same field, in place of this scenario's."""
-    files = [p.files / n for p in public if p.files and isinstance(n := get_at(p.output, path), str)
-             and (p.files / n).is_file()]
+    files = [
+        p.files / n
+        for p in public
+        if p.files and isinstance(n := get_at(p.output, path), str) and (p.files / n).is_file()
+    ]
     if files:
         src = rng.choice(files)
-        yield ("mesh_public_scenario", same_shape(mesh, load_mesh(src), shift_ok),
-               lambda dest: shutil.copyfile(src, dest), src.suffix)
+        yield (
+            "mesh_public_scenario",
+            same_shape(mesh, load_mesh(src), shift_ok),
+            lambda dest: shutil.copyfile(src, dest),
+            src.suffix,
+        )
 
 
-def mesh_mutants(ref: Reference, tol: Tolerances, rng: random.Random, scratch: Path,
-                 public: list[Reference] | None = None) -> Iterator[Mutant]:
+def mesh_mutants(
+    ref: Reference, tol: Tolerances, rng: random.Random, scratch: Path, public: list[Reference] | None = None
+) -> Iterator[Mutant]:
     """Mutants of every mesh artifact of the reference; each directory also holds the other artifacts."""
     arts = artifact_leaves(ref, tol)
     for path, name in arts:

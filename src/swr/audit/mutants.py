@@ -1,5 +1,6 @@
 """Mutants of a hidden reference output: wrong answers the verifier must reject and faithful
 re-statements it must accept. Each mutant's validity is decided by the audit's own oracle."""
+
 from __future__ import annotations
 
 import json
@@ -36,13 +37,19 @@ def dumps(doc: Any, *, reverse: bool = False, float_fmt: str | None = None, int_
     """JSON with another key order, float spelling or integers written as integral floats."""
     if isinstance(doc, dict):
         items = list(doc.items())[::-1] if reverse else doc.items()
-        return "{" + ", ".join(f"{json.dumps(k)}: {dumps(v, reverse=reverse, float_fmt=float_fmt, int_float=int_float)}"
-                               for k, v in items) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{json.dumps(k)}: {dumps(v, reverse=reverse, float_fmt=float_fmt, int_float=int_float)}"
+                for k, v in items
+            )
+            + "}"
+        )
     if isinstance(doc, list):
         return "[" + ", ".join(dumps(v, reverse=reverse, float_fmt=float_fmt, int_float=int_float) for v in doc) + "]"
     if isinstance(doc, float) and float_fmt and math.isfinite(doc):
         return float_fmt % doc
-    if int_float and type(doc) is int and abs(doc) < 2 ** 53:
+    if int_float and type(doc) is int and abs(doc) < 2**53:
         return f"{float(doc)!r}"
     return json.dumps(doc)
 
@@ -89,17 +96,21 @@ def structural(ref: Reference, tol: Tolerances) -> Iterator[Mutant]:
         doc = set_leaf(ref.output, path, _changed(value, band))
         yield Mutant("deepest_leaf_changed", within(ref.output, doc, tol), _encode(doc), ref.files)
     if float_leaves(ref.output, tol):
+
         def shift(path: tuple, v: Any) -> Any:
             return v + 10 * limit(v, tol, path) if type(v) is float and math.isfinite(v) else v
+
         doc = map_leaves(ref.output, shift, tol)
         yield Mutant("coherent_shift_10x_tolerance", within(ref.output, doc, tol), _encode(doc), ref.files)
 
 
 def reserialised(ref: Reference, tol: Tolerances) -> Iterator[Mutant]:
     """The same values written differently: must always be accepted."""
-    for klass, text in (("reserialise_key_order", dumps(ref.output, reverse=True)),
-                        ("reserialise_float_format", dumps(ref.output, float_fmt="%.17e")),
-                        ("reserialise_int_as_float", dumps(ref.output, int_float=True))):
+    for klass, text in (
+        ("reserialise_key_order", dumps(ref.output, reverse=True)),
+        ("reserialise_float_format", dumps(ref.output, float_fmt="%.17e")),
+        ("reserialise_int_as_float", dumps(ref.output, int_float=True)),
+    ):
         yield Mutant(klass, within(ref.output, json.loads(text), tol), text.encode(), ref.files)
 
 
@@ -114,8 +125,11 @@ def other_scenarios(ref: Reference, others: list[Reference], tol: Tolerances) ->
 # ------------------------------------------------------------------ values at the field's own scale
 
 SCALE_FLOOR = 1e-9  # a field's values below this share of its own largest value are noise, not answers
-SCALE_EDITS = (("scale_zero", lambda v: 0.0), ("scale_negated", lambda v: -v),
-               ("scale_unit_slip_1e3", lambda v: v * 1e3))
+SCALE_EDITS = (
+    ("scale_zero", lambda v: 0.0),
+    ("scale_negated", lambda v: -v),
+    ("scale_unit_slip_1e3", lambda v: v * 1e3),
+)
 PRECISION_MOVE = 0.45  # share of the reference's last printed unit a precision mutant moves a value
 ROUNDED_SHARE = 0.6  # share of a rounded field's values spelled with its most digits (rounding leaves ~90%)
 
@@ -144,8 +158,9 @@ class FieldStats:
         fixed = set(values) - {field_of(p) for p, vs in at.items() if len(vs) > 1}  # a grid, the same everywhere
         scale = {k: max(abs(v) for v in vs) for k, vs in values.items()}
         printed = {k: d for k, vs in values.items() if k not in fixed and (d := _rounded(vs)) is not None}
-        echoes = {float(v) for s in scenarios for v in s.values()
-                  if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        echoes = {
+            float(v) for s in scenarios for v in s.values() if isinstance(v, (int, float)) and not isinstance(v, bool)
+        }
         return cls(scale, printed, echoes)
 
 
@@ -172,8 +187,11 @@ def _rounded(vs: list[float]) -> tuple[int, int] | None:
     ds = [_digits(v) for v in distinct]
     printed = (max(d[0] for d in ds), max(d[1] for d in ds))
     capped = [v for v in distinct if at_cap(v, printed)]
-    if printed[0] >= SIG_DIGITS or len(capped) < ROUNDED_SHARE * len(distinct) \
-            or len({_digits(v)[2] for v in capped}) < 3:
+    if (
+        printed[0] >= SIG_DIGITS
+        or len(capped) < ROUNDED_SHARE * len(distinct)
+        or len({_digits(v)[2] for v in capped}) < 3
+    ):
         return None
     return printed
 
@@ -215,8 +233,9 @@ def _setter(key: tuple, const: float) -> Any:
     return lambda p, x: const if field_of(p) == key and type(x) is float else x
 
 
-def at_field_scale(ref: Reference, others: list[Reference], tol: Tolerances, stats: FieldStats,
-                   per_class: int) -> Iterator[Mutant]:
+def at_field_scale(
+    ref: Reference, others: list[Reference], tol: Tolerances, stats: FieldStats, per_class: int
+) -> Iterator[Mutant]:
     """Zero, the negative, a ×1e3 unit slip, and one value for the whole field taken from another
     scenario: wrong answers unless the field itself is that small (judged against its own scale)."""
     scaled = ScaledTolerances(tol, stats)
@@ -228,8 +247,13 @@ def at_field_scale(ref: Reference, others: list[Reference], tol: Tolerances, sta
         if const is not None:
             key = field_of(path)
             doc = map_leaves(ref.output, _setter(key, const), tol)
-            yield Mutant("scale_constant_across_scenarios", within(ref.output, doc, scaled), _encode(doc),
-                         ref.files, ".".join(map(str, key)))
+            yield Mutant(
+                "scale_constant_across_scenarios",
+                within(ref.output, doc, scaled),
+                _encode(doc),
+                ref.files,
+                ".".join(map(str, key)),
+            )
 
 
 def precision_limited(ref: Reference, tol: Tolerances, stats: FieldStats, rng: random.Random) -> Iterator[Mutant]:
@@ -242,8 +266,14 @@ def precision_limited(ref: Reference, tol: Tolerances, stats: FieldStats, rng: r
     def nudge(path: tuple, v: Any) -> Any:
         nonlocal moved
         d = stats.printed.get(field_of(path))
-        if d is None or type(v) is not float or not math.isfinite(v) or v.is_integer() or v in stats.echoes \
-                or not at_cap(v, d):
+        if (
+            d is None
+            or type(v) is not float
+            or not math.isfinite(v)
+            or v.is_integer()
+            or v in stats.echoes
+            or not at_cap(v, d)
+        ):
             return v
         unit = min(10.0 ** -d[1], 10.0 ** (math.floor(math.log10(abs(v))) - d[0] + 1))
         moved = True

@@ -1,5 +1,6 @@
 """`swr audit mutation`: the verifier's stress test. Every mutant of every hidden reference is graded
 by the judge; a decision is correct when it accepts the valid and rejects the invalid."""
+
 from __future__ import annotations
 
 import random
@@ -11,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
+from swr.core.release_dir import list_tasks
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
 from swr.judge.decision import parse_output, reference_view
-from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
-from swr.kinds.workflow.reference import Runner
 
 from .artifact_mutants import artifact_mutants
 from .mesh_mutants import load_mesh, mesh_mutants, near_shape
@@ -58,11 +59,17 @@ def task_mutants(task: Task, per_class: int, scratch: Path, seed: int = 0) -> It
     stats = FieldStats.of([r.output for r in public + refs], [e.scenario for e in task.public + task.hidden], tol)
     for i, ref in enumerate(refs):
         rng = random.Random(f"{seed}:{task.id}:{i}")
-        others = refs[:i] + refs[i + 1:]
-        for gen in (perturbations(ref, tol, rng, per_class), structural(ref, tol), reserialised(ref, tol),
-                    other_scenarios(ref, others, tol), at_field_scale(ref, public + others, tol, stats, per_class),
-                    precision_limited(ref, tol, stats, rng), mesh_mutants(ref, tol, rng, scratch, public),
-                    artifact_mutants(ref, tol, scratch)):
+        others = refs[:i] + refs[i + 1 :]
+        for gen in (
+            perturbations(ref, tol, rng, per_class),
+            structural(ref, tol),
+            reserialised(ref, tol),
+            other_scenarios(ref, others, tol),
+            at_field_scale(ref, public + others, tol, stats, per_class),
+            precision_limited(ref, tol, stats, rng),
+            mesh_mutants(ref, tol, rng, scratch, public),
+            artifact_mutants(ref, tol, scratch),
+        ):
             for m in gen:
                 yield i, m
 
@@ -74,12 +81,27 @@ def _klass(m: Mutant, designed_valid: bool | None) -> str:
     return f"{m.klass} ({'inside' if m.valid else 'outside'} tolerance)"
 
 
-DESIGNED_VALID = {"reserialise_key_order": True, "reserialise_float_format": True, "reserialise_int_as_float": True,
-                  "mesh_facet_reorder": True, "mesh_reencode": True, "mesh_ascii_stl": True, "mesh_facet_winding": False,
-                  "mesh_precision_limited": True, "precision_limited_reference": True,
-                  "perturb_0.5x_tolerance": True, "perturb_0.9x_tolerance": True, "perturb_0.99x_tolerance": True,
-                  "table_missing_as_NaN": True, "table_missing_as_NA": True, "table_missing_as_empty": True,
-                  "table_parquet_index_column": True, "table_parquet_named_index": True, "html_void_tags_toggled": True, "image_png_reencoded": True}
+DESIGNED_VALID = {
+    "reserialise_key_order": True,
+    "reserialise_float_format": True,
+    "reserialise_int_as_float": True,
+    "mesh_facet_reorder": True,
+    "mesh_reencode": True,
+    "mesh_ascii_stl": True,
+    "mesh_facet_winding": False,
+    "mesh_precision_limited": True,
+    "precision_limited_reference": True,
+    "perturb_0.5x_tolerance": True,
+    "perturb_0.9x_tolerance": True,
+    "perturb_0.99x_tolerance": True,
+    "table_missing_as_NaN": True,
+    "table_missing_as_NA": True,
+    "table_missing_as_empty": True,
+    "table_parquet_index_column": True,
+    "table_parquet_named_index": True,
+    "html_void_tags_toggled": True,
+    "image_png_reencoded": True,
+}
 # classes whose validity depends on the task: judged per mutant, never given an "(inside tolerance)" row
 DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario"})
 
@@ -90,15 +112,28 @@ def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str
     wrong: list[dict[str, Any]] = []
     for i, m in mutants:
         h = task.hidden[i]
-        res = judge_scenario(Reference(h.output, h.files), Execution(0, m.stdout, artifacts=m.files, trusted=True),
-                             task.tolerances, split="hidden", index=i)
+        res = judge_scenario(
+            Reference(h.output, h.files),
+            Execution(0, m.stdout, artifacts=m.files, trusted=True),
+            task.tolerances,
+            split="hidden",
+            index=i,
+        )
         name = _klass(m, None if m.klass in DEPENDS else DESIGNED_VALID.get(m.klass, False))
         c = counts.setdefault(name, {"valid": m.valid, "trials": 0, "accepted": 0, "rejected": 0})
         c["trials"] += 1
         c["accepted" if res["pass"] else "rejected"] += 1
         if res["pass"] != m.valid and len(wrong) < MAX_EXAMPLES:
-            wrong.append({"task": task.id, "hidden": i, "class": name, "valid": m.valid, "accepted": res["pass"],
-                          "mismatches": res["mismatches"][:3]})
+            wrong.append(
+                {
+                    "task": task.id,
+                    "hidden": i,
+                    "class": name,
+                    "valid": m.valid,
+                    "accepted": res["pass"],
+                    "mismatches": res["mismatches"][:3],
+                }
+            )
     return {"counts": counts, "wrong": wrong}
 
 
@@ -130,16 +165,19 @@ def _axis_mutants(task: Task, runner: Runner) -> Iterator[tuple[Task, int, Mutan
     reference fail, give no mutant."""
     for i, h in enumerate(task.hidden):
         for axis in sorted(h.scenario)[:MAX_AXES]:
-            swap = next((p.scenario[axis] for p in task.public
-                         if axis in p.scenario and p.scenario[axis] != h.scenario[axis]), None)
+            swap = next(
+                (p.scenario[axis] for p in task.public if axis in p.scenario and p.scenario[axis] != h.scenario[axis]),
+                None,
+            )
             if swap is None:
                 continue
             res = runner.run({**h.scenario, axis: swap})
             if not res.ok:
                 continue
             out, _ = parse_output(res.stdout)
-            valid = out is not None and same_output(Reference(h.output, h.files), Reference(out, res.artifacts),
-                                                    task.tolerances)
+            valid = out is not None and same_output(
+                Reference(h.output, h.files), Reference(out, res.artifacts), task.tolerances
+            )
             yield task, i, Mutant("ignored_axis_reexecuted", valid, res.stdout, res.artifacts, axis)
 
 
@@ -149,14 +187,21 @@ def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
     meshes = [(p, n) for p, n in artifact_leaves(ref, tol) if artifact_kind(Path(n)) == "mesh"]
     if not meshes:
         return within(reference_view(ref, tol), reference_view(other, tol), tol)
-    if not within(substitute(reference_view(ref, tol), meshes, None, "mask"),
-                  substitute(reference_view(other, tol), meshes, None, "mask"), tol):
+    if not within(
+        substitute(reference_view(ref, tol), meshes, None, "mask"),
+        substitute(reference_view(other, tol), meshes, None, "mask"),
+        tol,
+    ):
         return False
     for path, name in meshes:
         got = get_at(other.output, path)
         theirs = safe_file(other.files, got) if isinstance(got, str) else None
-        if theirs is None or not near_shape(load_mesh(ref.files / name), load_mesh(theirs),  # type: ignore[operator]
-                                            tol.options_for(path), *tol.for_path(path)):
+        if theirs is None or not near_shape(
+            load_mesh(ref.files / name),
+            load_mesh(theirs),  # type: ignore[operator]
+            tol.options_for(path),
+            *tol.for_path(path),
+        ):
             return False
     return True
 
@@ -174,16 +219,27 @@ def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
     for name, c in sorted(total.items()):
         correct = c["accepted"] if c["valid"] else c["rejected"]
         lo, hi = wilson(correct, c["trials"])
-        classes.append({"name": name, **c, "correct": correct,
-                        "correct_rate": correct / c["trials"] if c["trials"] else 1.0, "wilson95": [lo, hi]})
-    return {"trials": sum(c["trials"] for c in classes), "classes": classes,
-            "false_accepts": sum(c["accepted"] for c in classes if not c["valid"]),
-            "false_rejects": sum(c["rejected"] for c in classes if c["valid"]),
-            "wrong_decisions": wrong[:MAX_EXAMPLES]}
+        classes.append(
+            {
+                "name": name,
+                **c,
+                "correct": correct,
+                "correct_rate": correct / c["trials"] if c["trials"] else 1.0,
+                "wilson95": [lo, hi],
+            }
+        )
+    return {
+        "trials": sum(c["trials"] for c in classes),
+        "classes": classes,
+        "false_accepts": sum(c["accepted"] for c in classes if not c["valid"]),
+        "false_rejects": sum(c["rejected"] for c in classes if c["valid"]),
+        "wrong_decisions": wrong[:MAX_EXAMPLES],
+    }
 
 
-def mutation_audit(release: Path, *, per_class: int = 3, jobs: int = 2, reexecute: bool = True,
-                   sandbox: str = "bwrap", seed: int = 0) -> dict[str, Any]:
+def mutation_audit(
+    release: Path, *, per_class: int = 3, jobs: int = 2, reexecute: bool = True, sandbox: str = "bwrap", seed: int = 0
+) -> dict[str, Any]:
     """Stress-test every task of a release; `reexecute` adds the ignored-axis class (runs the reference)."""
     roots, not_applicable = kinds.covered(list_tasks(release), "mutation")
     with ProcessPoolExecutor(max(1, jobs)) as pool:

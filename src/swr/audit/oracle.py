@@ -1,5 +1,6 @@
 """The audit's own, independent notion of "within tolerance": it decides whether a mutant is valid
 (should be accepted) without asking the judge whose decisions are being audited."""
+
 from __future__ import annotations
 
 import math
@@ -58,8 +59,11 @@ def within(ref: Any, got: Any, tol: Tolerances, path: Where = ()) -> bool:
     if isinstance(ref, dict):
         return isinstance(got, dict) and all(k in got and within(v, got[k], tol, (*path, k)) for k, v in ref.items())
     if isinstance(ref, list):
-        return isinstance(got, list) and len(got) == len(ref) and all(
-            within(r, g, tol, (*path, i)) for i, (r, g) in enumerate(zip(ref, got)))
+        return (
+            isinstance(got, list)
+            and len(got) == len(ref)
+            and all(within(r, g, tol, (*path, i)) for i, (r, g) in enumerate(zip(ref, got)))
+        )
     return leaf_within(ref, got, tol, path)
 
 

@@ -4,6 +4,7 @@ output. The reference's hidden outputs are graded three ways: as they are, with 
 but the diagnostics kept, and with only the diagnostics tampered. A check whose measured value ignores the
 first change and follows the second reads a self-report; one that compares a reported figure with a
 recomputed one moves with the primary data and is not flagged."""
+
 from __future__ import annotations
 
 import hashlib
@@ -16,19 +17,22 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from swr.kinds.engine.grading import Case, grade_engine, run_candidate
-from swr.kinds.engine.task import EngineTask
 from swr.core.layout import CANDIDATE_RUN
 from swr.judge.leaves import Where, map_leaves, walk
+from swr.kinds.engine.grading import Case, grade_engine, run_candidate
+from swr.kinds.engine.task import EngineTask
 from swr.sandbox import Sandbox
 
 Outputs = dict[str, dict[str, Any]]  # case id -> the JSON object a candidate printed
 Measured = dict[tuple[str, str], tuple[Any, bool]]  # (case, check) -> (measured, pass)
 
-DIAGNOSTIC = re.compile(r"(^|_)(residuals?|divergences?|div|flux|fluxes|conservation|conserved|balances?|"
-                        r"imbalances?|wirelength|wire_length|length_total|total_length|errors?|err|norms?|converged|"
-                        r"convergence|legal|legality|valid|validity|ok|drc|violations?|success|feasible|"
-                        r"iterations?)(_|$)", re.I)
+DIAGNOSTIC = re.compile(
+    r"(^|_)(residuals?|divergences?|div|flux|fluxes|conservation|conserved|balances?|"
+    r"imbalances?|wirelength|wire_length|length_total|total_length|errors?|err|norms?|converged|"
+    r"convergence|legal|legality|valid|validity|ok|drc|violations?|success|feasible|"
+    r"iterations?)(_|$)",
+    re.I,
+)
 NOT_APPLICABLE = "the reference printed no JSON object on any hidden case: there is no reported figure to probe"
 REPLAYED = "outputs"  # in the replay candidate: one stored output per case input
 REPLAY = f"""#!/usr/bin/env python3
@@ -48,7 +52,7 @@ def diagnostic(path: Where, declared: list[str]) -> str | None:
             return d
     for i, p in enumerate(path):
         if isinstance(p, str) and DIAGNOSTIC.search(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", p)):
-            return general(path[:i + 1])
+            return general(path[: i + 1])
     return None
 
 
@@ -74,6 +78,7 @@ def rewrite(doc: Any, fn: Callable[[Where, Any], Any]) -> Any:
 def perturbed(doc: Any, diag: Callable[[Where], bool], rng: random.Random) -> Any:
     """Every primary number moved by 5-15 % and a small absolute step (integers stay integers); the
     diagnostics and the booleans kept as reported."""
+
     def move(path: Where, v: Any) -> Any:
         if isinstance(v, bool) or diag(path):
             return v
@@ -81,6 +86,7 @@ def perturbed(doc: Any, diag: Callable[[Where], bool], rng: random.Random) -> An
         if isinstance(v, int):
             return round(v * (1 + rel)) + rng.choice((-1, 1)) * rng.randint(1, 3)
         return v * (1 + rel) + rng.choice((-1, 1)) * rng.uniform(1e-3, 1e-2)
+
     return rewrite(doc, move)
 
 
@@ -98,6 +104,7 @@ def tampered(doc: Any, diag: Callable[[Where], bool], wild: bool) -> Any:
         if not wild:
             return 0 if isinstance(v, int) else 0.0
         return v * 7 + 1000 + 13 * seen[0] if isinstance(v, int) else v * 1e3 + 1e3 + 0.37 * seen[0]
+
     return rewrite(doc, tamper)
 
 
@@ -122,8 +129,9 @@ class Probe:
     def reference_outputs(self) -> Outputs:
         """The reference, run once per hidden case the way grading runs a candidate."""
         with ThreadPoolExecutor(max(1, self.jobs)) as pool:
-            ran = list(pool.map(lambda c: run_candidate(self.spec, self.task.reference_dir, c, self.sandbox),
-                                self.task.hidden))
+            ran = list(
+                pool.map(lambda c: run_candidate(self.spec, self.task.reference_dir, c, self.sandbox), self.task.hidden)
+            )
         return {r.case: r.output for r in ran if isinstance(r.output, dict)}
 
     def grade(self, cases: list[Case], outputs: Outputs) -> Measured:
@@ -133,8 +141,14 @@ class Probe:
         v = grade_engine(self.spec, self.task.verifier_dir, cand, cases, self.sandbox, self.jobs, self.task.id)
         return {(r.case, r.check): (r.measured, r.passed) for r in v.records}
 
-    def followers(self, cases: list[Case], ref: Outputs, base: Measured, ignoring: set[tuple[str, str]],
-                  diag: Callable[[Where], bool]) -> set[str]:
+    def followers(
+        self,
+        cases: list[Case],
+        ref: Outputs,
+        base: Measured,
+        ignoring: set[tuple[str, str]],
+        diag: Callable[[Where], bool],
+    ) -> set[str]:
         """Checks that ignored the primary data and change when only the chosen diagnostics are tampered."""
         moved: set[str] = set()
         for wild in (False, True):
@@ -169,8 +183,10 @@ def probe_task(task: EngineTask, sandbox: Sandbox, jobs: int = 2) -> tuple[list[
         flagged = probe.followers(cases, ref, base, ignoring, diag) if ignoring else set()
         fields = {check: groups for check in flagged}
         if flagged and len(groups) > 1:  # which reported field each check follows
-            per = {g: probe.followers(cases, ref, base, ignoring, lambda p, g=g: diagnostic(p, declared) == g)
-                   for g in groups}
+            per = {
+                g: probe.followers(cases, ref, base, ignoring, lambda p, g=g: diagnostic(p, declared) == g)
+                for g in groups
+            }
             fields = {check: [g for g in groups if check in per[g]] or groups for check in flagged}
     summary["flagged"] = {c: fields[c] for c in sorted(fields)}
     return [_finding(task.id, check, field) for check in sorted(fields) for field in fields[check]], summary
@@ -178,13 +194,20 @@ def probe_task(task: EngineTask, sandbox: Sandbox, jobs: int = 2) -> tuple[list[
 
 def _finding(task: str, check: str, field: str) -> dict[str, Any]:
     """lint's finding shape, plus the verifier check that reads the reported field."""
-    return {"task": task, "severity": "error", "check": "self_reported", "field": field,
-            "message": f"verifier check `{check}` grades the candidate-reported `{field}`: its measured value "
-                       "ignores the primary output; recompute it from the output", "verifier_check": check}
+    return {
+        "task": task,
+        "severity": "error",
+        "check": "self_reported",
+        "field": field,
+        "message": f"verifier check `{check}` grades the candidate-reported `{field}`: its measured value "
+        "ignores the primary output; recompute it from the output",
+        "verifier_check": check,
+    }
 
 
-def self_report_audit(tasks: list[EngineTask], sandbox: Sandbox,
-                      jobs: int = 2) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, str]]]:
+def self_report_audit(
+    tasks: list[EngineTask], sandbox: Sandbox, jobs: int = 2
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, str]]]:
     """Findings, per-task probe summaries, and `not_applicable` entries for the engine tasks of a release."""
     findings: list[dict[str, Any]] = []
     probes: list[dict[str, Any]] = []

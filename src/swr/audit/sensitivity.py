@@ -4,6 +4,7 @@ graded output differs, over all pairs of all tasks), fields_varying_share (per t
 that differ in some scenario, averaged over tasks), fields_changed_share_per_pair (per scenario pair, the share
 of fields that differ, averaged over all pairs) and parameters_moving_output_share (declared parameters that
 move the output when changed alone from a public scenario, over every variant of every workflow)."""
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -11,18 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from swr import kinds
+from swr.core.release_dir import list_tasks
 from swr.judge.artifacts.fields import Reference
 from swr.judge.decision import parse_output, reference_view
-from swr.core.release_dir import list_tasks
+from swr.kinds.workflow.reference import Runner
+from swr.kinds.workflow.scenario import sample_scenario
 from swr.kinds.workflow.task import Task, load_task
 from swr.sandbox import get_sandbox
-from swr.kinds.workflow.scenario import sample_scenario
-from swr.kinds.workflow.reference import Runner
 
 from .oracle import leaf_within, leaves, within
 
 PROBES = 2  # alternative values tried per parameter
-
 
 
 def pair_stats(task: Task) -> dict[str, Any]:
@@ -33,12 +33,18 @@ def pair_stats(task: Task) -> dict[str, Any]:
     paths = set().union(*flat) if flat else set()
     varying = {p for p in paths if any(not _same(flat[0].get(p), f.get(p), tol, p) for f in flat[1:])}
     pairs = list(combinations(range(len(views)), 2))
-    shares = [_ratio(sum(not _same(flat[i].get(p), flat[j].get(p), tol, p) for p in paths), len(paths))
-              for i, j in pairs]
-    return {"task": task.id, "pairs": len(pairs),
-            "pairs_changed": sum(1 for i, j in pairs if not within(views[i], views[j], tol)),
-            "fields": len(paths), "fields_varying": len(varying), "pair_field_shares": shares,
-            "fields_changed_share_per_pair": sum(shares) / len(shares) if shares else 0.0}
+    shares = [
+        _ratio(sum(not _same(flat[i].get(p), flat[j].get(p), tol, p) for p in paths), len(paths)) for i, j in pairs
+    ]
+    return {
+        "task": task.id,
+        "pairs": len(pairs),
+        "pairs_changed": sum(1 for i, j in pairs if not within(views[i], views[j], tol)),
+        "fields": len(paths),
+        "fields_varying": len(varying),
+        "pair_field_shares": shares,
+        "fields_changed_share_per_pair": sum(shares) / len(shares) if shares else 0.0,
+    }
 
 
 def _same(a: Any, b: Any, tol: Any, path: tuple) -> bool:
@@ -107,14 +113,19 @@ def sensitivity_audit(release: Path, *, reexecute: bool = True, sandbox: str = "
             wf = inert.setdefault(t.meta.workflow, set(p))
             wf &= set(r["parameters_inert"])
     shares = [s for r in rows for s in r.pop("pair_field_shares")]
-    return {"release": str(release), "tasks": rows, "not_applicable": not_applicable,
-            "pairs_changed_share": _ratio(sum(r["pairs_changed"] for r in rows), sum(r["pairs"] for r in rows)),
-            "fields_varying_share": _mean([_ratio(r["fields_varying"], r["fields"]) for r in rows if r["fields"]]),
-            "fields_changed_share_per_pair": _mean(shares),
-            "parameters_moving_output_share": None if not params else _ratio(
-                sum(sum(p.values()) for p in params.values()), sum(len(p) for p in params.values())),
-            "tasks_without_change": sum(r["pairs_changed"] == 0 for r in rows),
-            "inert_parameters": {wf: sorted(names) for wf, names in sorted(inert.items()) if names}}
+    return {
+        "release": str(release),
+        "tasks": rows,
+        "not_applicable": not_applicable,
+        "pairs_changed_share": _ratio(sum(r["pairs_changed"] for r in rows), sum(r["pairs"] for r in rows)),
+        "fields_varying_share": _mean([_ratio(r["fields_varying"], r["fields"]) for r in rows if r["fields"]]),
+        "fields_changed_share_per_pair": _mean(shares),
+        "parameters_moving_output_share": None
+        if not params
+        else _ratio(sum(sum(p.values()) for p in params.values()), sum(len(p) for p in params.values())),
+        "tasks_without_change": sum(r["pairs_changed"] == 0 for r in rows),
+        "inert_parameters": {wf: sorted(names) for wf, names in sorted(inert.items()) if names},
+    }
 
 
 def _ratio(a: float, b: float) -> float:

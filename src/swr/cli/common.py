@@ -6,22 +6,28 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import typer
 from rich.console import Console
 
 from swr.core.errors import SwrError
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  help="Software-in-the-loop reconstruction: verified tasks for coding agents.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="Software-in-the-loop reconstruction: verified tasks for coding agents.",
+)
 out = Console()
 err = Console(stderr=True)
 
 JOBS = typer.Option(os.cpu_count() or 2, "-n", "--jobs", help="Parallel sandboxed runs.")
-SANDBOX = typer.Option("bwrap", "--sandbox", "-e",
-                       help="Sandbox backend: bwrap, podman, docker, or none (trusted code only).")
+SANDBOX = typer.Option(
+    "bwrap", "--sandbox", "-e", help="Sandbox backend: bwrap, podman, docker, or none (trusted code only)."
+)
 JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 
@@ -56,8 +62,12 @@ def handled(fn: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as e:  # noqa: BLE001 - an infrastructure error is still one line and exit 2
             if os.environ.get("SWR_DEBUG"):
                 raise
-            err.print(f"swr: internal error: {type(e).__name__}: {e} (SWR_DEBUG=1 shows the traceback)",
-                      markup=False, highlight=False, soft_wrap=True)
+            err.print(
+                f"swr: internal error: {type(e).__name__}: {e} (SWR_DEBUG=1 shows the traceback)",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
             raise typer.Exit(2) from None
 
     return wrapper

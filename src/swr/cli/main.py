@@ -18,8 +18,15 @@ if TYPE_CHECKING:
 
 
 def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=False, disable=not err.is_terminal)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+        disable=not err.is_terminal,
+    )
 
 
 def _log_line(text: str) -> None:
@@ -38,12 +45,18 @@ def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
     what += dropped_note(getattr(r, "dropped", {}))  # engines drop no variant
     margins = getattr(r, "margins", "")  # an engine's thresholds: attained, required, margin, variation
     adequacy = getattr(r, "adequacy", "")  # an engine's mutants killed by its hidden cases, and the kill rate
-    _log_line(f"[{i}/{n}] {s['family']}/{s['name']}: {what} ({r.wall_s:.0f} s)" + (f"; margins: {margins}" if margins else "")
-              + (f"; adequacy: {adequacy}" if adequacy else ""))
+    _log_line(
+        f"[{i}/{n}] {s['family']}/{s['name']}: {what} ({r.wall_s:.0f} s)"
+        + (f"; margins: {margins}" if margins else "")
+        + (f"; adequacy: {adequacy}" if adequacy else "")
+    )
 
 
-FORCE = typer.Option(False, "--force", help="Replace --out even when it is not an earlier release (never a file, "
-                     "nor the current or home directory).")
+FORCE = typer.Option(
+    False,
+    "--force",
+    help="Replace --out even when it is not an earlier release (never a file, nor the current or home directory).",
+)
 
 
 def _run_build(paths: list[Path], out_dir: Path, opts: Any, force: bool = False) -> bool:
@@ -54,8 +67,14 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any, force: bool = False)
 
     with _progress() as bar:
         tid = bar.add_task("workflows" if opts.executor == "dask" else "executions", total=0)  # dask: out of sight
-        results = do_build(paths, out_dir, opts, lambda a, t: bar.update(
-            tid, advance=a, total=(bar.tasks[tid].total or 0) + t), _workflow_done, force)
+        results = do_build(
+            paths,
+            out_dir,
+            opts,
+            lambda a, t: bar.update(tid, advance=a, total=(bar.tasks[tid].total or 0) + t),
+            _workflow_done,
+            force,
+        )
     out.print(build_table([r.summary() for r in results]))
     for r in results:
         if r.failure:
@@ -66,22 +85,42 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any, force: bool = False)
 
 @app.command()
 @handled
-def build(workflows: list[Path] = typer.Argument(..., help="Workflow directories, or trees holding them."),
-          out_dir: Path = typer.Option(..., "--out", "-o", help="Release directory to write: new, empty, or an "
-                                       "earlier release (replaced)."),
-          variants: int = typer.Option(6, min=1), public: int = typer.Option(5, min=1),
-          hidden: int = typer.Option(3, min=1), seed: int = typer.Option(0), jobs: int = JOBS,
-          sandbox: str = SANDBOX, no_cache: bool = typer.Option(False, "--no-cache"),
-          executor: str = typer.Option("local", "--executor", help="local, or dask: workflows on Dask workers."),
-          scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address; its workers each run "
-                                        "--jobs executions at a time (default: a local cluster of --jobs workers)."),
-          force: bool = FORCE) -> None:
+def build(
+    workflows: list[Path] = typer.Argument(..., help="Workflow directories, or trees holding them."),
+    out_dir: Path = typer.Option(
+        ..., "--out", "-o", help="Release directory to write: new, empty, or an earlier release (replaced)."
+    ),
+    variants: int = typer.Option(6, min=1),
+    public: int = typer.Option(5, min=1),
+    hidden: int = typer.Option(3, min=1),
+    seed: int = typer.Option(0),
+    jobs: int = JOBS,
+    sandbox: str = SANDBOX,
+    no_cache: bool = typer.Option(False, "--no-cache"),
+    executor: str = typer.Option("local", "--executor", help="local, or dask: workflows on Dask workers."),
+    scheduler: str = typer.Option(
+        None,
+        "--scheduler",
+        help="Dask scheduler address; its workers each run "
+        "--jobs executions at a time (default: a local cluster of --jobs workers).",
+    ),
+    force: bool = FORCE,
+) -> None:
     """Build a gated, reproducible release from workflows (exit 2 if any workflow was left out)."""
     from swr.assemble import BuildOptions
     from swr.kinds.workflow.cache import ExecutionCache
 
-    opts = BuildOptions(variants=variants, public=public, hidden=hidden, seed=seed, jobs=jobs, sandbox=sandbox,
-                        cache=ExecutionCache(enabled=not no_cache), executor=executor, scheduler=scheduler)
+    opts = BuildOptions(
+        variants=variants,
+        public=public,
+        hidden=hidden,
+        seed=seed,
+        jobs=jobs,
+        sandbox=sandbox,
+        cache=ExecutionCache(enabled=not no_cache),
+        executor=executor,
+        scheduler=scheduler,
+    )
     if not _run_build(workflows, out_dir, opts, force):
         raise typer.Exit(2)
 
@@ -115,9 +154,9 @@ def tasks(release: Path, as_json: bool = JSON) -> None:
 
 def _grade(task: Path, candidate: Path, as_json: bool, jobs: int, sandbox: str, split: str) -> None:
     from swr import kinds
-    from swr.sandbox import sandbox_for
     from swr.cli.tables import verdict_table
     from swr.kinds.verdict import dump_verdict
+    from swr.sandbox import sandbox_for
 
     t = kinds.load(task)  # under podman/docker: in the task's image
     v = t.grade(candidate, sandbox_for(sandbox, t.environment), split=split, jobs=jobs)  # type: ignore[arg-type]
@@ -144,17 +183,24 @@ def feedback(task: Path, candidate: Path, as_json: bool = JSON, jobs: int = JOBS
 
 @app.command()
 @handled
-def demo(catalog: list[Path] = typer.Option(None, "--catalog", help="Workflow tree or directory to build instead "
-                                           "of the demo slice (repeatable)."),
-         full: bool = typer.Option(False, "--full", help="The whole catalog/, not its slice (catalog/demo.toml)."),
-         out_dir: Path = typer.Option(Path("release"), "--out", "-o"), variants: int = typer.Option(6, min=1),
-         seed: int = 0, jobs: int = JOBS, sandbox: str = SANDBOX, force: bool = FORCE) -> None:
+def demo(
+    catalog: list[Path] = typer.Option(
+        None, "--catalog", help="Workflow tree or directory to build instead of the demo slice (repeatable)."
+    ),
+    full: bool = typer.Option(False, "--full", help="The whole catalog/, not its slice (catalog/demo.toml)."),
+    out_dir: Path = typer.Option(Path("release"), "--out", "-o"),
+    variants: int = typer.Option(6, min=1),
+    seed: int = 0,
+    jobs: int = JOBS,
+    sandbox: str = SANDBOX,
+    force: bool = FORCE,
+) -> None:
     """The main job: build the demo slice (--full: the catalog), grade the oracle and baselines, print the report."""
-    from swr.harness.baselines import baseline_rows
     from swr.assemble import BuildOptions
+    from swr.cli.tables import demo_table
+    from swr.harness.baselines import baseline_rows
     from swr.kinds.workflow.catalog import demo_slice
     from swr.sandbox import get_sandbox
-    from swr.cli.tables import demo_table
 
     if full and catalog:
         raise SwrError("--full builds all of catalog/ and --catalog names what to build: give one", field="--full")
@@ -179,9 +225,14 @@ def demo(catalog: list[Path] = typer.Option(None, "--catalog", help="Workflow tr
 
 @app.command()
 @handled
-def regrade(job: str, release: Path = typer.Option(..., "--release", help="The release with the fixed verifiers."),
-            jobs_dir: Path = typer.Option(Path("jobs"), "--jobs-dir", help="Where the store and run records live."),
-            as_json: bool = JSON, jobs: int = JOBS, sandbox: str = SANDBOX) -> None:
+def regrade(
+    job: str,
+    release: Path = typer.Option(..., "--release", help="The release with the fixed verifiers."),
+    jobs_dir: Path = typer.Option(Path("jobs"), "--jobs-dir", help="Where the store and run records live."),
+    as_json: bool = JSON,
+    jobs: int = JOBS,
+    sandbox: str = SANDBOX,
+) -> None:
     """Re-score a job's final solutions with a fixed release (runs whose task's public part changed: re-run)."""
     from swr.audit.render import regrade_table
     from swr.harness.regrade import regrade_job
@@ -204,8 +255,8 @@ CATALOG_ROOT = typer.Option(Path("catalog"), "--root", help="Workflow tree.")
 @handled
 def catalog_list(root: Path = CATALOG_ROOT, as_json: bool = JSON) -> None:
     """Families with their domain, workflows, and whether they can run here."""
-    from swr.kinds.workflow.catalog import families
     from swr.cli.tables import catalog_table
+    from swr.kinds.workflow.catalog import families
 
     rows = [f.row(root.resolve().parent) for f in families(root)]
     if as_json:
@@ -232,10 +283,12 @@ def catalog_doctor(root: Path = CATALOG_ROOT) -> None:
 
 @catalog_app.command("install")
 @handled
-def catalog_install(families: list[str] = typer.Argument(None, help="Families to install."),
-                    all_: bool = typer.Option(False, "--all", help="Every family in the catalog."),
-                    demo: bool = typer.Option(False, "--demo", help="The families of the demo slice (demo.toml)."),
-                    root: Path = CATALOG_ROOT) -> None:
+def catalog_install(
+    families: list[str] = typer.Argument(None, help="Families to install."),
+    all_: bool = typer.Option(False, "--all", help="Every family in the catalog."),
+    demo: bool = typer.Option(False, "--demo", help="The families of the demo slice (demo.toml)."),
+    root: Path = CATALOG_ROOT,
+) -> None:
     """Install the pip and apt requirements of catalog families into swr's environment."""
     from swr.kinds.workflow.catalog import demo_families, install, select
 
@@ -245,11 +298,11 @@ def catalog_install(families: list[str] = typer.Argument(None, help="Families to
 
 
 # Registered after this module's commands, so `swr --help` lists them in the same order as always.
+from swr.cli import report as _report_command  # noqa: E402,F401 - registers `report`
 from swr.cli import run as _run_commands  # noqa: E402,F401 - registers `run`, `results` and `image` on the shared app
 from swr.cli.audit import audit_app  # noqa: E402
-from swr.cli.revive import revive_app  # noqa: E402
 from swr.cli.export import export_app  # noqa: E402 - also registers `subset`
-from swr.cli import report as _report_command  # noqa: E402,F401 - registers `report`
+from swr.cli.revive import revive_app  # noqa: E402
 
 app.add_typer(audit_app, name="audit")
 app.add_typer(revive_app, name="revive")

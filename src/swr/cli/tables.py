@@ -9,12 +9,11 @@ from rich.console import RenderableType
 from rich.table import Table
 
 from swr import kinds
-from swr.kinds import registry
 from swr.core.errors import SwrError
-from swr.core.text import one_line, plain, plain_lines  # noqa: F401 - plain_lines, one_line: re-exported
 from swr.core.release_dir import list_tasks
+from swr.core.text import one_line, plain, plain_lines  # noqa: F401 - plain_lines, one_line: re-exported
+from swr.kinds import registry
 from swr.kinds.verdict import Verdict
-
 
 
 def task_rows(release: Path) -> list[dict[str, Any]]:
@@ -24,9 +23,17 @@ def task_rows(release: Path) -> list[dict[str, Any]]:
         gates = t.build_gates()
         passed = sum(1 for g in gates.values() if g.passed)
         public, hidden = t.case_counts()
-        rows.append({"id": t.id, "kind": t.meta.kind, "family": t.meta.family,
-                     "domain": t.meta.domain, "public": public, "hidden": hidden,
-                     "gates": f"{passed}/{len(gates)}" if gates else "-"})
+        rows.append(
+            {
+                "id": t.id,
+                "kind": t.meta.kind,
+                "family": t.meta.family,
+                "domain": t.meta.domain,
+                "public": public,
+                "hidden": hidden,
+                "gates": f"{passed}/{len(gates)}" if gates else "-",
+            }
+        )
     return rows
 
 
@@ -50,8 +57,13 @@ def build_table(workflows: list[dict[str, Any]]) -> Table:
     for w in workflows:
         status = "[green]ok[/]" if w["status"] == "ok" else "[red]failed[/]"
         dropped = dropped_note(w.get("dropped_variants", {}))
-        table.add_row(w["name"], w["family"], w["domain"], status, plain(f"{len(w['tasks'])}{dropped}")
-                      if w["status"] == "ok" else plain(w["reason"]))  # a reason may quote a program's stderr
+        table.add_row(
+            w["name"],
+            w["family"],
+            w["domain"],
+            status,
+            plain(f"{len(w['tasks'])}{dropped}") if w["status"] == "ok" else plain(w["reason"]),
+        )  # a reason may quote a program's stderr
     return table
 
 
@@ -82,10 +94,23 @@ def _fmt(x: float | None, spec: str = ".3f") -> str:
 def results_tables(res: dict[str, Any]) -> list[Table]:
     """One job's `swr results`: the headline, pass@1 by domain and family, the failure taxonomy, interaction
     length of passes against failures, best scores, then any cohort split."""
-    head = Table("runs", "passed", "pass@1", f"pass@k, k={res['k']}", "infrastructure failures", "missing records",
-                 title=f"job {plain(res['job'])} ({plain(res['agent'])}, {plain(str(res['model']))})")
-    head.add_row(str(res["runs"]), str(res["passed"]), _fmt(res["pass_at_1"]), _fmt(res["pass_at_k"]),
-                 str(res["infra_failures"]), str(res["missing_records"]))
+    head = Table(
+        "runs",
+        "passed",
+        "pass@1",
+        f"pass@k, k={res['k']}",
+        "infrastructure failures",
+        "missing records",
+        title=f"job {plain(res['job'])} ({plain(res['agent'])}, {plain(str(res['model']))})",
+    )
+    head.add_row(
+        str(res["runs"]),
+        str(res["passed"]),
+        _fmt(res["pass_at_1"]),
+        _fmt(res["pass_at_k"]),
+        str(res["infra_failures"]),
+        str(res["missing_records"]),
+    )
     tables = [head]
     for by in ("domain", "family"):
         t = Table(by, "tasks", "pass@1", title=f"by {by}")
@@ -128,10 +153,23 @@ def compare_tables(res: dict[str, Any]) -> list[Table]:
     for name in ("jobs", "median turns", "median tokens", "cost", "failed agreement"):
         effort.add_column(name)
     for m in res["models"]:
-        models.add_row(plain(m["model"]), str(m["runs"]), str(m["valid_runs"]), str(m["infra_failures"]),
-                       str(m["passes"]), _fmt(m["first_attempt_pass_rate"]), _fmt(m["pass_at_k"]))
-        effort.add_row(plain(m["model"]), plain(", ".join(m["jobs"])), _fmt(m["median_turns"], "g"),
-                       _fmt(m["median_tokens"], "g"), f"{m['total_cost']:.4f}", _fmt(m["mean_failed_agreement"]))
+        models.add_row(
+            plain(m["model"]),
+            str(m["runs"]),
+            str(m["valid_runs"]),
+            str(m["infra_failures"]),
+            str(m["passes"]),
+            _fmt(m["first_attempt_pass_rate"]),
+            _fmt(m["pass_at_k"]),
+        )
+        effort.add_row(
+            plain(m["model"]),
+            plain(", ".join(m["jobs"])),
+            _fmt(m["median_turns"], "g"),
+            _fmt(m["median_tokens"], "g"),
+            f"{m['total_cost']:.4f}",
+            _fmt(m["mean_failed_agreement"]),
+        )
     labels = [m["model"] for m in res["models"]]
     matrix = Table(title="model x task (best run per cell)")
     matrix.add_column("task", no_wrap=True)
@@ -154,8 +192,9 @@ def compare_tables(res: dict[str, Any]) -> list[Table]:
 def demo_table(rows: list[dict[str, Any]]) -> Table:
     table = Table("task", "oracle", "nop", "modal", "nearest", "best-public", title="baselines (pass = r_hid 1)")
     for r in rows:
-        table.add_row(r["task"], *(("pass" if r[k] else "fail") for k in ("oracle", "nop", "modal", "nearest",
-                                                                          "best_public")))
+        table.add_row(
+            r["task"], *(("pass" if r[k] else "fail") for k in ("oracle", "nop", "modal", "nearest", "best_public"))
+        )
     return table
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -54,8 +55,9 @@ def load_toml(path: Path, missing: SwrError | None = None) -> dict[str, Any]:
     return _parsed(path, tomllib.loads, tomllib.TOMLDecodeError, "TOML", missing)
 
 
-def _parsed(path: Path, parse: Callable[[str], Any], invalid: type[Exception], kind: str,
-            missing: SwrError | None) -> Any:
+def _parsed(
+    path: Path, parse: Callable[[str], Any], invalid: type[Exception], kind: str, missing: SwrError | None
+) -> Any:
     try:
         return parse(path.read_text())
     except FileNotFoundError:

@@ -50,8 +50,13 @@ class DaskExecutor:
         if scheduler:
             self.client = Client(scheduler, security=_user_security(scheduler, Security()))
         else:
-            self.cluster = LocalCluster(n_workers=max(1, concurrency), threads_per_worker=1, processes=True,
-                                        dashboard_address=None, security=_temporary_security())
+            self.cluster = LocalCluster(
+                n_workers=max(1, concurrency),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                security=_temporary_security(),
+            )
             self.client = Client(self.cluster, security=self.cluster.security)
 
     def map(self, work: Callable[[C, T], R], common: C, items: list[T], retries: int = 2) -> Iterator[tuple[T, R]]:
@@ -78,15 +83,19 @@ def _temporary_security() -> Any:
     try:
         return Security.temporary()
     except ImportError:
-        raise SwrError("--executor dask needs `pip install cryptography` (the local cluster's TLS)",
-                       field="--executor") from None
+        raise SwrError(
+            "--executor dask needs `pip install cryptography` (the local cluster's TLS)", field="--executor"
+        ) from None
 
 
 def _user_security(scheduler: str, security: Any) -> Any:
     """dask's configured TLS for a user's scheduler; a tls:// address without it is a usage error."""
     if scheduler.startswith("tls://") and not (security.tls_ca_file and security.tls_client_cert):
-        raise SwrError(f"{scheduler} needs dask's TLS settings: distributed.comm.tls.ca-file and "
-                       "distributed.comm.tls.client.cert (and .key), e.g. in ~/.config/dask/", field="--scheduler")
+        raise SwrError(
+            f"{scheduler} needs dask's TLS settings: distributed.comm.tls.ca-file and "
+            "distributed.comm.tls.client.cert (and .key), e.g. in ~/.config/dask/",
+            field="--scheduler",
+        )
     return security
 
 

@@ -1,5 +1,6 @@
 """Where every file lives: source folders, releases, tasks, workspaces, jobs and runs. The one module that
 knows the on-disk layout; every other module asks it for a path instead of joining names itself."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

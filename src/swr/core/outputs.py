@@ -3,6 +3,7 @@ what it wrote itself. A missing path or an empty directory is taken; a directory
 marker (a release's release.json, a report's marker file) is replaced; anything else — a user's working
 directory, a file, a symbolic link — is refused with one line, unless `--force` says to replace a directory.
 A file is never renamed or removed, whatever the flags."""
+
 from __future__ import annotations
 
 import os
@@ -50,8 +51,7 @@ def claim(path: Path, kind: Output, force: bool = False) -> bool:
     Refusals are one line naming the path (exit 2)."""
     if path.is_symlink() or (path.exists() and not path.is_dir()):
         what = "a symbolic link" if path.is_symlink() else "a file"
-        raise SwrError(f"is {what}, not a directory: give a directory (nothing was changed)", file=path,
-                       field="--out")
+        raise SwrError(f"is {what}, not a directory: give a directory (nothing was changed)", file=path, field="--out")
     if not path.exists():
         return False
     if not any(path.iterdir()) or kind.owns(path):
@@ -68,8 +68,7 @@ def _not_a_home(path: Path) -> None:
     """Even --force never replaces the directory the command runs in, one holding it, or the home directory."""
     real, cwd = path.resolve(), Path.cwd().resolve()
     if real == cwd or real in cwd.parents or real == Path.home().resolve() or real == Path("/"):
-        raise SwrError("holds the current or home directory: not replaced even with --force", file=path,
-                       field="--out")
+        raise SwrError("holds the current or home directory: not replaced even with --force", file=path, field="--out")
 
 
 def scratch_beside(path: Path, tag: str) -> Path:

@@ -1,6 +1,7 @@
 """Reading and writing a JSON file swr writes through its model: the file is the model's dump in the one JSON
 style (swr.core.jsonfile), so that a file read back and written again is byte-identical; a file that is not
 its model's is one line naming the file and the field."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -8,9 +8,9 @@ from pathlib import Path
 from swr.core import outputs
 from swr.core.errors import SwrError
 from swr.core.hashing import tree_hash
+from swr.core.layout import ReleasePaths, TaskPaths
 from swr.core.recordfile import read_record, write_record
 from swr.core.release_file import ReleaseFile
-from swr.core.layout import ReleasePaths, TaskPaths
 
 
 def _write(path: Path, text: str) -> None:
@@ -38,8 +38,9 @@ def finish_release(staging: Path, final: Path, summary: ReleaseFile, force: bool
     """Seal: hash the tasks, write release.json, then swap the staging dir in (replacing only what
     `swr.core.outputs.claim` allowed: an empty directory or an earlier release)."""
     at = ReleasePaths(staging)
-    sealed = summary.model_validate({**summary.model_dump(exclude_unset=True),
-                                     "content_hash": tree_hash(at.tasks) if at.tasks.is_dir() else None})
+    sealed = summary.model_validate(
+        {**summary.model_dump(exclude_unset=True), "content_hash": tree_hash(at.tasks) if at.tasks.is_dir() else None}
+    )
     write_record(at.summary, sealed)
     outputs.claim(final, outputs.RELEASE, force)  # checked again: the build took a while
     outputs.swap_in(staging, final)

@@ -2,6 +2,7 @@
 each workflow, engine and revival it was built from, the gate summary, and the content hash of its tasks/.
 Written once, by finish_release (swr.core.release_dir) sealing a build of swr.assemble; read by every command
 that takes a release."""
+
 from __future__ import annotations
 
 from typing import Literal

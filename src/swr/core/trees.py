@@ -36,8 +36,9 @@ class Ignore:
 # THE ignore list: bytecode, VCS and tool caches, packaging metadata. Each is what some copy or hash skipped
 # before they were unified, and none is part of what a workflow, engine or project means: the workflow hash
 # (release.json's `workflow_hash`) and the copies into a release agree on it.
-JUNK = Ignore(frozenset({"__pycache__", ".git", ".pytest_cache", ".mypy_cache", ".tox", ".eggs"}),
-              ("*.pyc", "*.egg-info"))
+JUNK = Ignore(
+    frozenset({"__pycache__", ".git", ".pytest_cache", ".mypy_cache", ".tox", ".eggs"}), ("*.pyc", "*.egg-info")
+)
 
 # Exact copies: a tree whose every file is meaningful as it stands (a project an agent is given, a candidate
 # assembled for grading, run artifacts, a sandbox's layer or /etc view). Dropping a `.git` or a `build/` the

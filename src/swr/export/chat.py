@@ -1,5 +1,6 @@
 """ATIF trajectories as OpenAI chat messages for SFT: cut after the final passing solution, with every
 tool call paired to its result, so the rows load in HF `datasets` and TRL as they are (docs/export.md)."""
+
 from __future__ import annotations
 
 import json
@@ -46,9 +47,14 @@ def step_messages(step: Step) -> list[Message]:
         return []  # an empty turn carries nothing to learn
     msg: Message = {"role": "assistant", "content": step.message, "weight": 1}
     if calls:
-        msg["tool_calls"] = [{"id": c.tool_call_id, "type": "function",
-                              "function": {"name": c.function_name, "arguments": _arguments(c.arguments)}}
-                             for c in calls]
+        msg["tool_calls"] = [
+            {
+                "id": c.tool_call_id,
+                "type": "function",
+                "function": {"name": c.function_name, "arguments": _arguments(c.arguments)},
+            }
+            for c in calls
+        ]
     tools = [{"role": "tool", "tool_call_id": c.tool_call_id, "content": results[c.tool_call_id]} for c in calls]
     return [msg, *tools]
 
@@ -78,6 +84,7 @@ def _events(messages: list[Message]) -> list[list[Message]]:
 
 def _same_event(a: list[Message], b: list[Message]) -> bool:
     """Equal but for call ids and results: same role, same content, same calls (name, arguments) in order."""
+
     def calls(m: Message) -> list[tuple[str, str]]:
         return [(c["function"]["name"], c["function"]["arguments"]) for c in m.get("tool_calls", [])]
 

@@ -1,6 +1,7 @@
 """`swr export harbor RELEASE --out DIR`: one Harbor task directory per task of a release, of every kind. The
 agent's image holds the public workspace and swr's wheel (for ./feedback); hidden cases, verifiers and the
 reference exist only under tests/ (the judge's input) and solution/ (the oracle). docs/harbor.md explains."""
+
 from __future__ import annotations
 
 import hashlib
@@ -20,12 +21,12 @@ from packaging.utils import canonicalize_name
 from swr import kinds
 from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
-from swr.export import harbor_files as hf
+from swr.core.hashing import hash_files
 from swr.core.layout import HarborTaskPaths, ReleasePaths, TaskPaths, WorkspacePaths
 from swr.core.outputs import HARBOR, claim
-from swr.core.hashing import hash_files
 from swr.core.release_dir import list_tasks, load_release
 from swr.core.trees import copy_tree
+from swr.export import harbor_files as hf
 from swr.sandbox.hide import HOST_ONLY
 
 WHEEL_EPOCH = "315532800"  # 1980-01-01, zip's earliest time: the wheel's bytes do not depend on when it was built
@@ -34,8 +35,9 @@ VERIFY_MARGIN_S = 600.0
 IMAGE_REF = re.compile(r"[a-z0-9][A-Za-z0-9._/:-]*(@sha256:[0-9a-f]{64})?")  # what FROM may name; no blank, no newline
 
 
-def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
-                   base_image: str | None = None) -> list[Path]:
+def export_release(
+    release: Path, out: Path, agent_timeout_s: float = 3600.0, base_image: str | None = None
+) -> list[Path]:
     """Write one Harbor task per task of the release under out (new or empty); the task directories."""
     if base_image is not None and not IMAGE_REF.fullmatch(base_image):
         raise SwrError(f"{base_image!r} is not an image reference (name[:tag][@sha256:digest])", field="--base-image")
@@ -51,8 +53,9 @@ def export_release(release: Path, out: Path, agent_timeout_s: float = 3600.0,
     return written
 
 
-def export_task(root: Path, dest: Path, wheel: Path, release_hash: str, agent_timeout_s: float,
-                base_image: str | None = None) -> None:
+def export_task(
+    root: Path, dest: Path, wheel: Path, release_hash: str, agent_timeout_s: float, base_image: str | None = None
+) -> None:
     """One Harbor task directory from one swr task directory; base_image: FROM (python:<X.Y>-slim if None)."""
     task, hp = kinds.load(root), HarborTaskPaths(dest)
     parts = task.harbor_parts()
@@ -66,8 +69,16 @@ def export_task(root: Path, dest: Path, wheel: Path, release_hash: str, agent_ti
         hp.requirements.write_text("\n".join(pins) + "\n")
     hp.swr_requirements.write_text("\n".join(judge_pins(task, parts)) + "\n")
     image = base_image or f"python:{_python(task.id, parts)}-slim"
-    hp.dockerfile.write_text(hf.dockerfile(image, tuple(sorted(set(parts.apt))), wheel.name, bool(pins),
-                                           task.forbidden_binaries, exact=parts.judge_exact))
+    hp.dockerfile.write_text(
+        hf.dockerfile(
+            image,
+            tuple(sorted(set(parts.apt))),
+            wheel.name,
+            bool(pins),
+            task.forbidden_binaries,
+            exact=parts.judge_exact,
+        )
+    )
     copy_tree(root, hp.task_copy)
     _script(hp.test_sh, hf.test_sh())
     task.write_oracle(hp.oracle)
@@ -100,8 +111,9 @@ def _python(task_id: str, parts: kinds.HarborParts) -> str:
     version = parts.python or f"{sys.version_info.major}.{sys.version_info.minor}"
     major_minor = ".".join(version.split(".")[:2])
     if tuple(int(x) for x in major_minor.split(".")) < (3, 11):
-        raise SwrError(f"Python {version} cannot run swr's judge (3.11 or later)", file=task_id,
-                       field="environment.python")
+        raise SwrError(
+            f"Python {version} cannot run swr's judge (3.11 or later)", file=task_id, field="environment.python"
+        )
     return major_minor
 
 
@@ -114,8 +126,9 @@ def agent_requirements(task: kinds.KindTask, parts: kinds.HarborParts) -> list[s
     if not parts.agent_libs:
         return own
     names = forbidden | {canonicalize_name(Requirement(p).name) for p in own}
-    return own + [p for p in runtime_pins() if (n := canonicalize_name(p.split("==")[0])) in parts.agent_libs
-                  and n not in names]
+    return own + [
+        p for p in runtime_pins() if (n := canonicalize_name(p.split("==")[0])) in parts.agent_libs and n not in names
+    ]
 
 
 def judge_pins(task: kinds.KindTask, parts: kinds.HarborParts) -> list[str]:
@@ -129,8 +142,11 @@ def judge_pins(task: kinds.KindTask, parts: kinds.HarborParts) -> list[str]:
     pins = runtime_pins(parts.judge_extras, leave_out=frozenset(forbidden | {canonicalize_name(p) for p in HOST_ONLY}))
     needed = sorted(forbidden & {canonicalize_name(p.split("==")[0]) for p in pins})
     if needed:
-        raise SwrError(f"swr's judge needs {needed[0]}, which the task forbids: no image can hold one and not the "
-                       "other", file=task.id, field="anticheat.forbidden_packages")
+        raise SwrError(
+            f"swr's judge needs {needed[0]}, which the task forbids: no image can hold one and not the other",
+            file=task.id,
+            field="anticheat.forbidden_packages",
+        )
     return pins
 
 
@@ -159,20 +175,30 @@ def runtime_pins(extras: tuple[str, ...] = (), leave_out: frozenset[str] = froze
     return sorted(f"{k}=={v}" for k, (v, _) in seen.items() if k != "swr")
 
 
-def harbor_toml(task: kinds.KindTask, parts: kinds.HarborParts, release_hash: str,
-                agent_timeout_s: float) -> hf.HarborTaskToml:
+def harbor_toml(
+    task: kinds.KindTask, parts: kinds.HarborParts, release_hash: str, agent_timeout_s: float
+) -> hf.HarborTaskToml:
     """Harbor's task.toml: swr's identity in [metadata], timeouts and resources from the task's limits."""
     meta: Any = task.meta  # every kind's model has family and domain
     verify_s = VERIFY_MARGIN_S + parts.case_s * parts.hidden_cases + parts.verify_extra_s
-    metadata = {"swr_task": task.id, "swr_kind": task.kind.name, "family": meta.family, "domain": meta.domain,
-                "hidden_cases": parts.hidden_cases, "swr_release_hash": release_hash,
-                "swr_limits": {"memory_mb": parts.memory_mb, "time_s_per_case": parts.case_s}}
+    metadata = {
+        "swr_task": task.id,
+        "swr_kind": task.kind.name,
+        "family": meta.family,
+        "domain": meta.domain,
+        "hidden_cases": parts.hidden_cases,
+        "swr_release_hash": release_hash,
+        "swr_limits": {"memory_mb": parts.memory_mb, "time_s_per_case": parts.case_s},
+    }
     return hf.HarborTaskToml(
-        task=hf.HarborPackage(name=f"swr/{task.id}", description=parts.summary,
-                              keywords=("swr", task.kind.name, meta.family, meta.domain)),
-        metadata=metadata, verifier=hf.HarborVerifier(timeout_sec=verify_s),
+        task=hf.HarborPackage(
+            name=f"swr/{task.id}", description=parts.summary, keywords=("swr", task.kind.name, meta.family, meta.domain)
+        ),
+        metadata=metadata,
+        verifier=hf.HarborVerifier(timeout_sec=verify_s),
         agent=hf.HarborAgent(timeout_sec=agent_timeout_s),
-        environment=hf.HarborEnvironment(memory_mb=max(parts.memory_mb, MIN_MEMORY_MB)))
+        environment=hf.HarborEnvironment(memory_mb=max(parts.memory_mb, MIN_MEMORY_MB)),
+    )
 
 
 def swr_wheel() -> Path:
@@ -201,8 +227,23 @@ def _build_wheel(project: Path, src: Path, cache: Path) -> Path:
             shutil.copyfile(project / name, Path(tmp) / name)
         copy_tree(src, tree / src.name)
         env = {**os.environ, "SOURCE_DATE_EPOCH": WHEEL_EPOCH, "PIP_NO_INPUT": "1"}
-        res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                              "--wheel-dir", str(Path(tmp) / "dist"), tmp], capture_output=True, text=True, env=env)
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--quiet",
+                "--no-deps",
+                "--no-build-isolation",
+                "--wheel-dir",
+                str(Path(tmp) / "dist"),
+                tmp,
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         if res.returncode != 0:
             tail = [ln for ln in res.stderr.splitlines() if ln.strip()]
             raise SwrError(f"cannot build swr's wheel: {tail[-1] if tail else res.returncode}", file=project)

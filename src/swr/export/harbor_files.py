@@ -1,5 +1,6 @@
 """The files of an exported Harbor task: task.toml (one pydantic model of Harbor 0.26's schema, the fields swr
 sets), the agent image's Dockerfile, tests/test.sh and solution/solve.sh. Text only; harbor.py writes them."""
+
 from __future__ import annotations
 
 import shlex
@@ -9,8 +10,15 @@ from typing import Any
 import tomli_w
 from pydantic import BaseModel, ConfigDict
 
-from swr.core.layout import (HARBOR_REWARD, HARBOR_SOLUTION, HARBOR_TESTS, HARBOR_VERIFIER_LOGS, HARBOR_WORKDIR,
-                        SOLUTION, HarborTaskPaths)
+from swr.core.layout import (
+    HARBOR_REWARD,
+    HARBOR_SOLUTION,
+    HARBOR_TESTS,
+    HARBOR_VERIFIER_LOGS,
+    HARBOR_WORKDIR,
+    SOLUTION,
+    HarborTaskPaths,
+)
 
 AGENT_USER = "agent"  # Harbor's root-agent rule: the agent runs as a non-root user the image creates
 WHEEL_DIR = "/opt/swr-wheel"  # where the image keeps the judge's wheel it installed
@@ -63,8 +71,14 @@ class HarborTaskToml(_Model):
         return tomli_w.dumps(self.model_dump(mode="json"))
 
 
-def dockerfile(image: str, apt: tuple[str, ...], wheel: str, has_requirements: bool,
-               forbidden_bins: tuple[str, ...] = (), exact: bool = False) -> str:
+def dockerfile(
+    image: str,
+    apt: tuple[str, ...],
+    wheel: str,
+    has_requirements: bool,
+    forbidden_bins: tuple[str, ...] = (),
+    exact: bool = False,
+) -> str:
     """The agent's image (and, in Harbor's separate mode, the verifier's): apt packages (forbidden programs
     among them root-only), the task's pins in the image's Python (the agent's), swr and its pinned runtime
     in its own venv SWR_VENV (the judge, ./feedback), the public workspace in the workdir. `exact`: swr's venv
@@ -72,28 +86,34 @@ def dockerfile(image: str, apt: tuple[str, ...], wheel: str, has_requirements: b
     p = HarborTaskPaths(Path("."))
     lines = [f"FROM {image}", "ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1"]
     if apt:
-        lines.append("RUN apt-get update && apt-get install -y --no-install-recommends "
-                     f"{shlex.join(sorted(apt))} && rm -rf /var/lib/apt/lists/*")
+        lines.append(
+            "RUN apt-get update && apt-get install -y --no-install-recommends "
+            f"{shlex.join(sorted(apt))} && rm -rf /var/lib/apt/lists/*"
+        )
     if forbidden_bins:  # the verifier (root) may run them; the agent and its candidate may not
-        lines.append(f"RUN for b in {shlex.join(forbidden_bins)}; do p=$(command -v \"$b\") && "
-                     "chmod 0700 \"$(readlink -f \"$p\")\"; done; true")
+        lines.append(
+            f'RUN for b in {shlex.join(forbidden_bins)}; do p=$(command -v "$b") && '
+            'chmod 0700 "$(readlink -f "$p")"; done; true'
+        )
     if has_requirements:
         req = _rel(p.requirements)
         lines += [f"COPY {req} /tmp/{req}", f"RUN python3 -m pip install --no-cache-dir -r /tmp/{req}"]
     swr_req = _rel(p.swr_requirements)
-    lines += [f"COPY {swr_req} /tmp/{swr_req}",
-              f"RUN python3 -m venv {SWR_VENV} && {SWR_VENV}/bin/python -m pip install --no-cache-dir "
-              f"{'--no-deps ' if exact else ''}-r /tmp/{swr_req}",
-              f"COPY {wheel} {WHEEL_DIR}/{wheel}",
-              f"RUN {SWR_VENV}/bin/python -m pip install --no-cache-dir --no-index --no-deps {WHEEL_DIR}/{wheel}",
-              # revival tasks make their target venv with "a pyenv interpreter": this image's is the one
-              f"RUN v=$(python3 -c 'import platform; print(platform.python_version())') && mkdir -p "
-              f"{PYENV_SHIM}/versions && ln -s /usr/local {PYENV_SHIM}/versions/$v",
-              f"ENV PYENV_ROOT={PYENV_SHIM}",
-              f"RUN useradd --create-home --uid 1000 {AGENT_USER}",
-              f"WORKDIR {HARBOR_WORKDIR}",
-              f"COPY {_rel(p.workspace)}/ {HARBOR_WORKDIR}/",
-              f"RUN mkdir -p {HARBOR_SOLUTION} && chown -R {AGENT_USER}:{AGENT_USER} {HARBOR_WORKDIR}"]
+    lines += [
+        f"COPY {swr_req} /tmp/{swr_req}",
+        f"RUN python3 -m venv {SWR_VENV} && {SWR_VENV}/bin/python -m pip install --no-cache-dir "
+        f"{'--no-deps ' if exact else ''}-r /tmp/{swr_req}",
+        f"COPY {wheel} {WHEEL_DIR}/{wheel}",
+        f"RUN {SWR_VENV}/bin/python -m pip install --no-cache-dir --no-index --no-deps {WHEEL_DIR}/{wheel}",
+        # revival tasks make their target venv with "a pyenv interpreter": this image's is the one
+        f"RUN v=$(python3 -c 'import platform; print(platform.python_version())') && mkdir -p "
+        f"{PYENV_SHIM}/versions && ln -s /usr/local {PYENV_SHIM}/versions/$v",
+        f"ENV PYENV_ROOT={PYENV_SHIM}",
+        f"RUN useradd --create-home --uid 1000 {AGENT_USER}",
+        f"WORKDIR {HARBOR_WORKDIR}",
+        f"COPY {_rel(p.workspace)}/ {HARBOR_WORKDIR}/",
+        f"RUN mkdir -p {HARBOR_SOLUTION} && chown -R {AGENT_USER}:{AGENT_USER} {HARBOR_WORKDIR}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -137,12 +157,16 @@ cp -a "$HERE/oracle/." "$SOLUTION_DIR/"
 def feedback_sh() -> str:
     """./feedback in the workspace: swr's public-split grading of solution/ (no hidden file is in the image),
     from swr's venv, the candidate on the task's Python (SWR_NONE_PATH)."""
-    return (f"#!/bin/sh\ncd \"$(dirname \"$0\")\" && SWR_NONE_PATH={TASK_PATH} exec {SWR_VENV}/bin/python "
-            f"-m swr.cli feedback . {SOLUTION} --sandbox none --jobs 1 \"$@\"\n")
+    return (
+        f'#!/bin/sh\ncd "$(dirname "$0")" && SWR_NONE_PATH={TASK_PATH} exec {SWR_VENV}/bin/python '
+        f'-m swr.cli feedback . {SOLUTION} --sandbox none --jobs 1 "$@"\n'
+    )
 
 
 def harbor_note() -> str:
     """What instruction.md adds for a Harbor trial: where the workspace is and what is graded."""
-    return (f"\n## In this environment\n\nYour working directory is `{HARBOR_WORKDIR}`: the files named above "
-            f"are there, and your solution must be in `{HARBOR_SOLUTION}`. When you finish, that directory "
-            "alone is copied into a fresh container of this image and graded there on the hidden cases.\n")
+    return (
+        f"\n## In this environment\n\nYour working directory is `{HARBOR_WORKDIR}`: the files named above "
+        f"are there, and your solution must be in `{HARBOR_SOLUTION}`. When you finish, that directory "
+        "alone is copied into a fresh container of this image and graded there on the hidden cases.\n"
+    )

@@ -2,6 +2,7 @@
 (the verifier's fresh container is the boundary; each candidate execution runs as an unprivileged user who
 cannot read the root-only task), then reward.json with named components (docs/harbor.md).
 `python -m swr.export.harbor_judge TASK SOLUTION LOGS`; exit 0 whatever the verdict, 2 on a broken task."""
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,6 @@ from swr.core.layout import HARBOR_REWARD, HARBOR_VERDICT
 from swr.kinds.verdict import Verdict
 from swr.sandbox.base import Handle, Job
 from swr.sandbox.local import LocalSandbox
-
 
 
 class Reward(BaseModel):
@@ -88,8 +88,9 @@ def judge(task_dir: Path, solution: Path, logs: Path) -> Reward:
     task = kinds.load(task_dir)
     _seal(task_dir)
     user = os.environ.get("SWR_HARBOR_USER")
-    sandbox = JudgeSandbox(task_dir, candidate_user(user) if user else None,
-                           os.environ.get("SWR_HARBOR_TASK_PATH") or None)
+    sandbox = JudgeSandbox(
+        task_dir, candidate_user(user) if user else None, os.environ.get("SWR_HARBOR_TASK_PATH") or None
+    )
     verdict = task.grade(solution, sandbox, split="all", jobs=1)
     (logs / HARBOR_VERDICT).write_text(dump_verdict(verdict, indent=2) + "\n")
     reward = reward_of(verdict)

@@ -1,21 +1,41 @@
 """Which agent steps wrote or ran the program, so that the SFT export can cut a conversation after its final
 passing solution: tool arguments and shell commands are read for paths in solution/, each resolved against
 the shell's working directory at that point (`cd solution && …` included; docs/export.md)."""
+
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from swr.harness.trajectory import Step, ToolCall, Trajectory
 from swr.core.layout import FEEDBACK, SOLUTION
+from swr.harness.trajectory import Step, ToolCall, Trajectory
 from swr.sandbox import WORKDIR
 
 Parts = tuple[str, ...]
 PATH_KEYS = frozenset({"path", "file_path", "filepath", "filename", "file", "notebook_path"})
 COMMAND_KEYS = ("command", "cmd")
 # longest first: the tokenizer takes the first that matches
-OPERATORS = ("<<<", "<<-", "&&", "||", ";;", "|&", ">>", "<<", ">&", "<&", "&>",
-             ";", "|", "&", "(", ")", "<", ">", "\n")
+OPERATORS = (
+    "<<<",
+    "<<-",
+    "&&",
+    "||",
+    ";;",
+    "|&",
+    ">>",
+    "<<",
+    ">&",
+    "<&",
+    "&>",
+    ";",
+    "|",
+    "&",
+    "(",
+    ")",
+    "<",
+    ">",
+    "\n",
+)
 SEPARATORS = frozenset({"&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n"})
 CANDIDATE = re.compile(r"[^\s'\"`()<>|;&{}$*?!\\,=:\[\]]+")  # runs of characters a path is made of
 
@@ -23,7 +43,7 @@ CANDIDATE = re.compile(r"[^\s'\"`()<>|;&{}$*?!\\,=:\[\]]+")  # runs of character
 def resolve(path: str, cwd: Parts | None) -> Parts | None:
     """A path as parts relative to the workspace, or None when it lies outside or cannot be known."""
     if path == WORKDIR or path.startswith(WORKDIR + "/"):
-        base, rel = (), path[len(WORKDIR):]
+        base, rel = (), path[len(WORKDIR) :]
     elif path.startswith(("/", "~")) or cwd is None:
         return None
     else:
@@ -80,7 +100,7 @@ def shell_tokens(cmd: str) -> Iterator[tuple[str, str]]:
             if op == "\n" and heredocs:  # the bodies follow, each up to its delimiter line
                 for delim in heredocs:
                     end = re.compile(rf"^\t*{re.escape(delim)}[ \t]*$", re.M).search(cmd, i)
-                    yield "data", cmd[i: end.start() if end else len(cmd)]
+                    yield "data", cmd[i : end.start() if end else len(cmd)]
                     i = end.end() + 1 if end else len(cmd)
                 heredocs = []
         elif c in " \t\r":

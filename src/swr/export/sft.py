@@ -2,6 +2,7 @@
 appendix E builds its corpus: passing runs only, held-out tasks and their siblings left out, each
 conversation cut after its final passing solution, rows over the token limit dropped, then oversampled to
 N entries favouring tasks with a single verified success (docs/export.md)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -14,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.core.errors import SwrError
-from swr.harness.store import RunRecord, Store
-from swr.harness.trajectory import RECORDED_BY, SWR_RECORD, validate_atif
 from swr import kinds
+from swr.core.errors import SwrError
 from swr.core.layout import JobPaths, ReleasePaths
 from swr.core.release_dir import list_tasks, load_release
+from swr.harness.store import RunRecord, Store
+from swr.harness.trajectory import RECORDED_BY, SWR_RECORD, validate_atif
 from swr.kinds.verdict import ANTI_CHEAT
 
 from .chat import Message, to_messages, tool_schemas
@@ -54,8 +55,14 @@ def verified(r: RunRecord) -> bool:
     """A run the corpus may hold: recorded, its verdict passed, and no anti-cheat finding (under either
     cheat policy: `record` keeps a cheating run's pass but names `anti_cheat` among its labels), the
     verdict's own included (a copied_original fails its verdict; a record saying otherwise is not trusted)."""
-    return (r.status == "done" and bool(r.passed) and ANTI_CHEAT not in r.labels and not copied(r)
-            and r.verdict is not None and r.verdict.passed is True)
+    return (
+        r.status == "done"
+        and bool(r.passed)
+        and ANTI_CHEAT not in r.labels
+        and not copied(r)
+        and r.verdict is not None
+        and r.verdict.passed is True
+    )
 
 
 def copied(r: RunRecord) -> bool:
@@ -82,8 +89,11 @@ def audit_summary(release: Path) -> str:
             doc = json.loads(data)
         except ValueError:
             doc = None
-        scalars = {k: v for k, v in doc.items() if isinstance(v, (bool, int, float))
-                   or (isinstance(v, str) and len(v) <= 80)} if isinstance(doc, dict) else {}
+        scalars = (
+            {k: v for k, v in doc.items() if isinstance(v, (bool, int, float)) or (isinstance(v, str) and len(v) <= 80)}
+            if isinstance(doc, dict)
+            else {}
+        )
         out[name] = {"sha256": hashlib.sha256(data).hexdigest(), **scalars}
     return json.dumps(out, sort_keys=True, separators=(",", ":")) if out else "none"
 
@@ -93,10 +103,13 @@ def release_info(release: Path) -> ReleaseInfo:
     summary = load_release(release)
     roots = list_tasks(release)
     tasks = {r.name: kinds.load(r) for r in roots}
-    return ReleaseInfo(summary.content_hash, audit_summary(release),
-                       {n: t.kind.name for n, t in tasks.items()},
-                       {n: t.sibling_group() for n, t in tasks.items()},
-                       frozenset(n for n, t in tasks.items() if t.copy_checked()))
+    return ReleaseInfo(
+        summary.content_hash,
+        audit_summary(release),
+        {n: t.kind.name for n, t in tasks.items()},
+        {n: t.sibling_group() for n, t in tasks.items()},
+        frozenset(n for n, t in tasks.items() if t.copy_checked()),
+    )
 
 
 def compact_verdict(r: RunRecord) -> dict[str, Any]:
@@ -106,15 +119,34 @@ def compact_verdict(r: RunRecord) -> dict[str, Any]:
     def num(x: Any) -> float | None:
         return None if x is None else float(x)
 
-    return {"pass": bool(v and v.passed), "label": r.label or "", "labels": list(r.labels),
-            "r_hid": num(v and v.r_hid), "r_pub": num(v and v.r_pub), "score": v.score if v else None}
+    return {
+        "pass": bool(v and v.passed),
+        "label": r.label or "",
+        "labels": list(r.labels),
+        "r_hid": num(v and v.r_hid),
+        "r_pub": num(v and v.r_pub),
+        "score": v.score if v else None,
+    }
 
 
 def provenance(r: RunRecord, info: ReleaseInfo) -> dict[str, Any]:
-    return {"task": r.task, "kind": info.kinds.get(r.task, "unknown"), "family": r.family, "domain": r.domain,
-            "group": info.groups.get(r.task, ""), "agent": r.agent, "model": r.model or "", "job": r.job,
-            "run": r.key, "attempt": r.attempt, "verdict": compact_verdict(r), "verifier_hash": r.task_hash,
-            "public_hash": r.public_hash or "", "release": info.content_hash or "", "audit": info.audit}
+    return {
+        "task": r.task,
+        "kind": info.kinds.get(r.task, "unknown"),
+        "family": r.family,
+        "domain": r.domain,
+        "group": info.groups.get(r.task, ""),
+        "agent": r.agent,
+        "model": r.model or "",
+        "job": r.job,
+        "run": r.key,
+        "attempt": r.attempt,
+        "verdict": compact_verdict(r),
+        "verifier_hash": r.task_hash,
+        "public_hash": r.public_hash or "",
+        "release": info.content_hash or "",
+        "audit": info.audit,
+    }
 
 
 def load_jobs(jobs_dir: Path, jobs: list[str]) -> list[tuple[RunRecord, Path]]:
@@ -209,9 +241,17 @@ def select(jobs_dir: Path, jobs: list[str], exclude: list[str]) -> tuple[list[Ro
     return rows, skipped, groups
 
 
-def export_sft(jobs_dir: Path, jobs: list[str], out: Path, *, entries: int | None = None,
-               exclude: tuple[str, ...] = (), seed: int = 0, max_tokens: int | None = None,
-               tokenizer: str | None = None) -> dict[str, Any]:
+def export_sft(
+    jobs_dir: Path,
+    jobs: list[str],
+    out: Path,
+    *,
+    entries: int | None = None,
+    exclude: tuple[str, ...] = (),
+    seed: int = 0,
+    max_tokens: int | None = None,
+    tokenizer: str | None = None,
+) -> dict[str, Any]:
     """Write the corpus (one JSON object a line, sorted keys) and return what went in and what was left out.
     `entries` None: every verified run once."""
     if entries is not None and entries < 1:
@@ -228,19 +268,30 @@ def export_sft(jobs_dir: Path, jobs: list[str], out: Path, *, entries: int | Non
         else:
             kept.append((row, n))
     if not kept:
-        raise SwrError("no verified trajectory to export (" + (", ".join(
-            f"{k}: {v}" for k, v in sorted(skipped.items())) or "no runs") + ")", field="JOB")
+        raise SwrError(
+            "no verified trajectory to export ("
+            + (", ".join(f"{k}: {v}" for k, v in sorted(skipped.items())) or "no runs")
+            + ")",
+            field="JOB",
+        )
     by_key = {row.key: (row, n) for row, n in kept}
     by_task: dict[str, list[str]] = {}
     for row, _ in kept:
         by_task.setdefault(row.task, []).append(row.key)
     keys = sample(by_task, entries or len(kept), seed)
     write_rows(out, [by_key[k] for k in keys])
-    return {"out": str(out), "entries": len(keys), "runs": len(kept), "tasks": len(by_task),
-            "single_success_tasks": sum(len(v) == 1 for v in by_task.values()),
-            "skipped": dict(sorted(skipped.items())),
-            "held_out_groups": groups, "tokenizer": tokenizer or DEFAULT_TOKENIZER, "max_tokens": max_tokens,
-            "seed": seed}
+    return {
+        "out": str(out),
+        "entries": len(keys),
+        "runs": len(kept),
+        "tasks": len(by_task),
+        "single_success_tasks": sum(len(v) == 1 for v in by_task.values()),
+        "skipped": dict(sorted(skipped.items())),
+        "held_out_groups": groups,
+        "tokenizer": tokenizer or DEFAULT_TOKENIZER,
+        "max_tokens": max_tokens,
+        "seed": seed,
+    }
 
 
 def write_rows(out: Path, picked: list[tuple[Row, int]]) -> None:

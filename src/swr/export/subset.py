@@ -1,6 +1,7 @@
 """`swr subset`: a held-out evaluation subset of a release, stratified like the SWR paper's SWR100 (every
 domain in proportion, families taken in turn), and the task-id files that `swr run -i @FILE` and
 `swr export sft --exclude` read."""
+
 from __future__ import annotations
 
 import random
@@ -8,8 +9,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from swr.core.errors import SwrError
-from swr.kinds import sibling_group
 from swr.core.release_dir import list_tasks
+from swr.kinds import sibling_group
 from swr.kinds.taskfile import read_task_file
 
 
@@ -18,8 +19,9 @@ def read_ids(path: Path, field: str) -> list[str]:
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as e:
-        raise SwrError(f"cannot read the task-id file: {getattr(e, 'strerror', None) or e}", file=path,
-                       field=field) from None
+        raise SwrError(
+            f"cannot read the task-id file: {getattr(e, 'strerror', None) or e}", file=path, field=field
+        ) from None
     ids = [line.split("#", 1)[0].strip() for line in text.splitlines()]
     return list(dict.fromkeys(i for i in ids if i))
 
@@ -68,8 +70,9 @@ def subset(release: Path, size: int, seed: int = 0) -> list[str]:
     counts = {d: sum(len(ids) for g in fams.values() for ids in g.values()) for d, fams in tree.items()}
     chosen: list[str] = []
     for domain, quota in sorted(allocate(counts, size, rng).items()):
-        per_family = {fam: round_robin(groups, sum(map(len, groups.values())), rng)
-                      for fam, groups in tree[domain].items()}
+        per_family = {
+            fam: round_robin(groups, sum(map(len, groups.values())), rng) for fam, groups in tree[domain].items()
+        }
         chosen += round_robin_ordered(per_family, quota, rng)
     return sorted(chosen)
 

@@ -1,16 +1,17 @@
 """Token counts for the SFT export's length filter: a tiktoken encoding (default `o200k_base`), a local HF
 `tokenizers` JSON file, or a Hugging Face tokenizer by name when `transformers` is installed. Loads nothing
 from a hub: a tokenizer that is not on this machine is a one-line error naming `--tokenizer`."""
+
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from swr.core.errors import SwrError
 
@@ -57,8 +58,11 @@ def tiktoken_encode(name: str) -> Callable[[str], int]:
         with _cache_dir(shipped_cache(name)):
             enc = tiktoken.get_encoding(name)
     except Exception as e:  # noqa: BLE001 - requests' and tiktoken's errors alike: the file is not to be had
-        raise SwrError(f"cannot load tiktoken encoding {name!r} ({type(e).__name__}); set TIKTOKEN_CACHE_DIR to "
-                       "a directory holding its file, or pass a tokenizer.json", field="--tokenizer") from None
+        raise SwrError(
+            f"cannot load tiktoken encoding {name!r} ({type(e).__name__}); set TIKTOKEN_CACHE_DIR to "
+            "a directory holding its file, or pass a tokenizer.json",
+            field="--tokenizer",
+        ) from None
     return lambda text: len(enc.encode(text, disallowed_special=()))
 
 
@@ -76,6 +80,7 @@ def file_encode(path: Path) -> Callable[[str], int]:
 def flat_counter(encode: Callable[[str], int]) -> Counter:
     """Tokens of a conversation without a chat template: each message's content and tool calls, PER_MESSAGE
     more per message, and the tool definitions as JSON (an estimate of the rendered length)."""
+
     def count(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
         n = encode(json.dumps(tools, sort_keys=True)) if tools else 0
         for m in messages:
@@ -83,6 +88,7 @@ def flat_counter(encode: Callable[[str], int]) -> Counter:
             for c in m.get("tool_calls", []):
                 n += encode(c["function"]["name"]) + encode(c["function"]["arguments"])
         return n
+
     return count
 
 
@@ -103,6 +109,7 @@ def hf_counter(name: str) -> Counter:
     def count(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
         ids = tok.apply_chat_template(messages, tools=tools or None, tokenize=True, return_dict=True)["input_ids"]
         return len(ids)
+
     return count
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from swr import kinds
 from swr.core.release_dir import list_tasks
@@ -14,8 +15,9 @@ RowDone = Callable[[dict[str, Any], int, int], None]  # (row, tasks graded so fa
 CONTROLS = ("modal", "nearest", "best_public")  # a workflow build's replay controls (gate 7)
 
 
-def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
-                  done: RowDone = lambda row, i, n: None) -> list[dict[str, Any]]:
+def baseline_rows(
+    release: Path, sandbox: Sandbox, jobs: int = 2, done: RowDone = lambda row, i, n: None
+) -> list[dict[str, Any]]:
     """Per task of any kind: the oracle (graded on the hidden split, which decides a pass) and nop verdicts,
     and the replay controls a workflow's build recorded (False for kinds that have none: nothing passed);
     `done` hears of each task as it is graded."""
@@ -29,9 +31,13 @@ def baseline_rows(release: Path, sandbox: Sandbox, jobs: int = 2,
             empty.mkdir()
             gate = task.build_gates().get("replay_controls_fail")
             controls = (gate.controls if gate else None) or {}
-            rows.append({"task": task.id,
-                         "oracle": task.grade(oracle, sandbox, split="hidden", jobs=jobs, reference=True).passed,
-                         "nop": task.grade(task.nop_candidate(empty), sandbox, jobs=jobs).passed,
-                         **{k: k in controls and controls[k].passed for k in CONTROLS}})
+            rows.append(
+                {
+                    "task": task.id,
+                    "oracle": task.grade(oracle, sandbox, split="hidden", jobs=jobs, reference=True).passed,
+                    "nop": task.grade(task.nop_candidate(empty), sandbox, jobs=jobs).passed,
+                    **{k: k in controls and controls[k].passed for k in CONTROLS},
+                }
+            )
             done(rows[-1], len(rows), len(roots))
     return rows

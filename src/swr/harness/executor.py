@@ -1,6 +1,7 @@
 """Where runs execute: swr.core.executors (a local thread pool, or a Dask cluster), shared with the release
 build. Either way results come back to this process, the only writer of the store. The work itself
 (run.execute) is handed in, so this module never imports the one that uses it."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator

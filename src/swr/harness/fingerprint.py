@@ -2,6 +2,7 @@
 schema, examples, files and an engine's spec.md, and task.toml without the verifier's settings). Two
 releases whose task has the same fingerprint gave an agent the same information, so a run made on one
 may be re-scored with the other's verifier (`swr regrade`); `tree_hash` covers the private part too."""
+
 from __future__ import annotations
 
 import hashlib
@@ -11,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from swr.core.errors import SwrError
-from swr.core.layout import TaskPaths
 from swr.core.hashing import hash_files
+from swr.core.layout import TaskPaths
 
 # task.toml keys that configure grading, not the task: a verifier fix may change them without changing what
 # the agent had to do (`workflow_hash` is the private workflow's hash, which any such fix changes too).

@@ -1,5 +1,6 @@
 """`swr results JOB JOB…`: models side by side, after the SWR paper's per-model accounting (Appendix G/H).
 A model is (agent, model); jobs of the same model pool their runs. Definitions are in docs/results.md."""
+
 from __future__ import annotations
 
 import statistics
@@ -57,8 +58,13 @@ def agreement(verdict: Verdict | None) -> float | None:
 
 def is_valid(r: RunRecord | None) -> bool:
     """The paper's "scored" run: it finished, and its hidden verifier graded a program the agent left."""
-    return (r is not None and r.status == "done" and r.verdict is not None
-            and MISSING not in r.verdict.labels and r.verdict.label != MISSING)
+    return (
+        r is not None
+        and r.status == "done"
+        and r.verdict is not None
+        and MISSING not in r.verdict.labels
+        and r.verdict.label != MISSING
+    )
 
 
 def verdict_failed(r: RunRecord) -> bool:
@@ -134,11 +140,17 @@ def model_row(pool: Pool, k: int) -> dict[str, Any]:
         by_task[p.task].append(bool(p.record and p.record.status == "done" and p.record.passed))
     failed = [a for r in done if verdict_failed(r) and (a := agreement(r.verdict)) is not None]
     return {
-        "model": pool.label, "agent": pool.agent, "jobs": sorted(pool.jobs), "runs": len(pool.runs),
-        "records": len(recs), "valid_runs": sum(map(is_valid, recs)),
-        "infra_failures": sum(r.status != "done" for r in recs), "passes": sum(bool(r.passed) for r in done),
-        "first_attempt_pass_rate": (sum(bool(p.record and p.record.passed) for p in first) / len(first)
-                                    if first else 0.0),
+        "model": pool.label,
+        "agent": pool.agent,
+        "jobs": sorted(pool.jobs),
+        "runs": len(pool.runs),
+        "records": len(recs),
+        "valid_runs": sum(map(is_valid, recs)),
+        "infra_failures": sum(r.status != "done" for r in recs),
+        "passes": sum(bool(r.passed) for r in done),
+        "first_attempt_pass_rate": (
+            sum(bool(p.record and p.record.passed) for p in first) / len(first) if first else 0.0
+        ),
         "pass_at_k": statistics.fmean(pass_at_k(len(v), sum(v), k) for v in by_task.values()) if by_task else 0.0,
         "median_turns": _median([r.turns for r in done]),
         "median_tokens": _median([r.input_tokens + r.output_tokens for r in done]),
@@ -180,8 +192,12 @@ def task_info(task: str, runs: list[Planned], releases: dict[str, Path]) -> dict
         return {"task": task, "domain": meta.domain, "family": meta.family, "kind": meta.kind}
     r = next((p.record for p in runs if p.record and p.record.status == "done"), None)
     kind = r.verdict.kind if r and r.verdict else "unknown"
-    return {"task": task, "domain": (r and r.domain) or "unknown", "family": (r and r.family) or "unknown",
-            "kind": kind}
+    return {
+        "task": task,
+        "domain": (r and r.domain) or "unknown",
+        "family": (r and r.family) or "unknown",
+        "kind": kind,
+    }
 
 
 def family_turns(pools: dict[str, Pool], tasks: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -236,8 +252,12 @@ def compare_jobs(jobs_dir: Path, jobs: list[str], k: int | None = None) -> dict[
         tasks[t]["successes"] = sum(c["passed"] for c in row.values())
     dist = {str(n): sum(info["successes"] == n for info in tasks.values()) for n in range(len(pools) + 1)}
     return {
-        "jobs": names, "k": k, "models": [model_row(pool, k) for pool in pools.values()],
-        "tasks": list(tasks.values()), "matrix": matrix, "success_distribution": dist,
+        "jobs": names,
+        "k": k,
+        "models": [model_row(pool, k) for pool in pools.values()],
+        "tasks": list(tasks.values()),
+        "matrix": matrix,
+        "success_distribution": dist,
         "family_turns_correlation": family_turns(pools, tasks),
         "non_discriminating": [t for t, info in tasks.items() if pools and info["successes"] == len(pools)],
     }

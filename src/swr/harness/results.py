@@ -1,6 +1,7 @@
 """`swr results`: pass@1, unbiased pass@k over attempts, per domain and family, the failure taxonomy,
 infrastructure failures apart, and what passes cost against failures. A planned run with no record is
 a failure in the denominator."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -33,8 +34,12 @@ def _median(xs: list[float]) -> float | None:
     return statistics.median(xs) if xs else None
 
 
-def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: int | None = None,
-              cohorts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+def summarise(
+    records: list[RunRecord],
+    planned: list[tuple[str, int, str]],
+    k: int | None = None,
+    cohorts: dict[str, dict[str, str]] | None = None,
+) -> dict[str, Any]:
     """The job's figures; `cohorts` ({by: {task: cohort}}) adds pass rates per cohort of each split."""
     by_key = {r.key: r for r in records}
     outcomes: dict[str, list[bool]] = defaultdict(list)
@@ -68,17 +73,27 @@ def summarise(records: list[RunRecord], planned: list[tuple[str, int, str]], k: 
         return {name: {"tasks": len(ts), "pass_at_1": _mean_pass_at(ts, 1)} for name, ts in sorted(g.items())}
 
     return {
-        "runs": len(planned), "passed": sum(sum(v) for v in outcomes.values()), "tasks": len(outcomes),
-        "attempts": attempts, "k": k,
+        "runs": len(planned),
+        "passed": sum(sum(v) for v in outcomes.values()),
+        "tasks": len(outcomes),
+        "attempts": attempts,
+        "k": k,
         "pass_at_1": _mean_pass_at(outcomes, 1) if attempts else 0.0,
         "pass_at_k": _mean_pass_at(outcomes, k) if attempts and k <= attempts else None,
-        "infra_failures": infra, "missing_records": missing,
-        "labels": dict(sorted(labels.items())), "co_occurring_labels": dict(pairs.most_common(20)),
-        "by_domain": group(0), "by_family": group(1),
-        "median_turns": {"passed": _median([r.turns for r in done if r.passed]),
-                         "failed": _median([r.turns for r in done if not r.passed])},
-        "median_tokens": {"passed": _median([r.input_tokens + r.output_tokens for r in done if r.passed]),
-                          "failed": _median([r.input_tokens + r.output_tokens for r in done if not r.passed])},
+        "infra_failures": infra,
+        "missing_records": missing,
+        "labels": dict(sorted(labels.items())),
+        "co_occurring_labels": dict(pairs.most_common(20)),
+        "by_domain": group(0),
+        "by_family": group(1),
+        "median_turns": {
+            "passed": _median([r.turns for r in done if r.passed]),
+            "failed": _median([r.turns for r in done if not r.passed]),
+        },
+        "median_tokens": {
+            "passed": _median([r.input_tokens + r.output_tokens for r in done if r.passed]),
+            "failed": _median([r.input_tokens + r.output_tokens for r in done if not r.passed]),
+        },
         "scores": best_scores(done),
         "cohorts": {by: _split(outcomes, of) for by, of in (cohorts or {}).items()},
     }
@@ -89,9 +104,15 @@ def _split(outcomes: dict[str, list[bool]], cohort_of: dict[str, str]) -> dict[s
     g: dict[str, dict[str, list[bool]]] = defaultdict(dict)
     for task, oks in outcomes.items():
         g[cohort_of[task]][task] = oks
-    return {name: {"tasks": len(ts), "runs": sum(len(o) for o in ts.values()),
-                   "passed": sum(sum(o) for o in ts.values()), "pass_at_1": _mean_pass_at(ts, 1)}
-            for name, ts in sorted(g.items())}
+    return {
+        name: {
+            "tasks": len(ts),
+            "runs": sum(len(o) for o in ts.values()),
+            "passed": sum(sum(o) for o in ts.values()),
+            "pass_at_1": _mean_pass_at(ts, 1),
+        }
+        for name, ts in sorted(g.items())
+    }
 
 
 def best_scores(records: list[RunRecord]) -> dict[str, str]:
@@ -106,8 +127,9 @@ def best_scores(records: list[RunRecord]) -> dict[str, str]:
     return {t: s for t, (_, s) in sorted(best.items())}
 
 
-def job_results(jobs_dir: Path, job: str, k: int | None = None, cohorts: tuple[str, ...] = (),
-                cutoff: dt.date | None = None) -> dict[str, Any]:
+def job_results(
+    jobs_dir: Path, job: str, k: int | None = None, cohorts: tuple[str, ...] = (), cutoff: dt.date | None = None
+) -> dict[str, Any]:
     """A job's results; `cohorts` (kinds.COHORTS) are read from each task's task.toml in the job's release."""
     store = Store(jobs_dir, create=False)
     try:
@@ -117,8 +139,13 @@ def job_results(jobs_dir: Path, job: str, k: int | None = None, cohorts: tuple[s
         planned = [tuple(p) for p in cfg["planned"]]
         split = {by: task_cohorts(Path(cfg["release"]), {p[0] for p in planned}, by, cutoff) for by in cohorts}
         out = summarise(store.runs(job), planned, k, split)  # type: ignore[arg-type]
-        return {"job": job, "agent": cfg["agent"], "model": cfg["model"], "cutoff": cutoff and cutoff.isoformat(),
-                **out}
+        return {
+            "job": job,
+            "agent": cfg["agent"],
+            "model": cfg["model"],
+            "cutoff": cutoff and cutoff.isoformat(),
+            **out,
+        }
     finally:
         store.close()
 

@@ -1,5 +1,6 @@
 """`swr run`: (task, agent, attempt) runs in fresh workspaces, graded, recorded once each; running the
 same command again resumes (only runs with no record or an infrastructure failure run again)."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -7,21 +8,21 @@ import json
 import os
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from swr import kinds
 from swr.core.errors import SwrError
+from swr.core.hashing import content_hash, tree_hash
+from swr.core.layout import JobPaths, RunPaths, results_db
+from swr.core.release_dir import list_tasks, load_release
 from swr.harness.fingerprint import public_hash
 from swr.judge import missing_candidate
-from swr.core.layout import JobPaths, RunPaths, results_db
-from swr.core.hashing import tree_hash
-from swr.core.release_dir import list_tasks, load_release
+from swr.kinds.verdict import Verdict, parse_verdict, run_outcome
 from swr.sandbox import Limits, Sandbox, sandbox_for, tree
 from swr.sandbox.capped import capped_dir, unmount
-from swr.core.hashing import content_hash
-from swr.kinds.verdict import Verdict, parse_verdict, run_outcome
 
 from . import anticheat, workspace
 from .agents import ORACLE, Budget, Context, InfraError, make_agent, supervise
@@ -53,8 +54,13 @@ class JobConfig:
 
     def what(self) -> dict[str, Any]:
         """The settings that change results: they, and the task's content, key every run."""
-        what = {"agent": self.agent, "model": self.model, "budget": self.budget.as_dict(),
-                "options": self.agent_options, "cheat_policy": self.cheat_policy}
+        what = {
+            "agent": self.agent,
+            "model": self.model,
+            "budget": self.budget.as_dict(),
+            "options": self.agent_options,
+            "cheat_policy": self.cheat_policy,
+        }
         return what | ({"image": self.image} if self.sandbox in ("podman", "docker") else {})
 
     @property
@@ -114,8 +120,16 @@ def execute(cfg: JobConfig, p: Planned) -> RunRecord:
     """One run, start to verdict; never raises (an infrastructure failure is a record too), and leaves
     no workspace behind."""
     t0 = time.monotonic()
-    base = RunRecord(key=p.key, job=cfg.name, task=p.task, task_hash=p.task_hash, agent=cfg.agent, model=cfg.model,
-                     attempt=p.attempt, status="infra_failure")
+    base = RunRecord(
+        key=p.key,
+        job=cfg.name,
+        task=p.task,
+        task_hash=p.task_hash,
+        agent=cfg.agent,
+        model=cfg.model,
+        attempt=p.attempt,
+        status="infra_failure",
+    )
     d = run_dir(cfg, p.key)
     try:
         _discard(d)  # a half-finished run of a killed job (its live tmpfs too)
@@ -138,8 +152,10 @@ def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float
     base.family, base.domain = task.meta.family, task.meta.domain
     sandbox = sandbox_for(cfg.sandbox, task.environment, cfg.image)
     ws = workspace.create(task, d.workspace)
-    out = supervise(make_agent(cfg.agent, cfg.agent_options),
-                    Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options))
+    out = supervise(
+        make_agent(cfg.agent, cfg.agent_options),
+        Context(task, ws, sandbox, cfg.budget, cfg.model, p.attempt, cfg.agent_options),
+    )
     notes = list(out.notes)
     end = workspace.snapshot(ws.root, notes, always=ws.start)
     cheats = anticheat.inspect(ws, task, out.trajectory, end, out.observed)
@@ -149,15 +165,38 @@ def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float
     if out.trajectory is not None:
         d.trajectory.write_text(json.dumps(out.trajectory, indent=1))
     passed, label, labels = run_outcome(v, out.limit, bool(cheats), cfg.cheat_policy)
-    return RunRecord(key=p.key, job=cfg.name, task=p.task, task_hash=p.task_hash, agent=cfg.agent, model=cfg.model,
-                     attempt=p.attempt, status="done", family=base.family, domain=base.domain, passed=passed,
-                     label=label, labels=labels, verdict=v, turns=out.turns, input_tokens=out.input_tokens,
-                     output_tokens=out.output_tokens, cost=out.cost, wall_s=time.monotonic() - t0,
-                     cheats=cheats + notes)
+    return RunRecord(
+        key=p.key,
+        job=cfg.name,
+        task=p.task,
+        task_hash=p.task_hash,
+        agent=cfg.agent,
+        model=cfg.model,
+        attempt=p.attempt,
+        status="done",
+        family=base.family,
+        domain=base.domain,
+        passed=passed,
+        label=label,
+        labels=labels,
+        verdict=v,
+        turns=out.turns,
+        input_tokens=out.input_tokens,
+        output_tokens=out.output_tokens,
+        cost=out.cost,
+        wall_s=time.monotonic() - t0,
+        cheats=cheats + notes,
+    )
 
 
-def _grade_solution(task: kinds.AnyTask, ws: workspace.Workspace, d: RunPaths, sandbox: Sandbox,
-                    notes: list[dict[str, Any]], reference: bool = False) -> Verdict:
+def _grade_solution(
+    task: kinds.AnyTask,
+    ws: workspace.Workspace,
+    d: RunPaths,
+    sandbox: Sandbox,
+    notes: list[dict[str, Any]],
+    reference: bool = False,
+) -> Verdict:
     """Grade the copy of solution/ kept next to the records, which holds exactly what anti-cheat and the
     diff read (no link followed, no special file); a solution/ that cannot be copied out is missing.
     `reference`: the built-in oracle agent wrote it, host-side, from the task's own reference."""
@@ -221,8 +260,15 @@ def run_job(cfg: JobConfig, progress: Progress = lambda r: None) -> list[RunReco
     store = Store(cfg.jobs_dir)
     try:
         private(JobPaths(cfg.jobs_dir, cfg.name).root)
-        store.put_job(cfg.name, {**cfg.what(), "release": str(cfg.release), "attempts": cfg.attempts,
-                                 "planned": [[p.task, p.attempt, p.key] for p in planned]})
+        store.put_job(
+            cfg.name,
+            {
+                **cfg.what(),
+                "release": str(cfg.release),
+                "attempts": cfg.attempts,
+                "planned": [[p.task, p.attempt, p.key] for p in planned],
+            },
+        )
         done = store.finished(cfg.name)
         todo = [p for p in planned if p.key not in done]
         tries = {p.key: 0 for p in todo}

@@ -1,4 +1,5 @@
 """The results store: SQLite in WAL mode; jobs, and each job's runs keyed by a content hash of what they are."""
+
 from __future__ import annotations
 
 import json
@@ -98,10 +99,15 @@ class Table:
 
 RUNS = Table(RunRecord, "PRIMARY KEY (job, key)")
 REGRADES = Table(RegradeRecord, "PRIMARY KEY (job, key, release), FOREIGN KEY (job, key) REFERENCES runs(job, key)")
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS jobs (
   name TEXT PRIMARY KEY, config TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);
-""" + RUNS.ddl("runs") + "CREATE INDEX IF NOT EXISTS runs_job ON runs(job);\n" + REGRADES.ddl("regrades")
+"""
+    + RUNS.ddl("runs")
+    + "CREATE INDEX IF NOT EXISTS runs_job ON runs(job);\n"
+    + REGRADES.ddl("regrades")
+)
 MIGRATIONS = (("runs", RUNS, "public_hash"),)  # columns added since the first schema: (table, its records, column)
 
 
@@ -120,8 +126,9 @@ def _encode(f: Field[Any], value: Any) -> Any:
 
 def _decode(f: Field[Any], value: Any) -> Any:
     if value is None:
-        return f.default_factory() if f.default_factory is not MISSING else (
-            None if f.default is MISSING else f.default)
+        return (
+            f.default_factory() if f.default_factory is not MISSING else (None if f.default is MISSING else f.default)
+        )
     codec = f.metadata[_CODEC]
     if codec == "bool":
         return bool(value)
@@ -190,8 +197,11 @@ class Store:
     def put_job(self, name: str, config: dict[str, Any]) -> None:
         now = time.time()
         with self.lock:
-            self.db.execute("INSERT INTO jobs VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET config=excluded.config,"
-                            " updated=excluded.updated", (name, json.dumps(config, sort_keys=True), now, now))
+            self.db.execute(
+                "INSERT INTO jobs VALUES (?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET config=excluded.config,"
+                " updated=excluded.updated",
+                (name, json.dumps(config, sort_keys=True), now, now),
+            )
 
     def job(self, name: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT config FROM jobs WHERE name = ?", (name,)).fetchone()
@@ -215,13 +225,17 @@ class Store:
         """Insert or replace the regrade of one run against one release (the run's row is untouched)."""
         row = REGRADES.row(g)
         with self.lock:
-            self.db.execute(f"INSERT OR REPLACE INTO regrades ({REGRADES.columns}) VALUES ({', '.join('?' * len(row))})",
-                            row)
+            self.db.execute(
+                f"INSERT OR REPLACE INTO regrades ({REGRADES.columns}) VALUES ({', '.join('?' * len(row))})", row
+            )
 
     def regrades(self, job: str, release: str | None = None) -> list[RegradeRecord]:
         """A job's regrades (against one release's content hash, or all), in run order."""
-        cur = self.db.execute(f"SELECT {REGRADES.columns} FROM regrades WHERE job = ? AND (? IS NULL OR release = ?)"
-                              " ORDER BY key, release", (job, release, release))
+        cur = self.db.execute(
+            f"SELECT {REGRADES.columns} FROM regrades WHERE job = ? AND (? IS NULL OR release = ?)"
+            " ORDER BY key, release",
+            (job, release, release),
+        )
         return [REGRADES.record_of(row) for row in cur.fetchall()]
 
     def close(self) -> None:

@@ -1,6 +1,7 @@
 """ATIF trajectories (Agent Trajectory Interchange Format, Harbor RFC 0001, v1.4): one JSON document per
 run holding every prompt, model turn, tool call and observation, so runs can be replayed, inspected and
 exported as training data with the same tools Harbor users already have."""
+
 from __future__ import annotations
 
 import json
@@ -99,7 +100,7 @@ class Trajectory(_Model):
             if s.step_id != i:
                 raise ValueError(f"step_id {s.step_id} at position {i}: ids must run 1, 2, 3, ...")
             ids = {c.tool_call_id for c in s.tool_calls or []}
-            for r in (s.observation.results if s.observation else []):
+            for r in s.observation.results if s.observation else []:
                 if r.source_call_id is not None and r.source_call_id not in ids:
                     raise ValueError(f"step {i}: observation for unknown tool call {r.source_call_id!r}")
         return self
@@ -165,14 +166,26 @@ class TrajectoryBuilder:
     def user(self, message: str) -> Step:
         return self._add(source="user", message=message)
 
-    def agent_turn(self, message: str, tool_calls: list[tuple[str, str, dict[str, Any]]] = (),  # type: ignore[assignment]
-                   prompt_tokens: int | None = None, completion_tokens: int | None = None,
-                   cost_usd: float | None = None, reasoning: str | None = None) -> Step:
+    def agent_turn(
+        self,
+        message: str,
+        tool_calls: list[tuple[str, str, dict[str, Any]]] = (),  # type: ignore[assignment]
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+        cost_usd: float | None = None,
+        reasoning: str | None = None,
+    ) -> Step:
         """One model response; its tool calls are (id, name, arguments); observe() adds their results."""
         calls = [ToolCall(tool_call_id=i, function_name=n, arguments=a) for i, n, a in tool_calls] or None
         metrics = Metrics(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost_usd)
-        return self._add(source="agent", message=message, tool_calls=calls, metrics=metrics,
-                         model_name=self.agent.model_name, reasoning_content=reasoning)
+        return self._add(
+            source="agent",
+            message=message,
+            tool_calls=calls,
+            metrics=metrics,
+            model_name=self.agent.model_name,
+            reasoning_content=reasoning,
+        )
 
     def observe(self, step: Step, call_id: str | None, content: str) -> None:
         if step.observation is None:
@@ -182,14 +195,24 @@ class TrajectoryBuilder:
     def build(self) -> dict[str, Any]:
         """The record, marked as swr's own (`extra.recorded_by`): what the harness saw, never a file the agent
         wrote; `swr export sft` takes nothing else as training data."""
+
         def total(attr: str) -> Any:
             vals = [getattr(s.metrics, attr) for s in self.steps if s.metrics and getattr(s.metrics, attr) is not None]
             return sum(vals) if vals else None
 
-        fm = FinalMetrics(total_prompt_tokens=total("prompt_tokens") or 0,
-                          total_completion_tokens=total("completion_tokens") or 0,
-                          total_cost_usd=total("cost_usd"), total_steps=len(self.steps))
-        t = Trajectory(schema_version=SCHEMA_VERSION, session_id=self.session_id, agent=self.agent,
-                       steps=self.steps, notes="; ".join(self.notes) or None, final_metrics=fm,
-                       extra={RECORDED_BY: SWR_RECORD})
+        fm = FinalMetrics(
+            total_prompt_tokens=total("prompt_tokens") or 0,
+            total_completion_tokens=total("completion_tokens") or 0,
+            total_cost_usd=total("cost_usd"),
+            total_steps=len(self.steps),
+        )
+        t = Trajectory(
+            schema_version=SCHEMA_VERSION,
+            session_id=self.session_id,
+            agent=self.agent,
+            steps=self.steps,
+            notes="; ".join(self.notes) or None,
+            final_metrics=fm,
+            extra={RECORDED_BY: SWR_RECORD},
+        )
         return t.model_dump(mode="json", exclude_none=True)

@@ -1,5 +1,6 @@
 """The agent's workspace: a fresh directory holding only what an agent may see — instruction.md,
 public/, a public-only task.toml, a `feedback` command and a git commit of that starting state."""
+
 from __future__ import annotations
 
 import difflib
@@ -19,9 +20,16 @@ from swr.sandbox.base import hand_over
 if TYPE_CHECKING:
     from swr.kinds import AnyTask
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "swr", "GIT_AUTHOR_EMAIL": "swr@localhost", "GIT_COMMITTER_NAME": "swr",
-           "GIT_COMMITTER_EMAIL": "swr@localhost", "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
-           "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "swr",
+    "GIT_AUTHOR_EMAIL": "swr@localhost",
+    "GIT_COMMITTER_NAME": "swr",
+    "GIT_COMMITTER_EMAIL": "swr@localhost",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "HOME": "/nonexistent",
+}
 MAX_DIFF_BYTES = 1 << 20
 SNAPSHOT = tree.Bounds(bytes=256 << 20)  # what anti-cheat and the diff read of a workspace (memory)
 EXPORT = tree.Bounds()  # what solution/ may hold to be graded and kept (disk)
@@ -41,8 +49,10 @@ def feedback_script() -> str:
     """`./feedback` grades solution/ on the public examples; inside the agent's sandbox it runs the
     candidate unsandboxed, since that sandbox is already the boundary. `python3` is the sandbox PATH's:
     swr's own interpreter, on the host's root or in a task image."""
-    return (f"#!/bin/sh\ncd \"$(dirname \"$0\")\" && exec python3 -m swr.cli feedback . {SOLUTION} "
-            "--sandbox none --jobs 1 \"$@\"\n")
+    return (
+        f'#!/bin/sh\ncd "$(dirname "$0")" && exec python3 -m swr.cli feedback . {SOLUTION} '
+        '--sandbox none --jobs 1 "$@"\n'
+    )
 
 
 def create(task: AnyTask, root: Path) -> Workspace:
@@ -65,12 +75,12 @@ def create(task: AnyTask, root: Path) -> Workspace:
 def _git(root: Path, *args: str) -> None:
     """Git on the pristine, swr-written workspace only (never after an agent has touched it)."""
     env = {**{k: v for k, v in os.environ.items() if k == "PATH"}, **GIT_ENV}
-    subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *args], cwd=root, env=env, check=True,
-                   capture_output=True)
+    subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
-def snapshot(root: Path, notes: list[dict[str, Any]] | None = None,
-             always: Container[str] = frozenset()) -> dict[str, bytes]:
+def snapshot(
+    root: Path, notes: list[dict[str, Any]] | None = None, always: Container[str] = frozenset()
+) -> dict[str, bytes]:
     """Every file under root but .git, read without following links or blocking: a regular file's
     first MAX_DIFF_BYTES (+1), a link or special file as a line saying what it is. Bounded (SNAPSHOT):
     past a bound the snapshot stops there and `notes` says so; files in `always` (the starting ones)
@@ -138,8 +148,12 @@ def diff(ws: Workspace, end: dict[str, bytes] | None = None) -> str:
         if _binary(a) or _binary(b):
             out.append(f"Binary files a/{name} and b/{name} differ\n")
             continue
-        out += difflib.unified_diff(_lines(a), _lines(b), f"a/{name}" if a is not None else "/dev/null",
-                                    f"b/{name}" if b is not None else "/dev/null")
+        out += difflib.unified_diff(
+            _lines(a),
+            _lines(b),
+            f"a/{name}" if a is not None else "/dev/null",
+            f"b/{name}" if b is not None else "/dev/null",
+        )
     text = "".join(out)
     return text if len(text) <= MAX_DIFF_BYTES else text[:MAX_DIFF_BYTES] + "\n[diff truncated]\n"
 

@@ -1,7 +1,6 @@
 """The judge: tolerant JSON comparison, labelled diagnostics and task verdicts."""
+
 from .compare import LABEL_ORDER, Comparison, Mismatch, compare, equal
-from .shape import structure
-from .tolerance import Tolerances
 from .decision import (
     STAGE_ORDER,
     Execution,
@@ -10,9 +9,21 @@ from .decision import (
     to_json,
     verdict,
 )
+from .shape import structure
+from .tolerance import Tolerances
 
 __all__ = [
-    "LABEL_ORDER", "STAGE_ORDER", "Comparison", "Execution", "Mismatch", "Tolerances",
-    "compare", "equal", "judge_scenario", "missing_candidate", "structure", "to_json",
+    "LABEL_ORDER",
+    "STAGE_ORDER",
+    "Comparison",
+    "Execution",
+    "Mismatch",
+    "Tolerances",
+    "compare",
+    "equal",
+    "judge_scenario",
+    "missing_candidate",
+    "structure",
+    "to_json",
     "verdict",
 ]

@@ -1,4 +1,5 @@
 """Reference-vs-candidate comparison of JSON values, with labelled diagnostics."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ MAX_EXTRA_KEYS = 20  # extra keys named in a comparison; the rest are only count
 MAX_NAME = 200  # characters of one reported extra-key path
 MISSING = "<missing>"
 _ABSENT = object()  # stack marker: the candidate lacks this reference key
-_EXTRA = object()   # stack marker: count this dict pair's extra keys (after the dict's children)
+_EXTRA = object()  # stack marker: count this dict pair's extra keys (after the dict's children)
 
 
 def dotted(path: Path) -> str:
@@ -109,8 +110,9 @@ class _Acc:
     def result(self) -> Comparison:
         """Freeze into a Comparison with labels in LABEL_ORDER."""
         labels = [lab for lab in LABEL_ORDER if lab in self.labels]
-        return Comparison(labels[0] if labels else None, labels, self.matched, self.total,
-                          self.mismatches, self.extra, self.n_extra)
+        return Comparison(
+            labels[0] if labels else None, labels, self.matched, self.total, self.mismatches, self.extra, self.n_extra
+        )
 
 
 def compare(reference: Any, candidate: Any, tol: Tolerances) -> Comparison:
@@ -161,15 +163,21 @@ def _walk(ref: Any, cand: Any, tol: Tolerances, first_only: bool) -> _Acc:
     return acc
 
 
-def _unmatched(acc: _Acc, label: str, r: Any, path: Cons, ap: Path, tol: Tolerances,
-               got: Any) -> None:
+def _unmatched(acc: _Acc, label: str, r: Any, path: Cons, ap: Path, tol: Tolerances, got: Any) -> None:
     """A whole reference subtree fails: its graded leaves all count as unmatched."""
     acc.total += count_leaves(r, ap, tol)
     acc.fail(label, path, summary(r), got)
 
 
-def _dict(r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Path, tol: Tolerances,
-          acc: _Acc, stack: list[tuple[Any, Any, Cons, Path]]) -> None:
+def _dict(
+    r: dict[Any, Any],
+    c: dict[Any, Any],
+    path: Cons,
+    ap: Path,
+    tol: Tolerances,
+    acc: _Acc,
+    stack: list[tuple[Any, Any, Cons, Path]],
+) -> None:
     """Every graded reference key must be present; candidate-only keys are reported (not by equal())."""
     resolve, sub = tol.resolve, tol.child
     children = []
@@ -200,8 +208,9 @@ def _extras(acc: _Acc, r: dict[Any, Any], c: dict[Any, Any], path: Cons, ap: Pat
         acc.extra.append(_cons_dotted((path, k))[:MAX_NAME])
 
 
-def _list(r: Any, c: Any, path: Cons, ap: Path, tol: Tolerances, acc: _Acc,
-          stack: list[tuple[Any, Any, Cons, Path]]) -> None:
+def _list(
+    r: Any, c: Any, path: Cons, ap: Path, tol: Tolerances, acc: _Acc, stack: list[tuple[Any, Any, Cons, Path]]
+) -> None:
     """Equal length first (else structural_mismatch), then element-wise."""
     if len(r) != len(c):
         _unmatched(acc, "structural_mismatch", r, path, ap, tol, summary(c))
@@ -237,8 +246,7 @@ def _float_list(r: Any, c: Any, path: Cons, tl: tuple[float, float], acc: _Acc) 
     return True
 
 
-def _leaf(r: Any, c: Any, kr: str, kc: str, path: Cons, ap: Path, tol: Tolerances,
-          acc: _Acc) -> None:
+def _leaf(r: Any, c: Any, kr: str, kc: str, path: Cons, ap: Path, tol: Tolerances, acc: _Acc) -> None:
     """Leaf rules by the reference's type; labels: null -> categorical, kind -> schema."""
     if kr == "null" or kc == "null":
         if r is None and c is None:
@@ -268,5 +276,14 @@ def _leaf(r: Any, c: Any, kr: str, kc: str, path: Cons, ap: Path, tol: Tolerance
         acc.fail("categorical_mismatch", path, r, c)
 
 
-__all__ = ["Comparison", "Mismatch", "compare", "compare_slow", "equal", "dotted", "LABEL_ORDER", "MISSING",
-           "MAX_EXTRA_KEYS"]
+__all__ = [
+    "Comparison",
+    "Mismatch",
+    "compare",
+    "compare_slow",
+    "equal",
+    "dotted",
+    "LABEL_ORDER",
+    "MISSING",
+    "MAX_EXTRA_KEYS",
+]

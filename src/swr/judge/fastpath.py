@@ -5,9 +5,11 @@ predicate is sound for any reference: it returns the graded leaf count on a full
 None when the reference does not have its shape, and -1 when the candidate may differ.
 Anything but a count sends the caller to the slow walk, which builds the diagnostics.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,11 +18,11 @@ from .tolerance import Path, Tolerances
 from .vector import NP_MIN, TABLE_MIN, np_float_records, np_float_rows, np_floats_equal
 
 Pred = Callable[[Any, Any], "int | None"]
-_MAX_DEPTH = 40          # deeper references take the slow walk
-_MAX_LOOPS = 12          # Python allows 20 statically nested blocks
-_MAX_LINES = 6000        # bigger shapes take the slow walk rather than a huge compile
+_MAX_DEPTH = 40  # deeper references take the slow walk
+_MAX_LOOPS = 12  # Python allows 20 statically nested blocks
+_MAX_LINES = 6000  # bigger shapes take the slow walk rather than a huge compile
 _MAX_COMPILED = 512
-_EAGER_WEIGHT = 500      # references this big compile on first sight; smaller on the second
+_EAGER_WEIGHT = 500  # references this big compile on first sight; smaller on the second
 _UNSUPPORTED = "unsupported"
 _SEEN_ONCE = "seen-once"
 _LEAF_SHAPES = {float: "f", int: "i", str: "s", bool: "b", type(None): "n"}
@@ -127,8 +129,13 @@ class _Gen:
     def __init__(self, tol: Tolerances) -> None:
         self.tol = tol
         self.lines: list[str] = []
-        self.g: dict[str, Any] = {"_INF": INF, "_npf": np_floats_equal, "_ext": self._ext,
-                                  "_npr": np_float_rows, "_npd": np_float_records}
+        self.g: dict[str, Any] = {
+            "_INF": INF,
+            "_npf": np_floats_equal,
+            "_ext": self._ext,
+            "_npr": np_float_rows,
+            "_npd": np_float_records,
+        }
         self.nvar = 0
         self.loops = 0
 
@@ -176,8 +183,7 @@ class _Gen:
             self.float_leaf(r, c, ap, ind)
         elif s == "i":
             self.emit(ind, f"if type({r}) is not int: return None")
-            self.emit(ind, f"if (type({c}) is not int and type({c}) is not float) "
-                           f"or {c} != {r}: return -1")
+            self.emit(ind, f"if (type({c}) is not int and type({c}) is not float) or {c} != {r}: return -1")
         elif s == "b":
             self.emit(ind, f"if type({r}) is not bool: return None")
             self.emit(ind, f"if {c} is not {r}: return -1")
@@ -200,8 +206,7 @@ class _Gen:
         self.emit(ind, f"if type({c}) is not float and type({c}) is not int: return -1")
         self.emit(ind, f"if not (abs({c} - {r}) <= {a} + {t} * abs({r}) < _INF): return -1")
 
-    def dict_node(self, items: tuple[tuple[str, Any], ...], r: str, c: str, ap: Path,
-                  ind: int) -> int:
+    def dict_node(self, items: tuple[tuple[str, Any], ...], r: str, c: str, ap: Path, ind: int) -> int:
         """Exact graded key set on both sides (other keys allowed only if ignored)."""
         keys = self.const(frozenset(k for k, _ in items))
         path = self.const(ap)
@@ -260,8 +265,7 @@ class _Gen:
         if elem == ("l", "f"):
             a, t = self.tol_of(self.tol.child(eap, self.tol.index_segment(0)))
             return f"_npr({r}, {c}, {a}, {t})"
-        if isinstance(elem, tuple) and elem[0] == "d" and len(elem[1]) >= 2 \
-                and all(sub == "f" for _, sub in elem[1]):
+        if isinstance(elem, tuple) and elem[0] == "d" and len(elem[1]) >= 2 and all(sub == "f" for _, sub in elem[1]):
             keys = tuple(k for k, _ in elem[1])
             tols = [self.tol.resolve(self.tol.child(eap, k)) for k in keys]
             atol = self.const(np.array([tl[0] for tl in tols]))  # type: ignore[index]

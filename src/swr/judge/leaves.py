@@ -1,4 +1,5 @@
 """Leaf rules shared by the slow walk, the compiled fast path and the numpy path."""
+
 from __future__ import annotations
 
 import math
@@ -10,8 +11,16 @@ Where = tuple[str | int, ...]  # a concrete path into a JSON document: keys and 
 _MAX_INT_BITS = 13_000  # ~3900 decimal digits: below Python's int->str conversion limit
 
 
-_KINDS = {float: "number", int: "number", str: "string", dict: "dict", list: "list", tuple: "list",
-          bool: "bool", type(None): "null"}
+_KINDS = {
+    float: "number",
+    int: "number",
+    str: "string",
+    dict: "dict",
+    list: "list",
+    tuple: "list",
+    bool: "bool",
+    type(None): "null",
+}
 
 
 def kind(x: Any) -> str:
@@ -133,8 +142,9 @@ def walk(doc: Any, keep: Callable[[Where], bool] | None = None) -> Iterator[tupl
             yield path, node
 
 
-def map_leaves(doc: Any, fn: Callable[[Where, Any], Any], keep: Callable[[Where], bool] | None = None,
-               path: Where = ()) -> Any:
+def map_leaves(
+    doc: Any, fn: Callable[[Where, Any], Any], keep: Callable[[Where], bool] | None = None, path: Where = ()
+) -> Any:
     """A copy of doc with fn(path, value) in place of every leaf `walk` would yield; a skipped node is kept
     as it is."""
     if keep is not None and not keep(path):

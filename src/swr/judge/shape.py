@@ -1,5 +1,6 @@
 """Graded-structure helpers: leaf counting, the schema signature used by release gates, and the
 projection of a candidate output onto its reference's structure (what anti-shortcut compares)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -60,8 +61,7 @@ def structure(doc: Any, tol: Tolerances) -> Any:
             continue
         k = kind(node)
         if k == "dict":
-            kids = [(key, v, tol.child(ap, key)) for key, v in node.items()
-                    if resolve(tol.child(ap, key)) is not None]
+            kids = [(key, v, tol.child(ap, key)) for key, v in node.items() if resolve(tol.child(ap, key)) is not None]
             stack.append((node, ap, ("dict", [key for key, _, _ in kids])))
             stack.extend((v, cap, None) for _, v, cap in reversed(kids))
         elif k == "list":
@@ -82,8 +82,8 @@ def _close(pending: tuple[str, list[Any]], out: list[Any]) -> None:
     """Replace a container's children signatures on `out` by the container's signature."""
     kind_, keys = pending
     n = len(keys)
-    sigs = out[len(out) - n:] if n else []
-    del out[len(out) - n:]
+    sigs = out[len(out) - n :] if n else []
+    del out[len(out) - n :]
     if kind_ == "dict":
         out.append(("dict", tuple(sorted(zip(keys, sigs), key=lambda kv: str(kv[0])))))
     else:

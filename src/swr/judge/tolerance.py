@@ -2,13 +2,15 @@
 a band alone cannot express: a field's `period` (an angle: 359.9 and 0.05 degrees are 0.15 apart) and a field
 that is `zero` by construction (its reference values are rounding noise; the gates check they are, and spare it
 the tolerance-scale rule)."""
+
 from __future__ import annotations
 
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 Path = tuple[str | int, ...]
 Resolved = tuple[float, float] | None
@@ -93,9 +95,7 @@ class Tolerances:
     periods: tuple[tuple[str, float], ...] = ()
     # patterns of float fields that are zero by construction (graded with rtol 0; swr.kinds.workflow.gates checks them)
     zeros: tuple[str, ...] = ()
-    _cache: Memo = field(
-        default_factory=Memo, init=False, repr=False, compare=False, hash=False
-    )
+    _cache: Memo = field(default_factory=Memo, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -104,11 +104,13 @@ class Tolerances:
         set_(self, "ignore", tuple(str(p) for p in self.ignore))
         norm = []
         for pat, a, r in self.fields:
-            norm.append((
-                str(pat),
-                None if a is None else check_tol("atol", a),
-                None if r is None else check_tol("rtol", r),
-            ))
+            norm.append(
+                (
+                    str(pat),
+                    None if a is None else check_tol("atol", a),
+                    None if r is None else check_tol("rtol", r),
+                )
+            )
         set_(self, "fields", tuple(norm))
         set_(self, "periods", tuple((str(p), check_period(v)) for p, v in self.periods))
         set_(self, "zeros", tuple(str(p) for p in self.zeros))
@@ -119,16 +121,14 @@ class Tolerances:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle/copy without the memo (compiled predicates are not picklable)."""
-        return (type(self), (self.atol, self.rtol, self.ignore, self.fields, self.artifacts, self.periods,
-                             self.zeros))
+        return (type(self), (self.atol, self.rtol, self.ignore, self.fields, self.artifacts, self.periods, self.zeros))
 
     @classmethod
-    def from_spec(cls, outputs: Mapping[str, Any] | None) -> "Tolerances":
+    def from_spec(cls, outputs: Mapping[str, Any] | None) -> Tolerances:
         """Build from a workflow.toml `[outputs]` table (atol, rtol, ignore, fields.<pattern>)."""
         outputs = outputs or {}
         specs = (outputs.get("fields") or {}).items()
-        fields = tuple((pat, spec.get("atol"), zero_rtol(spec.get("rtol"), spec.get("zero")))
-                       for pat, spec in specs)
+        fields = tuple((pat, spec.get("atol"), zero_rtol(spec.get("rtol"), spec.get("zero"))) for pat, spec in specs)
         return cls(
             atol=outputs.get("atol", 1e-6),
             rtol=outputs.get("rtol", 1e-4),

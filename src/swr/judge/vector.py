@@ -4,6 +4,7 @@ The fast-path helpers only prove a match with the same condition as the scalar f
 (|c - r| <= atol + rtol*|r|) and that bound finite; anything else is "not proven" and the
 exact scalar code decides.
 """
+
 from __future__ import annotations
 
 from itertools import chain
@@ -14,8 +15,8 @@ import numpy as np
 
 from .leaves import INF, float_ok
 
-NP_MIN = 64      # float lists at least this long are checked with numpy
-TABLE_MIN = 16   # tables with at least this many rows are checked column-wise
+NP_MIN = 64  # float lists at least this long are checked with numpy
+TABLE_MIN = 16  # tables with at least this many rows are checked column-wise
 _FLOAT = frozenset({float})
 _NUMBER = frozenset({float, int})
 _LIST = frozenset({list})
@@ -27,8 +28,7 @@ def _arrays(r: list[Any], c: list[Any]) -> tuple[Any, Any] | None:
     if set(map(type, r)) != _FLOAT or not set(map(type, c)) <= _NUMBER:
         return None
     try:
-        return (np.fromiter(r, dtype=np.float64, count=len(r)),
-                np.fromiter(c, dtype=np.float64, count=len(c)))
+        return (np.fromiter(r, dtype=np.float64, count=len(r)), np.fromiter(c, dtype=np.float64, count=len(c)))
     except (OverflowError, TypeError, ValueError):  # ints beyond float range
         return None
 
@@ -80,8 +80,7 @@ def np_float_rows(r: list[Any], c: list[Any], atol: float, rtol: float) -> int:
     return len(fr) if ab is not None and _close(ab[0], ab[1], atol, rtol).all() else -1
 
 
-def np_float_records(r: list[Any], c: list[Any], keys: tuple[str, ...], atol: Any,
-                     rtol: Any) -> int:
+def np_float_records(r: list[Any], c: list[Any], keys: tuple[str, ...], atol: Any, rtol: Any) -> int:
     """List of dicts with exactly `keys`, all floats: leaf count when proven equal, else -1.
 
     atol/rtol are per-key arrays (overrides like "rows.*.x" differ per column).

@@ -2,6 +2,7 @@
 outputs; an `engine` task (ReviveBench) by its hidden verifier; a `revival` task by its project's hidden tests
 and probes in the target environment; plug-in kinds register through swr.kinds.registry. Every command asks a
 task (a KindTask, swr.kinds.protocol) instead of branching on its kind: load it here, then call its methods."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -17,8 +18,23 @@ from swr.kinds.workflow.task import WORKFLOW_BRIEF
 
 AnyTask = KindTask
 COHORTS = ("obfuscated", "released")
-__all__ = ["AUDITS", "COHORTS", "NOT_APPLICABLE", "WORKFLOW_BRIEF", "AgentBrief", "AnyTask", "HarborParts",
-           "KindTask", "TaskKind", "cohort", "covered", "kind_of", "load", "registry", "sibling_group"]
+__all__ = [
+    "AUDITS",
+    "COHORTS",
+    "NOT_APPLICABLE",
+    "WORKFLOW_BRIEF",
+    "AgentBrief",
+    "AnyTask",
+    "HarborParts",
+    "KindTask",
+    "TaskKind",
+    "cohort",
+    "covered",
+    "kind_of",
+    "load",
+    "registry",
+    "sibling_group",
+]
 
 
 def _kind(name: str, where: Path) -> TaskKind:

@@ -20,8 +20,19 @@ if TYPE_CHECKING:
 Split = Literal["all", "hidden", "public"]
 Progress = Callable[[int, int], None]  # (executions advanced, executions added): a build's progress bar
 NOT_APPLICABLE = "n/a"  # the cohort of a task its kind does not split
-AUDITS = ("replay", "sensitivity", "lint", "consensus", "verifier_consensus", "mutation", "adequacy", "bundles",
-          "freeze", "achievability", "selfreport")  # what KindTask.not_applicable is asked about
+AUDITS = (
+    "replay",
+    "sensitivity",
+    "lint",
+    "consensus",
+    "verifier_consensus",
+    "mutation",
+    "adequacy",
+    "bundles",
+    "freeze",
+    "achievability",
+    "selfreport",
+)  # what KindTask.not_applicable is asked about
 
 
 @dataclass(frozen=True)
@@ -108,8 +119,9 @@ class KindTask(Protocol):
         """Programs a candidate must not run: absent from its sandbox's PATH."""
         ...
 
-    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
-              reference: bool = False) -> Verdict:
+    def grade(
+        self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
+    ) -> Verdict:
         """The verdict on a candidate (`reference`: swr wrote it with write_oracle, not an agent)."""
         ...
 
@@ -190,8 +202,9 @@ class TaskKind(Protocol):
         """A task directory of this kind, from its parsed task.toml (`meta`)."""
         ...
 
-    def build(self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress,
-              report: Report) -> list[BuildResult]:
+    def build(
+        self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress, report: Report
+    ) -> list[BuildResult]:
         """Build every source into the staging release (`staging`/tasks/...), reporting each result as it ends;
         a failed source is a result with its failure, never an exception."""
         ...
@@ -211,4 +224,3 @@ class TaskKind(Protocol):
     def harbor_reward(self, verdict: Verdict) -> Mapping[str, float]:
         """A verdict's reward components (swr.export.harbor_judge.Reward's fields): Harbor's reward file."""
         ...
-

@@ -1,4 +1,5 @@
 """Small helpers every kind's Harbor reward rule uses (TaskKind.harbor_reward): shares rounded alike."""
+
 from __future__ import annotations
 
 

@@ -1,6 +1,7 @@
 """`task.toml`, the typed model every task directory starts from: its kind, identity, environment and
 anti-cheat lists. One model per kind, in the kind's package (its TaskKind's `task_file`); the `kind` field
 chooses through the registry (absent means workflow). Here: what every kind's model shares."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,7 +23,7 @@ class TaskModel(BaseModel):
     @property
     def source(self) -> str:
         """What the task was built from (a defect may name it): its id, unless its kind says otherwise."""
-        return str(getattr(self, "id"))
+        return str(self.id)
 
 
 _Model = TaskModel

@@ -2,6 +2,7 @@
 kind's model (kinds/<kind>/verdict.py), a subclass of `Verdict`, which holds what every kind has and what the
 harness, regrade and reports read generically; JSON is made only at the boundaries, by `dump_verdict`, and
 read back by `parse_verdict`."""
+
 from __future__ import annotations
 
 import json
@@ -97,8 +98,9 @@ def dump_verdict(v: Verdict, indent: int | None = None) -> str:
 ANTI_CHEAT = "anti_cheat"
 
 
-def run_outcome(verdict: Verdict | dict[str, Any], limit: str | None, cheated: bool,
-                policy: str) -> tuple[bool, str, list[str]]:
+def run_outcome(
+    verdict: Verdict | dict[str, Any], limit: str | None, cheated: bool, policy: str
+) -> tuple[bool, str, list[str]]:
     """A run's (passed, label, labels): its verdict's, then the agent's limit and anti-cheat as the harness saw
     them. Under the `fail` policy a cheat fails a passing verdict; under `record` it is only named."""
     v = parse_verdict(verdict)  # type: ignore[arg-type]

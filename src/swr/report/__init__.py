@@ -1,5 +1,6 @@
 """`swr report JOB…|RELEASE --out DIR`: a static HTML report of jobs (pass rates, failure taxonomy,
 interaction length, the model × task matrix, a page per run) and of their release (tasks and audits)."""
+
 from __future__ import annotations
 
 import shutil
@@ -21,8 +22,9 @@ def _clear(report: ReportPaths, force: bool) -> None:
     report.root.mkdir(parents=True, exist_ok=True)
 
 
-def build_report(args: list[str], out: Path, jobs_dir: Path, k: int | None = None,
-                 force: bool = False) -> dict[str, Any]:
+def build_report(
+    args: list[str], out: Path, jobs_dir: Path, k: int | None = None, force: bool = False
+) -> dict[str, Any]:
     """Write the report; what it holds (jobs, models, runs, release, pages) for the command to print."""
     claim(out, REPORT, force)  # before gathering: a refusal costs nothing
     data = gather(args, jobs_dir, k)
@@ -30,7 +32,13 @@ def build_report(args: list[str], out: Path, jobs_dir: Path, k: int | None = Non
     _clear(report, force)
     pages = write_pages(data, report)
     mark(out, REPORT)
-    return {"index": str(report.index), "jobs": data.jobs, "release": str(data.release) if data.release else None,
-            "models": [m["model"] for m in (data.compare or {}).get("models", [])], "runs": len(data.runs),
-            "tasks": len(data.tasks), "pages": len(pages),
-            "audits": {name: doc is not None for name, doc in sorted(data.audits.items())}}
+    return {
+        "index": str(report.index),
+        "jobs": data.jobs,
+        "release": str(data.release) if data.release else None,
+        "models": [m["model"] for m in (data.compare or {}).get("models", [])],
+        "runs": len(data.runs),
+        "tasks": len(data.tasks),
+        "pages": len(pages),
+        "audits": {name: doc is not None for name, doc in sorted(data.audits.items())},
+    }

@@ -1,5 +1,6 @@
 """What a report shows, gathered from the results store, the run directories and the release: plain dicts
 and lists in a fixed order, so that the same inputs always give the same pages."""
+
 from __future__ import annotations
 
 import hashlib
@@ -10,12 +11,12 @@ from typing import Any
 
 from swr.audit import saved_result
 from swr.core.errors import SwrError
-from swr.harness.matrix import compare_jobs, label_of
-from swr.harness.results import summarise
-from swr.harness.store import RunRecord, Store
 from swr.core.layout import JobPaths, ReleasePaths, RunPaths, results_db
 from swr.core.release_dir import list_tasks, load_release
 from swr.core.release_file import ReleaseFile
+from swr.harness.matrix import compare_jobs, label_of
+from swr.harness.results import summarise
+from swr.harness.store import RunRecord, Store
 from swr.kinds.taskfile import read_task_file
 
 AUDITS = ("sensitivity", "replay", "mutation")  # the audit tables a report shows ("not run" when absent)
@@ -63,8 +64,10 @@ def split_args(args: list[str], jobs_dir: Path) -> tuple[Path | None, list[str]]
     if len(releases) > 1:
         raise SwrError(f"at most one release per report, got {len(releases)}", field="RELEASE")
     if jobs and not results_db(jobs_dir).is_file():
-        raise SwrError(f"{jobs[0]!r} is not a release (no release.json) and there is no results store here",
-                       file=results_db(jobs_dir))
+        raise SwrError(
+            f"{jobs[0]!r} is not a release (no release.json) and there is no results store here",
+            file=results_db(jobs_dir),
+        )
     return (releases[0] if releases else None), list(dict.fromkeys(jobs))
 
 

@@ -1,5 +1,6 @@
 """The pages: jinja2 templates (autoescape always on: run content is agent output) filled from ReportData,
 with the plots inlined as SVG."""
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,14 @@ from .runview import diff_lines, trajectory_view, verdict_view
 
 
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("swr.report", "templates"), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env = Environment(
+        loader=PackageLoader("swr.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
     env.filters["pct"] = lambda x: "-" if x is None else f"{100 * x:.1f}%"
     env.filters["num"] = lambda x: "-" if x is None else (f"{x:g}" if isinstance(x, (int, float)) else str(x))
     env.filters["money"] = lambda x: f"${x:.4f}"
@@ -37,10 +44,19 @@ def model_plots(data: ReportData) -> dict[str, Markup]:
     out: dict[str, Markup] = {}
     models = [m["model"] for m in cmp.get("models", [])]
     k = cmp.get("k", 1)
-    out["models"] = _plot(plots.grouped_bars(
-        "models", "pass rate by model", models,
-        {"first attempt": [m["first_attempt_pass_rate"] for m in cmp["models"]],
-         f"pass@{k}": [m["pass_at_k"] for m in cmp["models"]]}, "share of tasks", rate=True))
+    out["models"] = _plot(
+        plots.grouped_bars(
+            "models",
+            "pass rate by model",
+            models,
+            {
+                "first attempt": [m["first_attempt_pass_rate"] for m in cmp["models"]],
+                f"pass@{k}": [m["pass_at_k"] for m in cmp["models"]],
+            },
+            "share of tasks",
+            rate=True,
+        )
+    )
     for by, key in (("domain", "by_domain"), ("family", "by_family")):
         cats = sorted({c for s in by_model.values() for c in s[key]})
         series = {label: [s[key].get(c, {}).get("pass_at_1", 0.0) for c in cats] for label, s in by_model.items()}
@@ -49,12 +65,14 @@ def model_plots(data: ReportData) -> dict[str, Markup]:
     if labels:
         series = {label: [s["labels"].get(lab, 0) for lab in labels] for label, s in by_model.items()}
         top = max((v for vs in series.values() for v in vs), default=1)
-        out["labels"] = _plot(plots.grouped_bars("labels", "failure taxonomy (runs per label)", labels, series,
-                                                 "runs", float(top)))
+        out["labels"] = _plot(
+            plots.grouped_bars("labels", "failure taxonomy (runs per label)", labels, series, "runs", float(top))
+        )
     done = [r.record for r in data.runs if r.record.status == "done"]
-    panels = {name: ([f(r) for r in done if r.passed], [f(r) for r in done if not r.passed])
-              for name, f in (("turns", lambda r: r.turns), ("tokens (in + out)",
-                                                               lambda r: r.input_tokens + r.output_tokens))}
+    panels = {
+        name: ([f(r) for r in done if r.passed], [f(r) for r in done if not r.passed])
+        for name, f in (("turns", lambda r: r.turns), ("tokens (in + out)", lambda r: r.input_tokens + r.output_tokens))
+    }
     out["length"] = _plot(plots.passes_against_failures("length", panels))
     return out
 
@@ -64,9 +82,16 @@ def release_plots(data: ReportData) -> dict[str, Markup]:
     for by in ("domain", "family"):
         counts = task_counts(data.tasks, by)
         if counts:
-            out[f"tasks_{by}"] = _plot(plots.grouped_bars(f"tasks-{by}", f"tasks by {by}", list(counts),
-                                                          {"tasks": list(counts.values())}, "tasks",
-                                                          float(max(counts.values()))))
+            out[f"tasks_{by}"] = _plot(
+                plots.grouped_bars(
+                    f"tasks-{by}",
+                    f"tasks by {by}",
+                    list(counts),
+                    {"tasks": list(counts.values())},
+                    "tasks",
+                    float(max(counts.values())),
+                )
+            )
     return out
 
 
@@ -74,7 +99,10 @@ def index_context(data: ReportData) -> dict[str, Any]:
     hrefs = {(r.record.job, r.record.key): ReportPaths.run_href(r.page) for r in data.runs}
     release = data.release
     return {
-        "data": data, "cmp": data.compare, "by_model": data.by_model, "hrefs": hrefs,
+        "data": data,
+        "cmp": data.compare,
+        "by_model": data.by_model,
+        "hrefs": hrefs,
         "plots": {**(model_plots(data) if data.compare else {}), **(release_plots(data) if data.tasks else {})},
         "audits": {name: audit_table(release, name, data.audits.get(name)) for name in AUDITS} if release else {},
         "kinds": dict(sorted(Counter(t["kind"] for t in data.tasks).items())),
@@ -84,8 +112,14 @@ def index_context(data: ReportData) -> dict[str, Any]:
 
 
 def run_context(run: Run, index_href: str) -> dict[str, Any]:
-    return {"run": run, "r": run.record, "index": index_href, "trajectory": trajectory_view(run.paths.trajectory),
-            "diff": diff_lines(run.paths.diff), "verdict": verdict_view(run.record)}
+    return {
+        "run": run,
+        "r": run.record,
+        "index": index_href,
+        "trajectory": trajectory_view(run.paths.trajectory),
+        "diff": diff_lines(run.paths.diff),
+        "verdict": verdict_view(run.record),
+    }
 
 
 def write_pages(data: ReportData, report: ReportPaths) -> list[str]:

@@ -1,6 +1,7 @@
 """Static SVG plots (matplotlib's SVG backend, no pyplot state): inlined into the pages, so nothing is fetched
 at view time. Each data mark carries an id `mark-<plot>-<i>` that tests and readers' tools can find; a fixed
 hash salt and no date make the same data give the same bytes."""
+
 from __future__ import annotations
 
 import io
@@ -19,8 +20,13 @@ if TYPE_CHECKING:
 
 PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
 PASS, FAIL = "#55a868", "#c44e52"
-RC: dict[RcKeyType, Any] = {"svg.fonttype": "none", "text.parse_math": False, "font.size": 9, "axes.spines.top": False,
-      "axes.spines.right": False}
+RC: dict[RcKeyType, Any] = {
+    "svg.fonttype": "none",
+    "text.parse_math": False,
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
 _PROLOGUE = re.compile(r"\A.*?(?=<svg)", re.S)
 _SERIAL_ID = re.compile(r'id="([a-z0-9.]+_\d+)"')  # figure_1, patch_3...: the same in every plot of a page
 
@@ -38,8 +44,15 @@ def _figure(width: float, height: float) -> Figure:
         return Figure(figsize=(width, height), dpi=72)
 
 
-def grouped_bars(name: str, title: str, categories: Sequence[str], series: Mapping[str, Sequence[float]],
-                 xlabel: str, xmax: float | None = None, rate: bool = False) -> str:
+def grouped_bars(
+    name: str,
+    title: str,
+    categories: Sequence[str],
+    series: Mapping[str, Sequence[float]],
+    xlabel: str,
+    xmax: float | None = None,
+    rate: bool = False,
+) -> str:
     """Horizontal bars: one group per category, one bar per series (a model); values as text at the bar end
     (`rate`: shares, shown as percentages on a 0–100% axis; else counts, on an integer axis)."""
     n, m = len(categories), max(len(series), 1)

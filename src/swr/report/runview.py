@@ -1,5 +1,6 @@
 """One run's page content: its ATIF trajectory as steps, its diff as classified lines, its verdict. All of it
 is agent output: it is only ever handed to the templates as text, which autoescape renders inert."""
+
 from __future__ import annotations
 
 import json
@@ -54,13 +55,24 @@ def trajectory_view(path: Path) -> TrajectoryView:
 
 
 def _step(s: Any) -> StepView:
-    calls = [(c.tool_call_id, c.function_name, clip(json.dumps(c.arguments, indent=1, sort_keys=True)))
-             for c in s.tool_calls or []]
-    results = [(r.source_call_id or "", clip(r.content or "")) for r in (s.observation.results if s.observation else [])]
+    calls = [
+        (c.tool_call_id, c.function_name, clip(json.dumps(c.arguments, indent=1, sort_keys=True)))
+        for c in s.tool_calls or []
+    ]
+    results = [
+        (r.source_call_id or "", clip(r.content or "")) for r in (s.observation.results if s.observation else [])
+    ]
     m = s.metrics
     tokens = f"{m.prompt_tokens or 0} in, {m.completion_tokens or 0} out" if m else ""
-    return StepView(s.step_id, s.source, clip(s.message), clip(s.reasoning_content) if s.reasoning_content else None,
-                    calls, results, tokens)
+    return StepView(
+        s.step_id,
+        s.source,
+        clip(s.message),
+        clip(s.reasoning_content) if s.reasoning_content else None,
+        calls,
+        results,
+        tokens,
+    )
 
 
 def diff_lines(path: Path) -> list[tuple[str, str]] | None:
@@ -85,7 +97,11 @@ VERDICT_FIELDS = ("pass", "label", "labels", "score", "r_hid", "r_pub", "field_a
 def verdict_view(r: RunRecord) -> dict[str, Any]:
     """The verdict's headline fields and the whole of it as indented JSON (what the store holds)."""
     v = verdict_json(r.verdict) if r.verdict else {}
-    head = [(k, v[k] if not isinstance(v[k], list) else ", ".join(map(str, v[k])) or "-")
-            for k in VERDICT_FIELDS if k in v]
-    return {"head": head, "json": clip(json.dumps(v, indent=1, sort_keys=True), MAX_DIFF) if v else None,
-            "cheats": [clip(json.dumps(c, sort_keys=True), 2000) for c in r.cheats]}
+    head = [
+        (k, v[k] if not isinstance(v[k], list) else ", ".join(map(str, v[k])) or "-") for k in VERDICT_FIELDS if k in v
+    ]
+    return {
+        "head": head,
+        "json": clip(json.dumps(v, indent=1, sort_keys=True), MAX_DIFF) if v else None,
+        "cheats": [clip(json.dumps(c, sort_keys=True), 2000) for c in r.cheats],
+    }

@@ -63,5 +63,19 @@ def _self_test(sb: Sandbox) -> None:
         raise SandboxUnavailable(f"{what} cannot run swr's Python here: {msg[-1] if msg else res.returncode}")
 
 
-__all__ = ["ARTIFACTS", "BACKENDS", "GiB", "Handle", "Job", "Limits", "MiB", "Mount", "RunResult", "Sandbox",
-           "WORKDIR", "get_sandbox", "run", "sandbox_for"]
+__all__ = [
+    "ARTIFACTS",
+    "BACKENDS",
+    "GiB",
+    "Handle",
+    "Job",
+    "Limits",
+    "MiB",
+    "Mount",
+    "RunResult",
+    "Sandbox",
+    "WORKDIR",
+    "get_sandbox",
+    "run",
+    "sandbox_for",
+]

@@ -133,8 +133,10 @@ def run(sandbox: Sandbox, job: Job, stdin: bytes) -> RunResult:
     $SWR_ARTIFACTS is a capped tmpfs, copied out safely once the run is over (not at all on a breach)."""
     if job.artifacts is None:
         return _run(sandbox, job, stdin)
-    with tempfile.TemporaryDirectory(prefix=f"swr-cap-{os.getpid()}-") as stage, \
-            capped_dir(Path(stage), job.limits.disk_bytes) as capped:
+    with (
+        tempfile.TemporaryDirectory(prefix=f"swr-cap-{os.getpid()}-") as stage,
+        capped_dir(Path(stage), job.limits.disk_bytes) as capped,
+    ):
         if not capped:
             return _run(sandbox, job, stdin)
         res = _run(sandbox, replace(job, artifacts=Path(stage)), stdin)
@@ -184,8 +186,9 @@ def disk_used(dirs: tuple[Path, ...]) -> int:
     return total
 
 
-def communicate(h: Handle, data: bytes, limits: Limits,
-                disk: tuple[tuple[Path, ...], int] = ((), 0)) -> tuple[bytes, bytes, str | None]:
+def communicate(
+    h: Handle, data: bytes, limits: Limits, disk: tuple[tuple[Path, ...], int] = ((), 0)
+) -> tuple[bytes, bytes, str | None]:
     """Like Popen.communicate with a deadline, an stdout cap and a cap on what the job adds to the
     host directories in `disk` (dirs, bytes there at start); kills the tree on breach."""
     p = h.proc
@@ -252,13 +255,28 @@ def _feed(sel: selectors.BaseSelector, stdin: IO[bytes], view: memoryview) -> me
     return view
 
 
-def popen(argv: list[str], env: dict[str, str], cwd: str | None = None,
-          pass_fds: tuple[int, ...] = (), user: tuple[int, int] | None = None) -> subprocess.Popen[bytes]:
+def popen(
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str | None = None,
+    pass_fds: tuple[int, ...] = (),
+    user: tuple[int, int] | None = None,
+) -> subprocess.Popen[bytes]:
     """Start a process in its own session so the whole group can be killed; `user` (uid, gid): the child
     drops to it (setgroups, setgid, setuid) before exec."""
     ids: dict[str, Any] = {"user": user[0], "group": user[1], "extra_groups": []} if user else {}
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, cwd=cwd, start_new_session=True, close_fds=True, pass_fds=pass_fds, **ids)
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+        close_fds=True,
+        pass_fds=pass_fds,
+        **ids,
+    )
 
 
 def python_roots() -> list[Path]:

@@ -28,8 +28,21 @@ from swr.sandbox.launch import LAUNCHERS_READY, BwrapHandle, LauncherPool, direc
 
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 NET_ETC = ("resolv.conf", "hosts", "ssl/certs", "ca-certificates")
-NAMESPACES = ["--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-              "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
+NAMESPACES = [
+    "--unshare-all",
+    "--unshare-user",
+    "--uid",
+    str(SANDBOX_UID),
+    "--gid",
+    str(SANDBOX_UID),
+    "--disable-userns",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+    "--hostname",
+    "sandbox",
+]
 ARGS_FD, INNER_ARGS_FD, SECCOMP_FD = 3, 4, 5  # the launcher's redirections
 
 
@@ -57,8 +70,7 @@ def drop_to_sandbox_uid() -> list[str]:
     if not setpriv:
         raise SandboxUnavailable("setpriv (util-linux) is needed to run the sandbox as an unprivileged uid")
     uid = str(SANDBOX_UID)
-    return [setpriv, "--reuid", uid, "--regid", uid, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
-            "--"]
+    return [setpriv, "--reuid", uid, "--regid", uid, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"]
 
 
 def _system_mounts() -> list[str]:
@@ -110,8 +122,10 @@ def _ancestors(args: list[str]) -> list[str]:
     dests = [args[i + (1 if a == "--dir" else 2)] for i, a in enumerate(args) if a in ("--bind", "--ro-bind", "--dir")]
     parents = {str(p) for d in dests for p in Path(d).parents if str(p) != "/"}
     covered = set(dests) | {f"/{n}" for n in TOP_LEVEL} | {"/usr"}
-    return sorted((p for p in parents if not any(p == c or p.startswith(c + "/") for c in covered)),
-                  key=lambda p: (p.count("/"), p))
+    return sorted(
+        (p for p in parents if not any(p == c or p.startswith(c + "/") for c in covered)),
+        key=lambda p: (p.count("/"), p),
+    )
 
 
 class BwrapSandbox:
@@ -168,7 +182,11 @@ class BwrapSandbox:
                 args += _bind(m)
         if job.artifacts is not None:
             args += ["--bind", str(Path(job.artifacts).absolute()), ARTIFACTS]
-        args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins, job.hidden_paths) for a in ("--ro-bind", str(stub), str(loc))]
+        args += [
+            a
+            for stub, loc in hide.covers(job.hidden, job.hidden_bins, job.hidden_paths)
+            for a in ("--ro-bind", str(stub), str(loc))
+        ]
         return args, overlays
 
     def _fresh(self, job: Job) -> list[str]:
@@ -189,14 +207,37 @@ class BwrapSandbox:
         binds, overlays = self._binds(job)
         staging, overlays = self._stage.layers(overlays)
         layers = [a for srcs, dst, mode in overlays for a in (*_overlay(srcs, dst), *_own(dst, mode))]
-        dirs = [a for d in _ancestors(binds + [a for _, dst, _ in overlays for a in ("--dir", dst)])
-                for a in ("--perms", "0755", "--dir", d)]
-        outer = ["--die-with-parent", "--bind", "/proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", *dirs, *binds,
-                 *staging, *layers]
-        under_tmp = [(binds[i], binds[i + 2]) for i, a in enumerate(binds)
-                     if a in ("--bind", "--ro-bind") and binds[i + 2].startswith("/tmp/")]
-        inner = ["--bind", "/", "/", *self._fresh(job),  # the inner /tmp hides binds there: bind them again
-                 *(a for kind, dst in under_tmp for a in (kind, dst, dst))]
+        dirs = [
+            a
+            for d in _ancestors(binds + [a for _, dst, _ in overlays for a in ("--dir", dst)])
+            for a in ("--perms", "0755", "--dir", d)
+        ]
+        outer = [
+            "--die-with-parent",
+            "--bind",
+            "/proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--tmpfs",
+            "/tmp",
+            *dirs,
+            *binds,
+            *staging,
+            *layers,
+        ]
+        under_tmp = [
+            (binds[i], binds[i + 2])
+            for i, a in enumerate(binds)
+            if a in ("--bind", "--ro-bind") and binds[i + 2].startswith("/tmp/")
+        ]
+        inner = [
+            "--bind",
+            "/",
+            "/",
+            *self._fresh(job),  # the inner /tmp hides binds there: bind them again
+            *(a for kind, dst in under_tmp for a in (kind, dst, dst)),
+        ]
         return outer, inner + self._tail(job, seccomp_fd)
 
     def open_seccomp(self) -> int:
@@ -218,11 +259,24 @@ class BwrapSandbox:
         reads from fds ARGS_FD (and INNER_ARGS_FD for root's second stage)."""
         setenv = ["--clearenv", *(a for k, v in env.items() for a in ("--setenv", k, v))]
         if not self.two_stage:
-            return ([*_personality(job), self.binary, "--args", str(ARGS_FD), "--", *job.argv],
-                    [_block(self.options(job) + setenv)])
+            return (
+                [*_personality(job), self.binary, "--args", str(ARGS_FD), "--", *job.argv],
+                [_block(self.options(job) + setenv)],
+            )
         outer, inner = self.stages(job)
-        line = [*_personality(job), self.binary, "--args", str(ARGS_FD), "--", *self._drop, self.binary, "--args",
-                str(INNER_ARGS_FD), "--", *job.argv]
+        line = [
+            *_personality(job),
+            self.binary,
+            "--args",
+            str(ARGS_FD),
+            "--",
+            *self._drop,
+            self.binary,
+            "--args",
+            str(INNER_ARGS_FD),
+            "--",
+            *job.argv,
+        ]
         return line, [_block(outer), _block(inner + setenv)]
 
     def spawn(self, job: Job) -> BwrapHandle:
@@ -340,5 +394,5 @@ def _memfd(data: bytes) -> int:
     fd = os.memfd_create("swr-bwrap-args", os.MFD_CLOEXEC)
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
     return fd

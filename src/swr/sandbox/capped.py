@@ -3,6 +3,7 @@
 As root, a directory the sandbox writes is a tmpfs of bounded size and inode count: `fallocate` or a
 flood of files stops at the cap the moment it is reached, not at the next poll. What leaves such a
 directory is copied out by `tree.export` (never through a link, without setuid bits, bounded)."""
+
 from __future__ import annotations
 
 import contextlib

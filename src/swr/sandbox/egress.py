@@ -121,8 +121,10 @@ def route(head: bytes, ep: Endpoint) -> tuple[bytes, bytes] | None:
         return None
     path = urlunsplit(("", "", parts.path or "/", parts.query, ""))
     fields, _, body = rest.partition(b"\r\n\r\n")
-    kept = [f"{method} {path} {version}".encode(), *(h for h in fields.split(b"\r\n")
-                                                      if not h.lower().startswith(b"proxy-"))]
+    kept = [
+        f"{method} {path} {version}".encode(),
+        *(h for h in fields.split(b"\r\n") if not h.lower().startswith(b"proxy-")),
+    ]
     return b"", b"\r\n".join(kept) + b"\r\n\r\n" + body
 
 
@@ -255,7 +257,10 @@ def _reply(conn: socket.socket, status: int, text: str) -> None:
     reason = {403: "Forbidden", 502: "Bad Gateway"}[status]
     body = text.encode()
     try:
-        conn.sendall(f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
-                     f"Connection: close\r\n\r\n".encode() + body)
+        conn.sendall(
+            f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
+            f"Connection: close\r\n\r\n".encode()
+            + body
+        )
     except OSError:
         pass

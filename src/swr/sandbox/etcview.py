@@ -11,21 +11,37 @@ import time
 import warnings
 from pathlib import Path
 
-from swr.sandbox import capped
 from swr.core.trees import KEEP_ALL, copy_tree
+from swr.sandbox import capped
 
 VIEW_BYTES = 64 << 20  # the tmpfs of one /etc view (the allow-list copies to a few MiB)
 
 ETC_ALLOW = (
-    "alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "fonts", "localtime", "passwd", "group",
-    "nsswitch.conf", "mime.types", "os-release", "debian_version", "ImageMagick-6", "ImageMagick-7",
-    "gdal", "ssl/openssl.cnf", "xdg",
+    "alternatives",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "fonts",
+    "localtime",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "mime.types",
+    "os-release",
+    "debian_version",
+    "ImageMagick-6",
+    "ImageMagick-7",
+    "gdal",
+    "ssl/openssl.cnf",
+    "xdg",
 )
+
 
 def etc_binds() -> list[str]:
     """One bind per allow-listed /etc entry: the fallback when the copied view cannot be made."""
-    return [a for name in ETC_ALLOW if (Path("/etc") / name).exists()
-            for a in ("--ro-bind", f"/etc/{name}", f"/etc/{name}")]
+    return [
+        a for name in ETC_ALLOW if (Path("/etc") / name).exists() for a in ("--ro-bind", f"/etc/{name}", f"/etc/{name}")
+    ]
 
 
 def copy_allow_list(dst: Path) -> None:

@@ -12,6 +12,7 @@ passes any scan, not this.
 
 Everything here is computed once per process (lru caches): a build's thousands of reference jobs hide
 nothing and pay nothing; a grading process pays a few hundred milliseconds once."""
+
 from __future__ import annotations
 
 import glob
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import sysconfig
 import zipfile
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 # where other Python installations live under the sandbox's /usr: `<prefix>/bin/python*`, 0..3 levels deep
@@ -55,7 +56,7 @@ def import_names(package: str) -> tuple[str, ...]:
     return _by_distribution().get(_normal(package)) or (package.replace("-", "_"),)
 
 
-@lru_cache(maxsize=None)
+@cache
 def locations(package: str) -> tuple[Path, ...]:
     """Everything of the package a sandbox must not read: where its modules import from (with the
     `<name>.libs` beside them), every file of its RECORD, and system copies of its native libraries."""
@@ -75,7 +76,7 @@ def locations(package: str) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(p.resolve() for p in found))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _record(package: str) -> tuple[Path, ...]:
     """The files a distribution installed, as its RECORD lists them (paths normalised, existing only)."""
     from importlib import metadata
@@ -88,13 +89,13 @@ def _record(package: str) -> tuple[Path, ...]:
     return tuple(p for p in paths if os.path.lexists(p))
 
 
-@lru_cache(maxsize=None)
+@cache
 def distribution_files(package: str) -> tuple[Path, ...]:
     """Every file of a distribution's RECORD, whole directories where it owns every entry."""
     return compress(list(_record(package)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def native_libraries(package: str) -> tuple[str, ...]:
     """File names of the shared libraries a distribution ships (its Python extensions aside): what
     `ctypes.CDLL` could load; the anti-cheat scan and the reconnaissance test look for them."""
@@ -102,17 +103,28 @@ def native_libraries(package: str) -> tuple[str, ...]:
 
 
 def _shared_library(name: str) -> bool:
-    return (".so" in name and not name.endswith((".py", ".pyc")) and ".cpython-" not in name
-            and ".abi3." not in name and not name.startswith("_"))
+    return (
+        ".so" in name
+        and not name.endswith((".py", ".pyc"))
+        and ".cpython-" not in name
+        and ".abi3." not in name
+        and not name.startswith("_")
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def system_copies(package: str) -> tuple[Path, ...]:
     """The system's copies of a distribution's native libraries (libgmsh.so.* from a Debian package too),
     found by their name up to `.so` in the linker's directories."""
     stems = {n.split(".so")[0] for n in native_libraries(package) if n.startswith("lib")}
-    return tuple(dict.fromkeys(Path(p).resolve() for s in sorted(stems) for d in LIB_DIRS
-                               for p in glob.glob(f"{glob.escape(d)}/{glob.escape(s)}.so*")))
+    return tuple(
+        dict.fromkeys(
+            Path(p).resolve()
+            for s in sorted(stems)
+            for d in LIB_DIRS
+            for p in glob.glob(f"{glob.escape(d)}/{glob.escape(s)}.so*")
+        )
+    )
 
 
 def compress(files: list[Path]) -> tuple[Path, ...]:
@@ -170,8 +182,9 @@ def stubs() -> tuple[Path, Path]:
     return STUBS / "pkg", STUBS / "module.py"
 
 
-def covers(packages: tuple[str, ...], programs: tuple[str, ...] = (),
-           paths: tuple[Path, ...] = ()) -> list[tuple[Path, Path]]:
+def covers(
+    packages: tuple[str, ...], programs: tuple[str, ...] = (), paths: tuple[Path, ...] = ()
+) -> list[tuple[Path, Path]]:
     """(stub, location) pairs for a backend to bind read-only, outermost first: every location of every
     package, every file of every program's package, and, when a package is forbidden, every other Python;
     `paths` are covered as they are (copies of a revived original the caller found by content, wherever the
@@ -182,8 +195,9 @@ def covers(packages: tuple[str, ...], programs: tuple[str, ...] = (),
 
 
 @lru_cache(maxsize=64)
-def _covers(packages: tuple[str, ...], programs: tuple[str, ...],
-            paths: tuple[Path, ...] = ()) -> tuple[tuple[Path, Path], ...]:
+def _covers(
+    packages: tuple[str, ...], programs: tuple[str, ...], paths: tuple[Path, ...] = ()
+) -> tuple[tuple[Path, Path], ...]:
     pkg_stub, module_stub = stubs()
     found = [loc for p in packages for loc in locations(p)] + [loc for n in programs for loc in program_files(n)]
     found += debian_files(tuple(dict.fromkeys(p for n in programs for p in program_locations(n))))
@@ -218,7 +232,7 @@ def program_locations(name: str) -> list[Path]:
     return list(dict.fromkeys(p.resolve() for p in found))
 
 
-@lru_cache(maxsize=None)
+@cache
 def program_files(name: str) -> tuple[Path, ...]:
     """A forbidden program: every copy on PATH, and a Python distribution of the same name (its binding)
     unless swr's own `./feedback` needs it. The files of the Debian packages shipping the copies (the
@@ -229,7 +243,7 @@ def program_files(name: str) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(found))
 
 
-@lru_cache(maxsize=None)
+@cache
 def debian_files(paths: tuple[Path, ...]) -> tuple[Path, ...]:
     """The files of the Debian packages that installed `paths` (docs aside): one `dpkg-query -S` and one
     `-L` for all of them (each call reads dpkg's whole database)."""
@@ -261,27 +275,41 @@ def other_pythons() -> tuple[Path, ...]:
                 prefix = Path(exe).parent.parent
                 libs = [Path(p) for lib in ("python*", "pypy*") for p in glob.glob(f"{prefix}/lib/{lib}")]
                 found += [Path(exe), *libs]
-    found += [Path(p) for p in glob.glob("/usr/lib/python*") + glob.glob("/usr/local/lib/python*")
-              + glob.glob("/usr/lib/pypy*") + ["/usr/share/python-wheels"] if os.path.lexists(p)]
+    found += [
+        Path(p)
+        for p in glob.glob("/usr/lib/python*")
+        + glob.glob("/usr/local/lib/python*")
+        + glob.glob("/usr/lib/pypy*")
+        + ["/usr/share/python-wheels"]
+        if os.path.lexists(p)
+    ]
     if sys.prefix != sys.base_prefix:
         found += [Path(p) for p in glob.glob(f"{sys.base_prefix}/lib/python*/site-packages")]
     me = Path(sys.executable).resolve()
     return tuple(dict.fromkeys(p.resolve() for p in found if p.resolve() != me))
 
 
-@lru_cache(maxsize=None)
+@cache
 def zipped(packages: tuple[str, ...]) -> tuple[Path, ...]:
     """Archives a Python could import a forbidden package from (wheels, eggs, zips) in the places Pythons
     keep them: wheel caches, ensurepip's bundle, the task's own path entries and site directories."""
     names = {n for p in packages for n in import_names(p)}
-    places = ["/usr/share/python-wheels", f"{sys.base_prefix}/lib/python*/ensurepip/_bundled",
-              *(p for p in sys.path if p), *sysconfig.get_paths().values()]
-    archives = {Path(a) for pl in places for a in glob.glob(pl) + glob.glob(f"{pl}/*")
-                if a.endswith(ARCHIVES) and os.path.isfile(a)}
+    places = [
+        "/usr/share/python-wheels",
+        f"{sys.base_prefix}/lib/python*/ensurepip/_bundled",
+        *(p for p in sys.path if p),
+        *sysconfig.get_paths().values(),
+    ]
+    archives = {
+        Path(a)
+        for pl in places
+        for a in glob.glob(pl) + glob.glob(f"{pl}/*")
+        if a.endswith(ARCHIVES) and os.path.isfile(a)
+    }
     return tuple(sorted(a.resolve() for a in archives if _holds(a, names)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def vendored(packages: tuple[str, ...]) -> tuple[Path, ...]:
     """Copies of a forbidden package vendored inside another (`pip/_vendor/rich`, `setuptools/_vendor/…`):
     importable under the other's name, so covered too."""

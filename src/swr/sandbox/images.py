@@ -48,31 +48,42 @@ def pin(requirement: str) -> str:
 def runtime_pins() -> list[str]:
     """swr's own dependencies at the host's versions: what `swr feedback` needs inside an image."""
     reqs = [Requirement(text) for text in requires("swr") or []]
-    return sorted(pin(r.name) for r in reqs
-                  if r.name not in HOST_ONLY and not (r.marker and not r.marker.evaluate({"extra": ""})))
+    return sorted(
+        pin(r.name) for r in reqs if r.name not in HOST_ONLY and not (r.marker and not r.marker.evaluate({"extra": ""}))
+    )
 
 
 def containerfile(env: dict[str, Any], base: str) -> str:
     """The build recipe; layers shared by every task come first so builds reuse them. Python packages
     come from wheels the host made (its pip config, mirrors and certificates apply), not the network."""
-    pip = (f"--mount=type=bind,source=wheels,target=/tmp/wheels {VENV}/bin/pip install --no-index "
-           "--find-links /tmp/wheels --no-cache-dir --disable-pip-version-check")
+    pip = (
+        f"--mount=type=bind,source=wheels,target=/tmp/wheels {VENV}/bin/pip install --no-index "
+        "--find-links /tmp/wheels --no-cache-dir --disable-pip-version-check"
+    )
     lines = [f"FROM {base}", f"RUN python3 -m venv {VENV}", f"RUN {pip} {shlex.join(runtime_pins())}"]
     if env.get("apt"):
-        lines.append("RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "
-                     f"--no-install-recommends {shlex.join(env['apt'])} && rm -rf /var/lib/apt/lists/*")
+        lines.append(
+            "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "
+            f"--no-install-recommends {shlex.join(env['apt'])} && rm -rf /var/lib/apt/lists/*"
+        )
     if env.get("pip"):
         lines.append(f"RUN {pip} {shlex.join(env['pip'])}")
-    lines += [f"COPY swr {SWR_LIB}/swr",
-              f"RUN {VENV}/bin/python -c \"import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()"
-              f"['purelib'], 'swr.pth').write_text('{SWR_LIB}\\n')\""]
+    lines += [
+        f"COPY swr {SWR_LIB}/swr",
+        f'RUN {VENV}/bin/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()'
+        f"['purelib'], 'swr.pth').write_text('{SWR_LIB}\\n')\"",
+    ]
     return "\n".join(lines) + "\n"
 
 
 def make_wheels(requirements: list[str], dest: Path) -> None:
     """Wheels for the requirements and everything they need, built by the host's pip."""
-    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(dest), *requirements],
-                         capture_output=True, text=True, check=False)
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(dest), *requirements],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if res.returncode != 0:
         raise SandboxUnavailable(f"pip wheel failed: {res.stderr.strip()[-300:]}")
 
@@ -107,8 +118,10 @@ class Images:
             return found
         pulled = self.client("pull", "--quiet", name, timeout=1800)
         if pulled.returncode != 0 or not (found := self.image_id(name)):
-            raise SandboxUnavailable(f"base image {name} is not here and cannot be pulled: run `swr image base` "
-                                     "(Debian from its package mirror) or set $SWR_BASE_IMAGE")
+            raise SandboxUnavailable(
+                f"base image {name} is not here and cannot be pulled: run `swr image base` "
+                "(Debian from its package mirror) or set $SWR_BASE_IMAGE"
+            )
         return found
 
     def base(self, python: str) -> str:
@@ -143,8 +156,9 @@ class Images:
             make_wheels(requirements, Path(ctx) / "wheels")
             copy_tree(swr_package(), Path(ctx) / "swr")
             (Path(ctx) / "Containerfile").write_text(recipe)
-            res = self.client("build", "--network", "host", "--tag", tag, "--file", f"{ctx}/Containerfile", ctx,
-                              timeout=3600)
+            res = self.client(
+                "build", "--network", "host", "--tag", tag, "--file", f"{ctx}/Containerfile", ctx, timeout=3600
+            )
         if res.returncode != 0:
             tail = res.stderr.decode(errors="replace").strip().splitlines()[-3:]
             raise SandboxUnavailable(f"building image {tag} failed: {' | '.join(tail)}")
@@ -156,14 +170,20 @@ class Images:
             raise SandboxUnavailable("debootstrap not found: apt-get install -y debootstrap")
         with tempfile.TemporaryDirectory(prefix="swr-debroot-") as d:
             root = Path(d) / "root"
-            cmd = ["debootstrap", "--variant=minbase", "--include=python3,python3-venv,ca-certificates",
-                   suite, str(root), mirror]
+            cmd = [
+                "debootstrap",
+                "--variant=minbase",
+                "--include=python3,python3-venv,ca-certificates",
+                suite,
+                str(root),
+                mirror,
+            ]
             res = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if res.returncode != 0:
                 raise SandboxUnavailable(f"debootstrap failed: {(res.stdout + res.stderr).strip()[-300:]}")
             shutil.rmtree(root / "var/cache/apt/archives", ignore_errors=True)
             tar = subprocess.run(["tar", "-C", str(root), "-c", "."], capture_output=True, check=True).stdout
-            imp = self.client("import", "--change", "CMD [\"/bin/bash\"]", "-", LOCAL_BASE, stdin=tar, timeout=600)
+            imp = self.client("import", "--change", 'CMD ["/bin/bash"]', "-", LOCAL_BASE, stdin=tar, timeout=600)
         if imp.returncode != 0:
             raise SandboxUnavailable(f"importing {LOCAL_BASE} failed: {imp.stderr.decode(errors='replace')[-300:]}")
         return LOCAL_BASE

@@ -18,8 +18,14 @@ from swr.sandbox.base import Handle, Limits, popen
 
 
 class BwrapHandle(Handle):
-    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, cg: cgroups.RunCgroup | None,
-                 args_fds: list[int] | None = None, reaper: ThreadPoolExecutor | None = None):
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        limits: Limits,
+        cg: cgroups.RunCgroup | None,
+        args_fds: list[int] | None = None,
+        reaper: ThreadPoolExecutor | None = None,
+    ):
         super().__init__(proc, limits)
         self.cg = cg
         self.args_fds = args_fds or []
@@ -74,8 +80,11 @@ class _Launcher:
         default = Limits()
         self.cg = cgroups.RunCgroup(lay, default.pids, default.memory_bytes)
         try:
-            self.proc = popen(["/bin/sh", "-c", f"{self.cg.join_command()} || exit 125; {_LAUNCH}", "swr-launch"],
-                              {"PATH": "/usr/bin:/bin"}, cwd="/")
+            self.proc = popen(
+                ["/bin/sh", "-c", f"{self.cg.join_command()} || exit 125; {_LAUNCH}", "swr-launch"],
+                {"PATH": "/usr/bin:/bin"},
+                cwd="/",
+            )
         except OSError:
             self.cg.remove()
             raise

@@ -6,6 +6,7 @@ every kernel-capped tmpfs it mounts is one of them or lies inside one (capped.py
 under the jobs dir is in capped's own registry). So the owner of a leftover is in its name: a directory
 whose pid is no longer running is swept (its tmpfs detached first, so that removing it never reaches into
 a mounted filesystem), and a process that is told to stop removes its own before it exits."""
+
 from __future__ import annotations
 
 import atexit
@@ -43,8 +44,9 @@ def _owned(pick: Callable[[int], bool]) -> list[Path]:
         if m is None or not pick(int(m.group(1))):
             continue
         try:
-            mine = e.is_dir(follow_symlinks=False) and (e.stat(follow_symlinks=False).st_uid == os.getuid()
-                                                       or os.getuid() == 0 and os.path.ismount(e.path))
+            mine = e.is_dir(follow_symlinks=False) and (
+                e.stat(follow_symlinks=False).st_uid == os.getuid() or os.getuid() == 0 and os.path.ismount(e.path)
+            )
         except OSError:
             continue
         if mine:  # a capped dir still mounted shows its tmpfs, owned by the sandbox user

@@ -10,14 +10,20 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from swr.sandbox import tree
 from swr.core.trees import KEEP_ALL, copy_tree
+from swr.sandbox import tree
 from swr.sandbox.base import Handle, Job, Limits, base_env, hand_over, popen
 
 
 class LocalHandle(Handle):
-    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, scratch: Path | None,
-                 artifacts: tuple[Path, Path] | None = None, back: tuple[Path, Path] | None = None):
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        limits: Limits,
+        scratch: Path | None,
+        artifacts: tuple[Path, Path] | None = None,
+        back: tuple[Path, Path] | None = None,
+    ):
         super().__init__(proc, limits)
         self.scratch = scratch
         self.artifacts = artifacts  # (the user's private directory, the job's): copied out on close
@@ -64,8 +70,12 @@ class LocalSandbox:
         argv = [_map_path(a, mapping) for a in job.argv]
         artifacts = str(job.artifacts) if job.artifacts else str(workdir)
         private = self._hand_over(scratch, workdir, job) if scratch and self.run_as else None
-        env = base_env(job, str(workdir), str(private[0]) if private else artifacts,
-                       str(workdir if self.run_as else scratch or workdir))
+        env = base_env(
+            job,
+            str(workdir),
+            str(private[0]) if private else artifacts,
+            str(workdir if self.run_as else scratch or workdir),
+        )
         if self.path and "PATH" not in job.env:
             env["PATH"] = self.path
         return LocalHandle(popen(argv, env, cwd=str(workdir), user=self.run_as), job.limits, scratch, private, back)
@@ -88,5 +98,5 @@ class LocalSandbox:
 def _map_path(arg: str, mapping: dict[str, str]) -> str:
     for dst, src in mapping.items():
         if arg == dst or arg.startswith(dst + "/"):
-            return src + arg[len(dst):]
+            return src + arg[len(dst) :]
     return arg

@@ -52,17 +52,25 @@ from swr.sandbox.base import (
     popen,
     python_roots,
 )
+from swr.sandbox.cgroups import RunParent, cgroup_version
 from swr.sandbox.etcview import ETC_VIEW, copy_allow_list
 from swr.sandbox.images import PATH as IMAGE_PATH
 from swr.sandbox.images import Images
-from swr.sandbox.cgroups import RunParent, cgroup_version
 
 TOP_LEVEL = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 SKELETON_BYTES = 64 << 20  # the tmpfs of the container's root skeleton (mount points and the /etc allow-list)
 MEMORY_SLACK = 1 << 20  # podman's own --memory sits above the parent cgroup's exact limit (a backstop)
 CLIENT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-CLIENT_ENV = ("HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "CONTAINER_HOST", "CONTAINERS_CONF", "DOCKER_HOST",
-              "DOCKER_CONFIG", "DOCKER_CONTEXT")
+CLIENT_ENV = (
+    "HOME",
+    "XDG_RUNTIME_DIR",
+    "XDG_CONFIG_HOME",
+    "CONTAINER_HOST",
+    "CONTAINERS_CONF",
+    "DOCKER_HOST",
+    "DOCKER_CONFIG",
+    "DOCKER_CONTEXT",
+)
 
 
 def _client_env() -> dict[str, str]:
@@ -84,6 +92,7 @@ def find_binary(kind: str) -> str:
 
 
 # -------------------------------------------------------------------------------- root file system
+
 
 class Skeleton:
     """The container's root directory: mount points, the host's top-level symlinks, /etc's allow-list.
@@ -148,18 +157,26 @@ SKELETON = Skeleton()
 def _sweep_dirs(prefix: str) -> None:
     """Remove skeletons and scratch copies left by swr processes that were killed."""
     for d in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
-        pid = d.name[len(prefix):].split("-")[0]
+        pid = d.name[len(prefix) :].split("-")[0]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists() and d.is_dir() and not d.is_symlink():
             capped.remove_private(d)
 
 
 # ------------------------------------------------------------------------------------------ handle
 
+
 class PodmanHandle(Handle):
     """The `podman run` client; the container's processes are reached through the run's cgroup."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits, sb: PodmanSandbox, cname: str,
-                 cg: RunParent | None, scratch: Path | None):
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        limits: Limits,
+        sb: PodmanSandbox,
+        cname: str,
+        cg: RunParent | None,
+        scratch: Path | None,
+    ):
         super().__init__(proc, limits)
         self.sb, self.cname, self.cg, self.scratch = sb, cname, cg, scratch
         self.killed = False
@@ -215,6 +232,7 @@ class PodmanHandle(Handle):
 
 # ----------------------------------------------------------------------------------------- sandbox
 
+
 class PodmanSandbox:
     """Each job is one `podman run --rm` (or `docker run --rm`) of a container with no network, a
     read-only root, no capabilities, no new privileges, uid 65534, pids/memory limits, a cleared
@@ -251,8 +269,14 @@ class PodmanSandbox:
     # ------------------------------------------------------------------ client plumbing
     def client(self, *args: str, timeout: float = 30, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         try:
-            return subprocess.run([self.binary, *self.globals, *args], input=stdin, capture_output=True,
-                                  env=_client_env(), timeout=timeout, check=False)
+            return subprocess.run(
+                [self.binary, *self.globals, *args],
+                input=stdin,
+                capture_output=True,
+                env=_client_env(),
+                timeout=timeout,
+                check=False,
+            )
         except (OSError, subprocess.TimeoutExpired) as e:
             return subprocess.CompletedProcess(args, 125, b"", str(e).encode())
 
@@ -272,8 +296,15 @@ class PodmanSandbox:
     def _sweep_containers(self) -> None:
         """Remove containers left by swr processes that were killed (names carry the owner's pid)."""
         res = self.client("ps", "--all", "--filter", "name=^swr-", "--format", "{{.Names}}")
-        dead = [n for n in res.stdout.decode().split() if n.split("-")[1].isdigit()
-                and not Path(f"/proc/{n.split('-')[1]}").exists()] if res.returncode == 0 else []
+        dead = (
+            [
+                n
+                for n in res.stdout.decode().split()
+                if n.split("-")[1].isdigit() and not Path(f"/proc/{n.split('-')[1]}").exists()
+            ]
+            if res.returncode == 0
+            else []
+        )
         if dead:
             self.client("rm", "--force", "--ignore", "--time", "0", *dead, timeout=120)
 
@@ -327,13 +358,39 @@ class PodmanSandbox:
         lim = job.limits
         image = self.image
         mem = lim.memory_bytes + (MEMORY_SLACK if cg else 0)
-        args = ["run", "--rm", "--interactive", "--name", cname, "--log-driver", "none",
-                "--network", "none", "--read-only", "--cap-drop", "ALL",
-                "--security-opt", "no-new-privileges", "--security-opt", f"seccomp={seccomp.oci_profile_path()}",
-                "--user", f"{SANDBOX_UID}:{SANDBOX_UID}",
-                "--pids-limit", str(lim.pids), "--memory", str(mem), "--memory-swap", str(mem),
-                "--hostname", "sandbox", "--no-hosts", "--workdir", job.workdir.dst,
-                "--tmpfs", f"/tmp:rw,size={lim.tmp_bytes},mode=1777"]
+        args = [
+            "run",
+            "--rm",
+            "--interactive",
+            "--name",
+            cname,
+            "--log-driver",
+            "none",
+            "--network",
+            "none",
+            "--read-only",
+            "--cap-drop",
+            "ALL",
+            "--security-opt",
+            "no-new-privileges",
+            "--security-opt",
+            f"seccomp={seccomp.oci_profile_path()}",
+            "--user",
+            f"{SANDBOX_UID}:{SANDBOX_UID}",
+            "--pids-limit",
+            str(lim.pids),
+            "--memory",
+            str(mem),
+            "--memory-swap",
+            str(mem),
+            "--hostname",
+            "sandbox",
+            "--no-hosts",
+            "--workdir",
+            job.workdir.dst,
+            "--tmpfs",
+            f"/tmp:rw,size={lim.tmp_bytes},mode=1777",
+        ]
         args += ["--ulimit", f"fsize={lim.disk_bytes}:{lim.disk_bytes}"]
         if self.kind == "podman":
             args += ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096", "--unsetenv-all"]
@@ -356,8 +413,11 @@ class PodmanSandbox:
         for m in job.extra_mounts:
             args += self._mount(m, scratch)
         if image is None:  # an image has its own site-packages: there the scan of anticheat.py stays the signal
-            args += [a for stub, loc in hide.covers(job.hidden, job.hidden_bins, job.hidden_paths)
-                     for a in ("-v", f"{_vol(stub)}:{loc}:ro,nodev")]  # nodev: /dev/null covers files
+            args += [
+                a
+                for stub, loc in hide.covers(job.hidden, job.hidden_bins, job.hidden_paths)
+                for a in ("-v", f"{_vol(stub)}:{loc}:ro,nodev")
+            ]  # nodev: /dev/null covers files
         if job.egress is not None:  # the only way out: the run's egress proxy (egress.py)
             args += ["-v", f"{_vol(job.egress)}:{EGRESS}:ro"]
         args += ["--pull", "never", image] if image else self._root_image()
@@ -394,8 +454,12 @@ def _copies_dir(job: Job) -> Path:
     plus what the run may add (limits.disk_bytes), so that the kernel caps the run's writes there, and the
     copies show in the container's mountinfo as paths of that tmpfs, not of the host."""
     layers = [p for m in (job.workdir, *job.extra_mounts) if m.mode == "overlay" for p in (*m.lower, m.src)]
-    return capped.private_dir(f"swr-podcopy-{os.getpid()}-", job.limits.disk_bytes + sum(map(_tree_bytes, layers)),
-                              mode=0o700, executable=True)  # a candidate's `run` is executed from there
+    return capped.private_dir(
+        f"swr-podcopy-{os.getpid()}-",
+        job.limits.disk_bytes + sum(map(_tree_bytes, layers)),
+        mode=0o700,
+        executable=True,
+    )  # a candidate's `run` is executed from there
 
 
 def _tree_bytes(root: Path) -> int:

@@ -34,6 +34,7 @@ process, not per read; and two dependencies: pyseccomp (one release, 2021: some 
 libseccomp's stable C API, which is why its age matters little) and the host's libseccomp, whose own
 syscall tables resolve the names (one too old to know a name of the table fails loudly, never silently;
 Debian 12 has 2.5.4)."""
+
 from __future__ import annotations
 
 import errno
@@ -51,15 +52,56 @@ from typing import Any
 from swr.core.errors import SandboxUnavailable
 
 DENIED = (
-    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",  # other processes
-    "keyctl", "add_key", "request_key",  # keyrings are per uid, not per namespace
-    "io_uring_setup", "io_uring_enter", "io_uring_register",  # bypasses syscall filtering
-    "bpf", "perf_event_open", "userfaultfd", "fanotify_init",
-    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot",
-    "mount", "umount2", "pivot_root", "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick",
-    "mount_setattr", "unshare", "setns", "name_to_handle_at", "open_by_handle_at",
-    "syslog", "acct", "swapon", "swapoff", "quotactl", "quotactl_fd", "lookup_dcookie", "nfsservctl",
-    "settimeofday", "clock_settime", "adjtimex", "clock_adjtime", "sethostname", "setdomainname", "vhangup",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "kcmp",
+    "pidfd_getfd",  # other processes
+    "keyctl",
+    "add_key",
+    "request_key",  # keyrings are per uid, not per namespace
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",  # bypasses syscall filtering
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "fanotify_init",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "open_tree",
+    "move_mount",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    "unshare",
+    "setns",
+    "name_to_handle_at",
+    "open_by_handle_at",
+    "syslog",
+    "acct",
+    "swapon",
+    "swapoff",
+    "quotactl",
+    "quotactl_fd",
+    "lookup_dcookie",
+    "nfsservctl",
+    "settimeofday",
+    "clock_settime",
+    "adjtimex",
+    "clock_adjtime",
+    "sethostname",
+    "setdomainname",
+    "vhangup",
 )
 # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET (linux/sched.h). CLONE_NEWTIME (0x80) is
 # only read by clone3 and unshare: in clone's flags those bits are the exit signal.
@@ -120,8 +162,11 @@ def rules() -> tuple[Rule, ...]:
         *(Rule(("clone",), errno.EPERM, (_bit(bit),)) for bit in ns_bits),
         Rule(("clone3",), errno.ENOSYS),
         *(Rule(both, None, (_low32(f),)) for f in SOCKET_FAMILIES),
-        *(Rule(both, errno.EAFNOSUPPORT, (_low32(f),)) for f in range(AF_LIMIT)
-          if f not in (*SOCKET_FAMILIES, AF_NETLINK)),
+        *(
+            Rule(both, errno.EAFNOSUPPORT, (_low32(f),))
+            for f in range(AF_LIMIT)
+            if f not in (*SOCKET_FAMILIES, AF_NETLINK)
+        ),
         *(Rule(both, errno.EAFNOSUPPORT, (_bit(bit),)) for bit in above),
         Rule(("socketpair",), errno.EAFNOSUPPORT, (_low32(AF_NETLINK),)),
         Rule(("socket",), None, (_low32(AF_NETLINK), Arg(2, "EQ", NETLINK_ROUTE))),
@@ -173,7 +218,7 @@ def _sealed_memfd(name: str, data: bytes) -> int:
     fd = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
     fcntl.fcntl(fd, fcntl.F_ADD_SEALS, SEALS)
     return fd
 
@@ -194,13 +239,15 @@ def oci_rules() -> list[dict[str, Any]]:
     """rules() in OCI form. An allow-list profile returns its default errno for what no rule allows: the
     allowing rules let through what bubblewrap's filter allows by default, the refusing ones give its
     errnos."""
+
     def arg(a: Arg) -> dict[str, Any]:
         return {"index": a.index, "value": a.value, "valueTwo": a.value_two, "op": f"SCMP_CMP_{a.op}"}
 
     out = []
     for rule in rules():
-        action = ({"action": "SCMP_ACT_ALLOW"} if rule.errno is None
-                  else {"action": "SCMP_ACT_ERRNO", "errnoRet": rule.errno})
+        action = (
+            {"action": "SCMP_ACT_ALLOW"} if rule.errno is None else {"action": "SCMP_ACT_ERRNO", "errnoRet": rule.errno}
+        )
         out.append({"names": list(rule.names), **action} | ({"args": [arg(a) for a in rule.args]} if rule.args else {}))
     return out
 
@@ -216,8 +263,11 @@ def oci_profile(base: dict[str, Any] | None = None, machine: str | None = None) 
         names = [n for n in rule.get("names", [rule.get("name")]) if n and n not in RULED]
         if names:
             kept.append({k: v for k, v in rule.items() if k != "name"} | {"names": names})
-    head = ({k: v for k, v in base.items() if k not in ("syscalls", "archMap", "architectures")} if base
-            else {"defaultAction": "SCMP_ACT_ALLOW"})
+    head = (
+        {k: v for k, v in base.items() if k not in ("syscalls", "archMap", "architectures")}
+        if base
+        else {"defaultAction": "SCMP_ACT_ALLOW"}
+    )
     return {**head, "architectures": [scmp_arch], "syscalls": kept + oci_rules()}
 
 
@@ -247,8 +297,11 @@ def _intact(fd: int, digest: str) -> bool:
         if not os.readlink(f"/proc/self/fd/{fd}").startswith(f"/memfd:{_OCI_NAME} "):
             return False
         st = os.fstat(fd)
-        return (fcntl.fcntl(fd, fcntl.F_GET_SEALS) == SEALS and st.st_uid == os.geteuid()
-                and hashlib.sha256(os.pread(fd, st.st_size + 1, 0)).hexdigest() == digest)
+        return (
+            fcntl.fcntl(fd, fcntl.F_GET_SEALS) == SEALS
+            and st.st_uid == os.geteuid()
+            and hashlib.sha256(os.pread(fd, st.st_size + 1, 0)).hexdigest() == digest
+        )
     except OSError:
         return False
 

@@ -1,6 +1,7 @@
 """File operations on trees a sandbox made, on the host: they never follow a link, never recurse, keep
 few descriptors open, refuse FIFOs and devices (so nothing blocks), and are bounded in depth, entries
 and bytes. Whatever leaves a sandbox (artifacts, the kept solution, an agent's logs) goes through here."""
+
 from __future__ import annotations
 
 import os
@@ -39,8 +40,13 @@ class Entry(NamedTuple):
 
 def kind(mode: int) -> str:
     """What an lstat mode is, in words for notes and messages."""
-    for test, name in ((stat.S_ISREG, "file"), (stat.S_ISDIR, "directory"), (stat.S_ISLNK, "symbolic link"),
-                       (stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket")):
+    for test, name in (
+        (stat.S_ISREG, "file"),
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISLNK, "symbolic link"),
+        (stat.S_ISFIFO, "fifo"),
+        (stat.S_ISSOCK, "socket"),
+    ):
         if test(mode):
             return name
     return "device"
@@ -52,8 +58,13 @@ def _names(fd: int) -> list[str]:
         return sorted(e.name for e in it)
 
 
-def walk(root: Path, bounds: Bounds, over: Callable[[str], None],
-         skip: frozenset[str] = frozenset(), ignore: Callable[[str], bool] | None = None) -> Iterator[Entry]:
+def walk(
+    root: Path,
+    bounds: Bounds,
+    over: Callable[[str], None],
+    skip: frozenset[str] = frozenset(),
+    ignore: Callable[[str], bool] | None = None,
+) -> Iterator[Entry]:
     """Every entry below root, depth first, parents before children, by lstat. Past a bound `over` is
     told why (it may raise) and the walk goes no deeper, or stops. `skip`: relative paths left out;
     `ignore`: a test of a relative path that leaves it out (neither counted nor entered)."""
@@ -143,7 +154,7 @@ def write_file(directory: Path, name: str, data: bytes) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
     finally:
@@ -170,15 +181,16 @@ def write_in(root: Path, parts: list[str], data: bytes, mode: int, replace: bool
             fd = sub
         if replace:
             _clear(fd, parts[-1])
-        out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644,
-                      dir_fd=fd)
+        out = os.open(
+            parts[-1], os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644, dir_fd=fd
+        )
         try:
             if not stat.S_ISREG(os.fstat(out).st_mode):
                 raise OSError(f"{'/'.join(parts)} is not a regular file")
             os.ftruncate(out, 0)
             view = memoryview(data)
             while view:
-                view = view[os.write(out, view):]
+                view = view[os.write(out, view) :]
             os.fchmod(out, mode)
         finally:
             os.close(out)
@@ -252,8 +264,9 @@ def _clear(dfd: int, name: str) -> None:
         _remove_dir(dfd, name)
 
 
-def export(src: Path, dest: Path, bounds: Bounds, strict: bool = True,
-           ignore: Callable[[str], bool] | None = None) -> list[dict[str, Any]]:
+def export(
+    src: Path, dest: Path, bounds: Bounds, strict: bool = True, ignore: Callable[[str], bool] | None = None
+) -> list[dict[str, Any]]:
     """Copy a tree out of a workspace: directories and regular files (no setuid, setgid or sticky bit;
     readable by all, executable if it was), links kept as inert entries that swr never follows, FIFOs,
     sockets and devices left behind (noted). Strict: Rejected past a bound or if src is not a real

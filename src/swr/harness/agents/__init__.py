@@ -1,12 +1,12 @@
 """Agents: what fills a workspace's solution/. Built in here: `nop` and `oracle`; the command agents
 (command.py) and the OpenAI-compatible agent (llm.py) register here too; base.py is what they share,
 watchdog.py what bounds them from outside."""
+
 from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
 from typing import Any
-
 
 from .base import Agent, Budget, Context, InfraError, Outcome, agent_job
 from .watchdog import supervise
@@ -61,6 +61,7 @@ def _register_model_agents() -> None:
             from .command import command_agent
 
             return command_agent(name, opts)
+
         return make
 
     AGENTS["openai"] = openai_agent

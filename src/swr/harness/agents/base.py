@@ -1,5 +1,6 @@
 """What every agent is handed and hands back (Context, Budget, Outcome), the sandboxed job it may start and
 the error that is not its fault: its own module, so the registry (agents/__init__.py) and each agent import it."""
+
 from __future__ import annotations
 
 import threading
@@ -26,8 +27,12 @@ class Budget:
     max_output_tokens: int | None = 4096
 
     def as_dict(self) -> dict[str, Any]:
-        return {"max_turns": self.max_turns, "time_limit_s": self.time_limit_s, "token_limit": self.token_limit,
-                "max_output_tokens": self.max_output_tokens}
+        return {
+            "max_turns": self.max_turns,
+            "time_limit_s": self.time_limit_s,
+            "token_limit": self.token_limit,
+            "max_output_tokens": self.max_output_tokens,
+        }
 
 
 @dataclass
@@ -60,10 +65,17 @@ def agent_job(ctx: Context, argv: list[str], limits: Limits, **kw: Any) -> Job:
     """A sandboxed command of an agent: its workspace read-write, what the task's ./feedback needs read-only
     (KindTask.agent_sandbox), the task's forbidden packages and programs absent (but for what ./feedback imports)."""
     mounts, env = ctx.task.agent_sandbox()
-    return Job(argv, Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"), limits,
-               extra_mounts=(*mounts, *kw.pop("extra_mounts", ())), env={**env, **kw.pop("env", {})},
-               hidden=hide.for_agents(ctx.task.forbidden_packages), hidden_bins=ctx.task.forbidden_binaries,
-               hidden_paths=ctx.task.agent_copies(), **kw)
+    return Job(
+        argv,
+        Mount(ctx.workspace.root.resolve(), WORKDIR, "rw"),
+        limits,
+        extra_mounts=(*mounts, *kw.pop("extra_mounts", ())),
+        env={**env, **kw.pop("env", {})},
+        hidden=hide.for_agents(ctx.task.forbidden_packages),
+        hidden_bins=ctx.task.forbidden_binaries,
+        hidden_paths=ctx.task.agent_copies(),
+        **kw,
+    )
 
 
 class Agent(Protocol):

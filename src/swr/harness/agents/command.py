@@ -7,6 +7,7 @@ only the API key their preset names is copied into their otherwise cleared envir
 mini-swe-agent is different: it is a Python library, so it runs here on the host (trusted: only the
 model call leaves the machine) and every shell command it issues goes through swr's sandbox without
 network. That keeps the model's commands as confined as a candidate's, which a CLI preset cannot."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,7 @@ from .llm import swr_version, truncate
 LOGS = "/sandbox/logs"  # the agent's own logs; outside the workspace, so not in the diff
 TRACE = "commands.log"  # the generic preset's bash trace, in LOGS
 TRACE_CAP = 4 << 20
-TRACING = ('{ exec {SWR_TRACE_FD}>>"$SWR_LOGS/' + TRACE + '"; } 2>/dev/null && BASH_XTRACEFD=$SWR_TRACE_FD '
-           '&& set -x\n')
+TRACING = '{ exec {SWR_TRACE_FD}>>"$SWR_LOGS/' + TRACE + '"; } 2>/dev/null && BASH_XTRACEFD=$SWR_TRACE_FD && set -x\n'
 
 
 @dataclass(frozen=True)
@@ -47,22 +47,30 @@ PRESETS: dict[str, Preset] = {
     # Claude Code: `npm install -g @anthropic-ai/claude-code` (node and `claude` under /usr); ANTHROPIC_API_KEY.
     # No telemetry or update checks; the output cap reaches the model through its own variable.
     "claude-code": Preset(
-        'export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1; '
+        "export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1; "
         '[ -n "$SWR_MAX_OUTPUT_TOKENS" ] && export CLAUDE_CODE_MAX_OUTPUT_TOKENS="$SWR_MAX_OUTPUT_TOKENS"; '
         'claude -p "$(cat instruction.md)" ${SWR_MODEL:+--model "$SWR_MODEL"} --max-turns "$SWR_MAX_TURNS" '
-        '--output-format stream-json --verbose --dangerously-skip-permissions',
+        "--output-format stream-json --verbose --dangerously-skip-permissions",
         secrets=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
-        base_url_vars=("ANTHROPIC_BASE_URL",), api="https://api.anthropic.com"),
+        base_url_vars=("ANTHROPIC_BASE_URL",),
+        api="https://api.anthropic.com",
+    ),
     # Codex CLI: `npm install -g @openai/codex`; OPENAI_API_KEY. Its own sandbox is off: swr's is the boundary.
     "codex": Preset(
-        'codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox '
-        '${SWR_MODEL:+-m "$SWR_MODEL"} "$(cat instruction.md)"', secrets=("OPENAI_API_KEY",),
-        base_url_vars=("OPENAI_BASE_URL",), api="https://api.openai.com/v1"),
+        "codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "
+        '${SWR_MODEL:+-m "$SWR_MODEL"} "$(cat instruction.md)"',
+        secrets=("OPENAI_API_KEY",),
+        base_url_vars=("OPENAI_BASE_URL",),
+        api="https://api.openai.com/v1",
+    ),
     # OpenHands headless: `pip install openhands-ai` into swr's environment; LLM_API_KEY, local runtime.
     "openhands": Preset(
         'RUNTIME=local LLM_MODEL="$SWR_MODEL" WORKSPACE_BASE="$PWD" SANDBOX_VOLUMES="$PWD:$PWD:rw" '
         'python3 -m openhands.core.main -t "$(cat instruction.md)" -i "$SWR_MAX_TURNS"',
-        secrets=("LLM_API_KEY",), base_url_vars=("LLM_BASE_URL",), api="https://api.openai.com/v1"),
+        secrets=("LLM_API_KEY",),
+        base_url_vars=("LLM_BASE_URL",),
+        api="https://api.openai.com/v1",
+    ),
 }
 
 
@@ -85,9 +93,14 @@ class CommandAgent:
         b = ctx.budget
         logs = WorkspacePaths(ctx.workspace.root).logs
         logs.mkdir(parents=True, exist_ok=True)
-        env = {"SWR_MODEL": ctx.model or "", "SWR_BASE_URL": self.base_url or "",
-               "SWR_MAX_TURNS": str(b.max_turns or 1000), "SWR_MAX_OUTPUT_TOKENS": str(b.max_output_tokens or ""),
-               "SWR_TIME_LIMIT": str(b.time_limit_s or ""), "SWR_LOGS": LOGS}
+        env = {
+            "SWR_MODEL": ctx.model or "",
+            "SWR_BASE_URL": self.base_url or "",
+            "SWR_MAX_TURNS": str(b.max_turns or 1000),
+            "SWR_MAX_OUTPUT_TOKENS": str(b.max_output_tokens or ""),
+            "SWR_TIME_LIMIT": str(b.time_limit_s or ""),
+            "SWR_LOGS": LOGS,
+        }
         env |= {k: os.environ[k] for k in self.preset.secrets if k in os.environ}
         limits = Limits(time_s=b.time_limit_s or 1800.0, memory_bytes=4 * GiB, pids=1024, stdout_bytes=64 * MiB)
         res, egress_notes = self._run(ctx, env, limits, logs)
@@ -114,10 +127,15 @@ class CommandAgent:
         if url:
             env = env | {k: url for k in (*self.preset.base_url_vars, "SWR_BASE_URL")}
         argv = ["/bin/bash", "-c", self.preset.template]
-        with (EgressProxy(ep) if ep else nullcontext()) as proxy:
-            job = agent_job(ctx, through_relay(argv) if proxy else argv, limits,
-                            extra_mounts=(Mount(logs.resolve(), LOGS, "rw"),), env=env | (ep.agent_env() if ep else {}),
-                            egress=proxy.socket if proxy else None)
+        with EgressProxy(ep) if ep else nullcontext() as proxy:
+            job = agent_job(
+                ctx,
+                through_relay(argv) if proxy else argv,
+                limits,
+                extra_mounts=(Mount(logs.resolve(), LOGS, "rw"),),
+                env=env | (ep.agent_env() if ep else {}),
+                egress=proxy.socket if proxy else None,
+            )
             res = run(ctx.sandbox, job, b"")
         return res, proxy.notes() if proxy else []  # closed: every refusal is counted
 
@@ -149,8 +167,14 @@ class CommandAgent:
         seen = t.build()
         out.observed = [c for s in seen["steps"] for c in s.get("tool_calls") or []]
         if os.path.lexists(logs / OWN_TRAJECTORY):
-            out.notes.append({"kind": "agent_trajectory", "path": f"{logs.name}/{OWN_TRAJECTORY}",
-                              "trusted": False, "why": "written by the agent; the record is what swr saw"})
+            out.notes.append(
+                {
+                    "kind": "agent_trajectory",
+                    "path": f"{logs.name}/{OWN_TRAJECTORY}",
+                    "trusted": False,
+                    "why": "written by the agent; the record is what swr saw",
+                }
+            )
         return seen
 
 
@@ -166,16 +190,28 @@ class SandboxEnvironment:
         from minisweagent.exceptions import Submitted
 
         cmd = action.get("command", "")
-        job = agent_job(self.ctx, ["/bin/bash", "-c", "exec 2>&1\n" + cmd],
-                        Limits(time_s=float(timeout or self.timeout), stdout_bytes=8 * MiB))
+        job = agent_job(
+            self.ctx,
+            ["/bin/bash", "-c", "exec 2>&1\n" + cmd],
+            Limits(time_s=float(timeout or self.timeout), stdout_bytes=8 * MiB),
+        )
         res = run(self.ctx.sandbox, job, b"")
         text = res.stdout.decode(errors="replace")
         info = f"killed: {res.limit} limit" if res.limit else ""
-        output = {"output": text, "returncode": -1 if res.returncode is None else res.returncode, "exception_info": info}
+        output = {
+            "output": text,
+            "returncode": -1 if res.returncode is None else res.returncode,
+            "exception_info": info,
+        }
         lines = text.lstrip().splitlines(keepends=True)
         if lines and lines[0].strip() == "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" and res.returncode == 0:
-            raise Submitted({"role": "exit", "content": "".join(lines[1:]),
-                             "extra": {"exit_status": "Submitted", "submission": "".join(lines[1:])}})
+            raise Submitted(
+                {
+                    "role": "exit",
+                    "content": "".join(lines[1:]),
+                    "extra": {"exit_status": "Submitted", "submission": "".join(lines[1:])},
+                }
+            )
         return output
 
     def get_template_vars(self, **kwargs: Any) -> dict[str, Any]:
@@ -217,29 +253,54 @@ class MiniSweAgent:
             kwargs |= {"api_base": self.base_url, "api_key": os.environ.get("OPENAI_API_KEY", "none")}
         if b.max_output_tokens is not None:
             kwargs["max_tokens"] = b.max_output_tokens
-        model = LitellmModel(model_name=model_name, model_kwargs=kwargs, cost_tracking="ignore_errors",
-                             observation_template=cfg["model"]["observation_template"],
-                             format_error_template=cfg["model"]["format_error_template"])
+        model = LitellmModel(
+            model_name=model_name,
+            model_kwargs=kwargs,
+            cost_tracking="ignore_errors",
+            observation_template=cfg["model"]["observation_template"],
+            format_error_template=cfg["model"]["format_error_template"],
+        )
         # endpoint trouble ends the run at once: swr records and retries it as an infrastructure failure
-        model.abort_exceptions = [*model.abort_exceptions, litellm.exceptions.APIConnectionError,
-                                  litellm.exceptions.Timeout, litellm.exceptions.InternalServerError,
-                                  litellm.exceptions.ServiceUnavailableError, litellm.exceptions.RateLimitError]
+        model.abort_exceptions = [
+            *model.abort_exceptions,
+            litellm.exceptions.APIConnectionError,
+            litellm.exceptions.Timeout,
+            litellm.exceptions.InternalServerError,
+            litellm.exceptions.ServiceUnavailableError,
+            litellm.exceptions.RateLimitError,
+        ]
         agent_cfg = {k: v for k, v in cfg["agent"].items() if k in ("system_template", "instance_template")}
-        agent = DefaultAgent(model, SandboxEnvironment(ctx, self.command_timeout), **agent_cfg,
-                             step_limit=b.max_turns or 0, cost_limit=0,
-                             wall_time_limit_seconds=int(b.time_limit_s or 0))
+        agent = DefaultAgent(
+            model,
+            SandboxEnvironment(ctx, self.command_timeout),
+            **agent_cfg,
+            step_limit=b.max_turns or 0,
+            cost_limit=0,
+            wall_time_limit_seconds=int(b.time_limit_s or 0),
+        )
         task = WorkspacePaths(ctx.workspace.root).instruction.read_text()
         notes: list[dict[str, Any]] = []
         try:
             status = agent.run(task).get("exit_status", "")
         except litellm.exceptions.ContextWindowExceededError as e:  # the model's own run outgrew its context
             status, notes = "ContextWindowExceeded", [{"kind": "endpoint_error", "message": str(e)[:500]}]
-        except (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError,
-                openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError,
-                litellm.exceptions.APIError, litellm.exceptions.ServiceUnavailableError) as e:
+        except (
+            openai.APIConnectionError,
+            openai.InternalServerError,
+            openai.RateLimitError,
+            openai.AuthenticationError,
+            openai.PermissionDeniedError,
+            openai.NotFoundError,
+            litellm.exceptions.APIError,
+            litellm.exceptions.ServiceUnavailableError,
+        ) as e:
             raise InfraError(f"endpoint {self.base_url}: {type(e).__name__}: {e}") from None
-        out = Outcome(turns=agent.n_calls, cost=agent.cost, notes=notes,
-                      limit={"LimitsExceeded": "turn_limit", "TimeExceeded": "time_limit"}.get(status))
+        out = Outcome(
+            turns=agent.n_calls,
+            cost=agent.cost,
+            notes=notes,
+            limit={"LimitsExceeded": "turn_limit", "TimeExceeded": "time_limit"}.get(status),
+        )
         out.trajectory = self._atif(ctx, agent.messages, out, minisweagent.__version__)
         return out
 
@@ -259,10 +320,13 @@ class MiniSweAgent:
                 out.input_tokens += tin
                 out.output_tokens += tout
                 if cap is not None and tout > cap and not any(n.get("setting") for n in out.notes):
-                    out.notes.append({"kind": "ignored_setting", "setting": "max_output_tokens",
-                                      "requested": cap, "observed": tout})
-                calls = [(c["id"], c["function"]["name"], _args(c["function"].get("arguments")))
-                         for c in m.get("tool_calls") or []]
+                    out.notes.append(
+                        {"kind": "ignored_setting", "setting": "max_output_tokens", "requested": cap, "observed": tout}
+                    )
+                calls = [
+                    (c["id"], c["function"]["name"], _args(c["function"].get("arguments")))
+                    for c in m.get("tool_calls") or []
+                ]
                 last = t.agent_turn(content, calls, tin, tout)
             elif role == "tool" and last is not None:
                 t.observe(last, m.get("tool_call_id"), content)
@@ -320,7 +384,8 @@ def stream_steps(t: TrajectoryBuilder, stdout: str, out: Outcome) -> bool:
     agent_steps = [s for s in t.steps[first:] if s.source == "agent"]
     if not agent_steps:
         return False
-    agent_steps[-1].metrics = Metrics(prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens,
-                                      cost_usd=out.cost)
+    agent_steps[-1].metrics = Metrics(
+        prompt_tokens=out.input_tokens, completion_tokens=out.output_tokens, cost_usd=out.cost
+    )
     t.notes.append("from the CLI's stream-json; the run's token and cost totals are on the last agent step")
     return True

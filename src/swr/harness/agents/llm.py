@@ -1,6 +1,7 @@
 """The built-in tool-calling agent for any OpenAI-compatible chat endpoint, in the spirit of mini-swe-agent:
 one loop, four tools, every shell command run in swr's sandbox (no network). Only this trusted host
 process talks to the model; the model's commands never see the network, the host or the private task."""
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,8 @@ from typing import Any
 
 from swr import kinds
 from swr.core.errors import SwrError
-from swr.kinds import AgentBrief
 from swr.core.layout import INSTRUCTION
+from swr.kinds import AgentBrief
 from swr.sandbox import WORKDIR, Limits, MiB, run, tree
 from swr.sandbox.base import hand_over
 
@@ -33,23 +34,47 @@ def system_prompt(brief: AgentBrief) -> str:
 def tools(brief: AgentBrief) -> list[dict[str, Any]]:
     """The four tools; what feedback and finish do is the task's kind's to say."""
     return [
-        {"type": "function", "function": {
-            "name": "bash", "description": "Run a bash command in the workspace (no network). "
-                                           "Returns exit code and output.",
-            "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}},
-        {"type": "function", "function": {
-            "name": "write_file", "description": "Write a text file (path relative to the workspace). "
-                                                 "A file starting with #! is made executable.",
-            "parameters": {"type": "object", "properties": {"path": {"type": "string"},
-                                                            "content": {"type": "string"}},
-                           "required": ["path", "content"]}}},
-        {"type": "function", "function": {
-            "name": "feedback", "description": f"{brief.feedback[:1].upper()}{brief.feedback[1:]}; returns the "
-                                               "verdict as JSON.",
-            "parameters": {"type": "object", "properties": {}}}},
-        {"type": "function", "function": {
-            "name": "finish", "description": f"Stop working; {brief.finish}.",
-            "parameters": {"type": "object", "properties": {}}}},
+        {
+            "type": "function",
+            "function": {
+                "name": "bash",
+                "description": "Run a bash command in the workspace (no network). Returns exit code and output.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"command": {"type": "string"}},
+                    "required": ["command"],
+                },
+            },
+        },
+        {
+            "type": "function",
+            "function": {
+                "name": "write_file",
+                "description": "Write a text file (path relative to the workspace). "
+                "A file starting with #! is made executable.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+                    "required": ["path", "content"],
+                },
+            },
+        },
+        {
+            "type": "function",
+            "function": {
+                "name": "feedback",
+                "description": f"{brief.feedback[:1].upper()}{brief.feedback[1:]}; returns the verdict as JSON.",
+                "parameters": {"type": "object", "properties": {}},
+            },
+        },
+        {
+            "type": "function",
+            "function": {
+                "name": "finish",
+                "description": f"Stop working; {brief.finish}.",
+                "parameters": {"type": "object", "properties": {}},
+            },
+        },
     ]
 
 
@@ -102,8 +127,12 @@ class OpenAIAgent:
 
         if not ctx.model:
             raise SwrError("the openai agent needs a model (-m/--model)", field="--model")
-        client = openai.OpenAI(base_url=self.base_url, api_key=os.environ.get("OPENAI_API_KEY", "none"),
-                               timeout=self.request_timeout, max_retries=self.max_retries)
+        client = openai.OpenAI(
+            base_url=self.base_url,
+            api_key=os.environ.get("OPENAI_API_KEY", "none"),
+            timeout=self.request_timeout,
+            max_retries=self.max_retries,
+        )
         b, out = ctx.budget, Outcome()
         traj = TrajectoryBuilder(self.name, swr_version(), ctx.model)
         brief = ctx.task.agent_brief()
@@ -131,21 +160,30 @@ class OpenAIAgent:
         out.trajectory = traj.build()
         return out
 
-    def _call(self, client: Any, ctx: Context, messages: list[dict[str, Any]], out: Outcome,
-              left: float | None) -> Any:
+    def _call(self, client: Any, ctx: Context, messages: list[dict[str, Any]], out: Outcome, left: float | None) -> Any:
         """One model call; endpoint trouble is an InfraError, except a late 4xx (e.g. context overflow)."""
         import openai
 
-        kw: dict[str, Any] = {"model": ctx.model, "messages": messages, "tools": tools(ctx.task.agent_brief()),
-                              "timeout": self.request_timeout if left is None else min(self.request_timeout, left)}
+        kw: dict[str, Any] = {
+            "model": ctx.model,
+            "messages": messages,
+            "tools": tools(ctx.task.agent_brief()),
+            "timeout": self.request_timeout if left is None else min(self.request_timeout, left),
+        }
         if ctx.budget.max_output_tokens is not None:
             kw["max_tokens"] = ctx.budget.max_output_tokens
         if self.temperature is not None:
             kw["temperature"] = float(self.temperature)
         try:
             resp = client.chat.completions.create(**kw)
-        except (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError,
-                openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as e:
+        except (
+            openai.APIConnectionError,
+            openai.InternalServerError,
+            openai.RateLimitError,
+            openai.AuthenticationError,
+            openai.PermissionDeniedError,
+            openai.NotFoundError,
+        ) as e:
             raise InfraError(f"endpoint {self.base_url}: {type(e).__name__}: {e}") from None
         except openai.APIStatusError as e:
             if e.status_code >= 500 or out.turns == 0:  # a first call rejected: the setup, not the model
@@ -157,8 +195,15 @@ class OpenAIAgent:
         out.turns += 1
         return resp
 
-    def _act(self, ctx: Context, resp: Any, messages: list[dict[str, Any]], traj: TrajectoryBuilder,
-             out: Outcome, start: float) -> bool:
+    def _act(
+        self,
+        ctx: Context,
+        resp: Any,
+        messages: list[dict[str, Any]],
+        traj: TrajectoryBuilder,
+        out: Outcome,
+        start: float,
+    ) -> bool:
         """Record one response and run its tool calls; True once the model calls finish."""
         usage, cap = resp.usage, ctx.budget.max_output_tokens
         tin = int(getattr(usage, "prompt_tokens", 0) or 0)
@@ -168,15 +213,26 @@ class OpenAIAgent:
         cost = (tin * self.price[0] + tout * self.price[1]) / 1e6
         out.cost += cost
         if cap is not None and tout > cap and not any(n.get("setting") == "max_output_tokens" for n in out.notes):
-            out.notes.append({"kind": "ignored_setting", "setting": "max_output_tokens", "requested": cap,
-                              "observed": tout})
+            out.notes.append(
+                {"kind": "ignored_setting", "setting": "max_output_tokens", "requested": cap, "observed": tout}
+            )
         msg = resp.choices[0].message
         calls = list(msg.tool_calls or [])
         parsed = [(c.id, c.function.name, _arguments(c.function.arguments)) for c in calls]
-        step = traj.agent_turn(msg.content or "", [(i, n, a if isinstance(a, dict) else {"raw": a})
-                                                   for i, n, a in parsed], tin, tout, cost if any(self.price) else None)
-        messages.append({"role": "assistant", "content": msg.content or "",
-                         **({"tool_calls": [c.model_dump(exclude_none=True) for c in calls]} if calls else {})})
+        step = traj.agent_turn(
+            msg.content or "",
+            [(i, n, a if isinstance(a, dict) else {"raw": a}) for i, n, a in parsed],
+            tin,
+            tout,
+            cost if any(self.price) else None,
+        )
+        messages.append(
+            {
+                "role": "assistant",
+                "content": msg.content or "",
+                **({"tool_calls": [c.model_dump(exclude_none=True) for c in calls]} if calls else {}),
+            }
+        )
         if not calls:
             nudge = ctx.task.agent_brief().nudge
             messages.append({"role": "user", "content": nudge})
@@ -219,7 +275,7 @@ class OpenAIAgent:
         path, content = args.get("path"), args.get("content")
         if not isinstance(path, str) or not isinstance(content, str):
             return "error: write_file needs string `path` and `content`"
-        rel = path[len(WORKDIR) + 1:] if path.startswith(WORKDIR + "/") else path
+        rel = path[len(WORKDIR) + 1 :] if path.startswith(WORKDIR + "/") else path
         parts = [p for p in rel.split("/") if p not in ("", ".")]
         if rel.startswith("/") or not parts or ".." in parts or ".git" in parts or "\0" in rel:
             out.notes.append({"kind": "workspace_escape", "tool": "write_file", "path": path})

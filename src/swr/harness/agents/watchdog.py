@@ -1,5 +1,6 @@
 """The run's clock, kept from outside the agent: at the deadline every sandboxed process of the run is
 killed, whatever the agent does with its own time."""
+
 from __future__ import annotations
 
 import dataclasses

@@ -1,5 +1,6 @@
 """Artifact comparators: files a candidate writes (meshes, images, audio, tables, HTML, text) judged
 by what they mean, not their bytes, so a faithful re-serialisation passes and a wrong one fails."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -49,8 +50,9 @@ def check_options(kind: str, options: Mapping[str, Any] | None) -> None:
     options_for(kind, options, defaults)
 
 
-def compare_artifact(reference: Path, candidate: Path, *, atol: float = 1e-6, rtol: float = 1e-4,
-                     options: dict[str, Any] | None = None) -> ArtifactResult:
+def compare_artifact(
+    reference: Path, candidate: Path, *, atol: float = 1e-6, rtol: float = 1e-4, options: dict[str, Any] | None = None
+) -> ArtifactResult:
     """Compare a candidate artifact with the reference, choosing the comparator by the
     reference's suffix. Never raises on candidate bytes; a bad reference or bad options raise
     ArtifactConfigError, since that is the task's fault and must not be graded as the candidate's."""

@@ -1,4 +1,5 @@
 """Shared pieces of the artifact comparators: the result type, checks, option validation."""
+
 from __future__ import annotations
 
 import math
@@ -93,16 +94,19 @@ class Bound:
 # The one place the judge's decoding budget is set. Each unit is counted from headers, metadata or a
 # streamed byte scan before anything is decoded; the ceilings keep one side near a few hundred MB.
 BOUNDS: dict[str, dict[str, Bound]] = {
-    "image": {"pixels": Bound(4, 1 << 20, 1 << 23)},              # width x height of the first frame
-    "audio": {"samples": Bound(4, 1 << 20, 1 << 24)},             # frames x channels
-    "table": {"cells": Bound(4, 1 << 16, 1 << 22),                 # rows x columns (CSV: separators)
-              "bytes": Bound(4, 16 << 20, 256 << 20)},             # CSV file / Parquet decoded bytes
+    "image": {"pixels": Bound(4, 1 << 20, 1 << 23)},  # width x height of the first frame
+    "audio": {"samples": Bound(4, 1 << 20, 1 << 24)},  # frames x channels
+    "table": {
+        "cells": Bound(4, 1 << 16, 1 << 22),  # rows x columns (CSV: separators)
+        "bytes": Bound(4, 16 << 20, 256 << 20),
+    },  # CSV file / Parquet decoded bytes
     # formats differ up to ~5x in values per facet (indexed GLB vs ASCII STL), hence factor 8
-    "mesh": {"bytes": Bound(8, 8 << 20, 256 << 20),                # file size
-             "values": Bound(8, 1 << 18, 1 << 23)},                # declared scalars, or text tokens
-    "text": {"bytes": Bound(4, 1 << 20, 32 << 20),
-             "lines": Bound(4, 1 << 16, 1 << 22)},
-    "html": {"bytes": Bound(4, 1 << 20, 32 << 20)},              # parsed events <= bytes
+    "mesh": {
+        "bytes": Bound(8, 8 << 20, 256 << 20),  # file size
+        "values": Bound(8, 1 << 18, 1 << 23),
+    },  # declared scalars, or text tokens
+    "text": {"bytes": Bound(4, 1 << 20, 32 << 20), "lines": Bound(4, 1 << 16, 1 << 22)},
+    "html": {"bytes": Bound(4, 1 << 20, 32 << 20)},  # parsed events <= bytes
 }
 
 
@@ -114,13 +118,22 @@ class TooLarge(Exception):
         super().__init__(
             f"candidate {kind} declares {got} {unit}, beyond the bound of {bound.limit(ref)} "
             f"({bound.factor}x the reference's {ref} + {bound.slack}, at most {bound.ceiling}); "
-            "not decoded")
+            "not decoded"
+        )
 
     def result(self) -> ArtifactResult:
         """The mismatch the verdict reports, with the bound as a check."""
-        bound = check(False, self.bound.limit(self.ref), self.got, None, unit=self.unit,
-                      reference=self.ref, factor=self.bound.factor, slack=self.bound.slack,
-                      ceiling=self.bound.ceiling)
+        bound = check(
+            False,
+            self.bound.limit(self.ref),
+            self.got,
+            None,
+            unit=self.unit,
+            reference=self.ref,
+            factor=self.bound.factor,
+            slack=self.bound.slack,
+            ceiling=self.bound.ceiling,
+        )
         return ArtifactResult(False, self.kind, {"bound": bound}, str(self))
 
 
@@ -180,13 +193,16 @@ def load_failure(kind: str, what: str, exc: BaseException) -> ArtifactResult:
     """A candidate that cannot be read fails with the reason, never an exception."""
     msg = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
     return ArtifactResult(
-        ok=False, kind=kind, checks={},
+        ok=False,
+        kind=kind,
+        checks={},
         detail=f"cannot read candidate {what}: {type(exc).__name__}: {msg}".rstrip(": "),
     )
 
 
-def load_pair(kind: str, reference: Any, load_ref: Callable[[Budget], T],
-              load_cand: Callable[[Budget], T]) -> tuple[T, T] | ArtifactResult:
+def load_pair(
+    kind: str, reference: Any, load_ref: Callable[[Budget], T], load_cand: Callable[[Budget], T]
+) -> tuple[T, T] | ArtifactResult:
     """Load both sides: an unreadable reference is the task's fault (raise), a candidate's a failure.
     The reference's declared sizes bound the candidate's, so a bomb is refused before it is decoded."""
     ref_budget = Budget(kind)
@@ -210,14 +226,12 @@ def tol_value(name: str, value: Any) -> float:
         raise ArtifactConfigError(str(e)) from None
 
 
-def options_for(kind: str, options: Mapping[str, Any] | None,
-                defaults: Mapping[str, Any]) -> dict[str, Any]:
+def options_for(kind: str, options: Mapping[str, Any] | None, defaults: Mapping[str, Any]) -> dict[str, Any]:
     """Defaults overlaid with `options`; an unknown key is a typo in the task, so it raises."""
     merged = dict(defaults)
     for key, value in (options or {}).items():
         if key not in defaults:
-            raise ArtifactConfigError(
-                f"unknown {kind} option {key!r}; known: {sorted(defaults)}")
+            raise ArtifactConfigError(f"unknown {kind} option {key!r}; known: {sorted(defaults)}")
         merged[key] = value
     return merged
 

@@ -1,5 +1,6 @@
 """Audio comparator: sample rate, channels, length in frames and samples within
 atol + rtol·peak, so a lossless re-encode (WAV ↔ FLAC) passes and a truncated or scaled one fails."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -34,13 +35,13 @@ def load_audio(path: Path, budget: Budget) -> tuple[np.ndarray, int, str]:
     return np.asarray(data, dtype=np.float64), int(rate), str(subtype)
 
 
-def compare_audio(reference: Path, candidate: Path, atol: float, rtol: float,
-                  options: Mapping[str, Any] | None = None) -> ArtifactResult:
+def compare_audio(
+    reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
+) -> ArtifactResult:
     """Rate, channels and frames exact; max |sample difference| ≤ atol + rtol·peak(reference).
     Lossy formats (OGG Vorbis) need a looser atol/rtol from the task."""
     options_for("audio", options, DEFAULTS)
-    pair = load_pair("audio", reference, lambda b: load_audio(reference, b),
-                     lambda b: load_audio(candidate, b))
+    pair = load_pair("audio", reference, lambda b: load_audio(reference, b), lambda b: load_audio(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
     (ref, r_rate, r_sub), (cand, c_rate, c_sub) = pair

@@ -6,6 +6,7 @@ of a million empty scans is a few megabytes of a legal size and costs the decode
 is bounded here instead. A candidate that exhausts the budget fails its artifact (`artifact_mismatch`,
 the label of any undecodable candidate file), never hangs the judge and never makes `swr grade` an
 infrastructure failure; a bad reference or bad options still raise ArtifactConfigError in the parent."""
+
 from __future__ import annotations
 
 import json
@@ -25,18 +26,21 @@ DECODE_WALL_S = 120  # a child that sleeps or blocks is killed from outside at t
 _CHILD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def compare_bounded(reference: Path, candidate: Path, *, atol: float, rtol: float,
-                    options: dict[str, Any] | None, kind: str) -> ArtifactResult:
+def compare_bounded(
+    reference: Path, candidate: Path, *, atol: float, rtol: float, options: dict[str, Any] | None, kind: str
+) -> ArtifactResult:
     """compare_artifact in a child under DECODE_CPU_S and DECODE_AS_BYTES; a budget exceeded, or a decoder
     that kills its process, is a failed candidate artifact. Memory exhausted while decoding is a MemoryError
     that compare_artifact already turns into one."""
-    request = json.dumps({"reference": str(reference), "candidate": str(candidate), "atol": atol, "rtol": rtol,
-                          "options": options})
+    request = json.dumps(
+        {"reference": str(reference), "candidate": str(candidate), "atol": atol, "rtol": rtol, "options": options}
+    )
     env = dict(os.environ) | _CHILD_ENV
     argv = [sys.executable, "-m", __name__, str(DECODE_CPU_S), str(DECODE_AS_BYTES)]
     try:
-        proc = subprocess.run(argv, input=request.encode(), capture_output=True, timeout=DECODE_WALL_S, env=env,
-                              cwd="/")  # not the caller's directory: nothing there is imported
+        proc = subprocess.run(
+            argv, input=request.encode(), capture_output=True, timeout=DECODE_WALL_S, env=env, cwd="/"
+        )  # not the caller's directory: nothing there is imported
     except subprocess.TimeoutExpired:
         return exceeded(kind, f"{DECODE_WALL_S} s of wall time")
     if proc.returncode == 0:
@@ -58,8 +62,12 @@ def compare_bounded(reference: Path, candidate: Path, *, atol: float, rtol: floa
 
 def exceeded(kind: str, what: str) -> ArtifactResult:
     """The failure of a candidate file whose comparison outran the judge's decode budget."""
-    return ArtifactResult(False, kind, {"budget": {"ok": False, "expected": what, "got": "exceeded", "tol": None}},
-                          f"cannot read candidate {kind}: decode budget exceeded ({what}); not judged further")
+    return ArtifactResult(
+        False,
+        kind,
+        {"budget": {"ok": False, "expected": what, "got": "exceeded", "tol": None}},
+        f"cannot read candidate {kind}: decode budget exceeded ({what}); not judged further",
+    )
 
 
 def _child(cpu_s: int, as_bytes: int) -> None:
@@ -73,8 +81,9 @@ def _child(cpu_s: int, as_bytes: int) -> None:
 
     req = json.loads(sys.stdin.buffer.read())
     try:
-        res = compare_artifact(Path(req["reference"]), Path(req["candidate"]), atol=req["atol"], rtol=req["rtol"],
-                               options=req["options"])
+        res = compare_artifact(
+            Path(req["reference"]), Path(req["candidate"]), atol=req["atol"], rtol=req["rtol"], options=req["options"]
+        )
         out: dict[str, Any] = asdict(res)
     except ArtifactConfigError as e:
         out = {"config_error": str(e)}

@@ -2,6 +2,7 @@
 
 The file, not its name, is what gets graded: JSON comparison sees a mask in its place, the domain
 comparator judges the file, and equality checks (gates, anti-shortcut) see its content digest."""
+
 from __future__ import annotations
 
 import hashlib
@@ -16,7 +17,7 @@ from swr.core.layout import EXAMPLE_FILES
 from ..compare import Mismatch, dotted
 from ..leaves import Where, walk
 from ..tolerance import Tolerances
-from . import ArtifactResult, check_options, compare_artifact, artifact_kind
+from . import ArtifactResult, artifact_kind, check_options, compare_artifact
 from .bounded import compare_bounded
 
 RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
@@ -57,9 +58,11 @@ def artifact_leaves(ref: Reference, tol: Tolerances) -> list[tuple[Where, str]]:
     names = {n for n in os.listdir(ref.files) if n not in RESERVED}
     if not names:
         return []
-    return [(path, node) for path, node in walk(ref.output)  # graded checked on names only: arrays stay cheap
-            if isinstance(node, str) and node in names and tol.for_path(path) is not None
-            and safe_file(ref.files, node)]
+    return [
+        (path, node)
+        for path, node in walk(ref.output)  # graded checked on names only: arrays stay cheap
+        if isinstance(node, str) and node in names and tol.for_path(path) is not None and safe_file(ref.files, node)
+    ]
 
 
 def get_at(doc: Any, path: Where) -> Any:
@@ -113,8 +116,14 @@ def substitute(doc: Any, leaves: list[tuple[Where, str]], files: Path | None, ho
     return doc
 
 
-def judge_files(ref: Reference, leaves: list[tuple[Where, str]], doc: Any, files: Path | None,
-                tol: Tolerances, trusted: bool = False) -> list[Mismatch]:
+def judge_files(
+    ref: Reference,
+    leaves: list[tuple[Where, str]],
+    doc: Any,
+    files: Path | None,
+    tol: Tolerances,
+    trusted: bool = False,
+) -> list[Mismatch]:
     """One artifact_mismatch per artifact field whose candidate file the domain comparator rejects;
     `trusted`: the files are swr's own (see compare_file)."""
     bad: list[Mismatch] = []
@@ -139,8 +148,9 @@ def same_bytes(a: Path, b: Path) -> bool:
     return True
 
 
-def compare_file(reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances,
-                 trusted: bool = False) -> ArtifactResult:
+def compare_file(
+    reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances, trusted: bool = False
+) -> ArtifactResult:
     """Identical bytes pass here; anything else is decoded in the bounded child (bounded.py), the only
     place candidate bytes meet a decoder. `trusted`: both files are swr's own (the reference's runs in the
     build's gates, the audits' mutants of them), decoded here: a child per comparison would cost the build
@@ -158,5 +168,16 @@ def compare_file(reference: Path, candidate: Path | None, name: str, path: Where
     return compare_bounded(reference, candidate, atol=atol, rtol=rtol, options=options, kind=artifact_kind(reference))
 
 
-__all__ = ["MASK", "RESERVED", "Reference", "artifact_leaves", "as_reference", "digest", "get_at",
-           "judge_files", "replaced", "safe_file", "substitute"]
+__all__ = [
+    "MASK",
+    "RESERVED",
+    "Reference",
+    "artifact_leaves",
+    "as_reference",
+    "digest",
+    "get_at",
+    "judge_files",
+    "replaced",
+    "safe_file",
+    "substitute",
+]

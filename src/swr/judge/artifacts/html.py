@@ -3,6 +3,7 @@ browser collapses it), so `<meta charset="utf-8">` equals `<meta charset="utf-8"
 order, quoting, entity spelling, omitted end tags and line layout are free, and a changed element
 or word is not. Parsed by libxml2 (lxml): in linear time, where the stdlib's html.parser of
 Python 3.11 is quadratic on some inputs a candidate can write."""
+
 from __future__ import annotations
 
 import os
@@ -16,11 +17,14 @@ from ._common import ArtifactResult, Budget, check, finish, load_pair, options_f
 DEFAULTS: dict[str, Any] = {}
 _SHOW = 200  # characters of a differing event quoted in a check
 # elements whose boundaries end a line box: whitespace next to them is not rendered
-_BLOCK = frozenset((
-    "html head body title meta link base style script noscript template div p h1 h2 h3 h4 h5 h6 ul ol li "
-    "dl dt dd table thead tbody tfoot tr td th caption colgroup col section article nav header footer "
-    "aside main figure figcaption blockquote pre hr br form fieldset legend address details summary "
-    "option select textarea").split())
+_BLOCK = frozenset(
+    (
+        "html head body title meta link base style script noscript template div p h1 h2 h3 h4 h5 h6 ul ol li "
+        "dl dt dd table thead tbody tfoot tr td th caption colgroup col section article nav header footer "
+        "aside main figure figcaption blockquote pre hr br form fieldset legend address details summary "
+        "option select textarea"
+    ).split()
+)
 _RAW = frozenset(("pre", "textarea", "script"))  # text kept as written (newlines normalised); CSS collapses
 _INLINE_VOID = frozenset(("img", "input", "embed"))  # inline content: the space after them shows
 _FOREIGN = frozenset(("math", "svg"))  # MathML and SVG: whitespace between elements is nothing
@@ -82,8 +86,9 @@ def parse(data: bytes) -> list[Event]:
     if not data.strip():
         return []
     target = _Events()
-    parser = etree.HTMLParser(target=target, encoding="utf-8", recover=True, no_network=True,
-                              remove_comments=True, remove_pis=True)
+    parser = etree.HTMLParser(
+        target=target, encoding="utf-8", recover=True, no_network=True, remove_comments=True, remove_pis=True
+    )
     parser.feed(data)
     events: list[tuple[Any, ...]] = parser.close()
     return events
@@ -155,8 +160,9 @@ def normalise(events: list[Event]) -> list[Event]:
             out[i] = ("text", ev[1].rstrip(" "))
         if ev[0] == "raw" and pre_end:  # the last line of a <pre>: nothing is drawn after its spaces either
             out[i] = ("raw", ev[1].rstrip(" \t"))
-        pre_end = (ev[0] == "end" and (ev[1] in ("pre", "textarea") or pre_end)) or (pre_end and ev[0] == "raw"
-                                                                                   and not out[i][1])
+        pre_end = (ev[0] == "end" and (ev[1] in ("pre", "textarea") or pre_end)) or (
+            pre_end and ev[0] == "raw" and not out[i][1]
+        )
         if ev[0] in ("text", "raw"):
             at_break = at_break and not out[i][1]
         elif ev[0] in ("start", "end") and ev[1] in _INLINE_VOID:
@@ -200,8 +206,9 @@ def _where(events: list[Event], index: int) -> str:
     return " > ".join(stack) or "document"
 
 
-def compare_html(reference: Path, candidate: Path, atol: float, rtol: float,
-                 options: Mapping[str, Any] | None = None) -> ArtifactResult:
+def compare_html(
+    reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
+) -> ArtifactResult:
     """Equal parsed documents; reports the first differing element, attribute set or text.
     atol/rtol are unused: numbers inside HTML are compared as written."""
     options_for("html", options, DEFAULTS)

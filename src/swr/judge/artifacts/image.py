@@ -7,6 +7,7 @@ must then be the same as the reference's (the `colour` check): an ICC profile th
 and a PNG cHRM whose primaries or white point are not sRGB's (a colour-managed viewer maps the
 pixels through them; absent an sRGB or iCCP chunk, which take precedence, cHRM changes what is
 shown). A re-encoding that keeps the same chunks (other compression or filtering) still passes."""
+
 from __future__ import annotations
 
 import hashlib
@@ -29,8 +30,8 @@ from ._common import (
 )
 
 DEFAULTS: dict[str, Any] = {
-    "pixel_tol": 2.0,          # max |difference| per channel, on the 0-255 scale
-    "max_bad_fraction": 0.0,   # fraction of pixels allowed beyond pixel_tol
+    "pixel_tol": 2.0,  # max |difference| per channel, on the 0-255 scale
+    "max_bad_fraction": 0.0,  # fraction of pixels allowed beyond pixel_tol
 }
 # Modes whose channels are not 0-255 samples of the picture as shown: convert first.
 _TO_RGB = {"CMYK", "YCbCr", "LAB", "HSV", "RGBX"}
@@ -141,8 +142,9 @@ def load_image(path: Path, budget: Budget) -> tuple[np.ndarray, str | None]:
     return arr, colour
 
 
-def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
-                  options: Mapping[str, Any] | None = None) -> ArtifactResult:
+def compare_image(
+    reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
+) -> ArtifactResult:
     """Same size and channels; every pixel (but max_bad_fraction of them) within pixel_tol in
     every channel. atol/rtol are unused: pixel tolerances are in pixel units, set by options."""
     opts = options_for("image", options, DEFAULTS)
@@ -150,8 +152,7 @@ def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
     max_bad = tol_value("max_bad_fraction", opts["max_bad_fraction"])
     if max_bad > 1:
         raise ArtifactConfigError(f"max_bad_fraction must be <= 1, got {max_bad}")
-    pair = load_pair("image", reference, lambda b: load_image(reference, b),
-                     lambda b: load_image(candidate, b))
+    pair = load_pair("image", reference, lambda b: load_image(reference, b), lambda b: load_image(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
     (ref, ref_colour), (cand, cand_colour) = pair
@@ -171,6 +172,5 @@ def compare_image(reference: Path, candidate: Path, atol: float, rtol: float,
         if n_bad:
             y, x = np.argwhere(bad)[0]
             extra["where"] = f"pixel x={int(x)}, y={int(y)}"
-        checks["pixels"] = check(n_bad <= max_bad * total, 0.0, float(diff.max()), pixel_tol,
-                                 **extra)
+        checks["pixels"] = check(n_bad <= max_bad * total, 0.0, float(diff.max()), pixel_tol, **extra)
     return finish("image", checks)

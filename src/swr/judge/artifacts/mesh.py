@@ -1,6 +1,7 @@
 """Mesh comparator: global invariants (volume, area, bounds, Euler characteristic, watertightness, winding)
 plus a bidirectional surface distance measured exactly to triangles, so facet order, vertex order
 and file format never matter while a scaled, holed or dented surface does."""
+
 from __future__ import annotations
 
 import hashlib
@@ -34,8 +35,8 @@ from ._common import (
 
 SUFFIXES = (".stl", ".obj", ".ply", ".off", ".glb")
 DEFAULTS: dict[str, Any] = {
-    "distance_rtol": 1e-3,      # max surface distance, relative to the reference bbox diagonal
-    "samples": 2000,            # seeded surface samples per mesh (vertices are added to them)
+    "distance_rtol": 1e-3,  # max surface distance, relative to the reference bbox diagonal
+    "samples": 2000,  # seeded surface samples per mesh (vertices are added to them)
     "seed": 0,
     # vertices used as extra probe points (a seeded subset beyond this): every one by default, the decode
     # budget bounding their number; a defect at one unprobed vertex would otherwise pass
@@ -150,8 +151,9 @@ def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
             _PARSED.move_to_end(key)
     if hit is not None:
         return hit.copy()
-    mesh = trimesh.load(io.BytesIO(data), file_type=file_type.lstrip("."), force="mesh", process=True,
-                        skip_materials=True, resolver={})
+    mesh = trimesh.load(
+        io.BytesIO(data), file_type=file_type.lstrip("."), force="mesh", process=True, skip_materials=True, resolver={}
+    )
     if not isinstance(mesh, trimesh.Trimesh):
         raise TypeError(f"not a triangle mesh ({type(mesh).__name__})")
     mesh.merge_vertices(merge_tex=True, merge_norm=True)
@@ -226,10 +228,10 @@ def distance_numpy(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     fstep = min(len(triangles), 20_000) or 1
     pstep = max(1, _PAIR_BUDGET // fstep)
     for f0 in range(0, len(triangles), fstep):
-        tri = triangles[f0:f0 + fstep]
+        tri = triangles[f0 : f0 + fstep]
         for p0 in range(0, len(points), pstep):
-            d = _points_to_triangles_sq(points[p0:p0 + pstep], tri).min(axis=1)
-            np.minimum(out[p0:p0 + pstep], d, out=out[p0:p0 + pstep])
+            d = _points_to_triangles_sq(points[p0 : p0 + pstep], tri).min(axis=1)
+            np.minimum(out[p0 : p0 + pstep], d, out=out[p0 : p0 + pstep])
     dist: np.ndarray = np.sqrt(out)
     return dist
 
@@ -295,9 +297,11 @@ def _probe_distance(src: Any, dst: Any, samples: int, seed: int, max_vertices: i
 def _summary(mesh: Any) -> dict[str, Any]:
     """The invariants compared, computed once per mesh."""
     return {
-        "volume": float(mesh.volume), "area": float(mesh.area),
+        "volume": float(mesh.volume),
+        "area": float(mesh.area),
         "bounds": np.asarray(mesh.bounds, dtype=np.float64),
-        "euler": int(mesh.euler_number), "watertight": bool(mesh.is_watertight),
+        "euler": int(mesh.euler_number),
+        "watertight": bool(mesh.is_watertight),
         "winding": _winding(mesh),
     }
 
@@ -316,8 +320,9 @@ def _winding(mesh: Any) -> str:
     return "outward" if signed > 0 else "inward"
 
 
-def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
-                 options: Mapping[str, Any] | None = None) -> ArtifactResult:
+def compare_mesh(
+    reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
+) -> ArtifactResult:
     """Invariants within tolerances scaled by the reference diagonal d (lengths rtol·d, area
     rtol·d², volume rtol·d³, each plus atol); topology exact; max surface distance ≤ atol + distance_rtol·d."""
     opts = options_for("mesh", options, DEFAULTS)
@@ -326,10 +331,13 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     seed = count_option("seed", opts["seed"], 0, 2**32 - 1)
     max_vertices = count_option("max_vertex_points", opts["max_vertex_points"], 0, 10_000_000)
     if not isinstance(opts["translation_invariant"], bool):
-        raise ArtifactConfigError(
-            f"translation_invariant must be true or false, got {opts['translation_invariant']!r}")
-    pair = load_pair("mesh", reference, lambda b: load_mesh(reference, reference.suffix.lower(), b),
-                     lambda b: load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES), b))
+        raise ArtifactConfigError(f"translation_invariant must be true or false, got {opts['translation_invariant']!r}")
+    pair = load_pair(
+        "mesh",
+        reference,
+        lambda b: load_mesh(reference, reference.suffix.lower(), b),
+        lambda b: load_mesh(candidate, read_suffix(candidate, reference, SUFFIXES), b),
+    )
     if isinstance(pair, ArtifactResult):
         return pair
     ref, cand = pair
@@ -341,15 +349,15 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     r, c = _summary(ref), _summary(cand)
     diag = float(np.linalg.norm(r["bounds"][1] - r["bounds"][0]))
     tol_len, tol_area, tol_vol = atol + rtol * diag, atol + rtol * diag**2, atol + rtol * diag**3
-    bounds_ok = all(close(float(x), float(y), tol_len)
-                    for x, y in zip(r["bounds"].ravel(), c["bounds"].ravel()))
+    bounds_ok = all(close(float(x), float(y), tol_len) for x, y in zip(r["bounds"].ravel(), c["bounds"].ravel()))
     checks = {
         "watertight": check(r["watertight"] == c["watertight"], r["watertight"], c["watertight"]),
         "euler": check(r["euler"] == c["euler"], r["euler"], c["euler"]),
         # a consistently wound reference demands the same winding (every reference mesh is; an open or
         # inconsistent one demands nothing of it)
-        "winding": check(r["winding"] == c["winding"] if r["winding"] != "inconsistent" else True,
-                         r["winding"], c["winding"]),
+        "winding": check(
+            r["winding"] == c["winding"] if r["winding"] != "inconsistent" else True, r["winding"], c["winding"]
+        ),
         "bounds": check(bounds_ok, r["bounds"], c["bounds"], tol_len),
         "area": check(close(r["area"], c["area"], tol_area), r["area"], c["area"], tol_area),
         "volume": check(close(r["volume"], c["volume"], tol_vol), r["volume"], c["volume"], tol_vol),
@@ -365,9 +373,14 @@ def compare_mesh(reference: Path, candidate: Path, atol: float, rtol: float,
     back = _probe_distance(cand, ref, samples, seed, max_vertices, tol_dist)
     worst = float(max(fwd.max(), back.max()))
     checks["distance"] = check(
-        bool(np.isfinite(worst)) and worst <= tol_dist, 0.0, worst, tol_dist,
-        reference_to_candidate_max=float(fwd.max()), candidate_to_reference_max=float(back.max()),
-        reference_to_candidate_mean=float(fwd.mean()), candidate_to_reference_mean=float(back.mean()),
+        bool(np.isfinite(worst)) and worst <= tol_dist,
+        0.0,
+        worst,
+        tol_dist,
+        reference_to_candidate_max=float(fwd.max()),
+        candidate_to_reference_max=float(back.max()),
+        reference_to_candidate_mean=float(fwd.mean()),
+        candidate_to_reference_mean=float(back.mean()),
         diagonal=diag,
     )
     return finish("mesh", checks)

@@ -11,6 +11,7 @@ does not match, while a candidate's `NA` still matches the reference's empty cel
 (`__index_level_0__`, or a named index in the pandas metadata) is a column when the reference stores
 one; when the reference has none (a default RangeIndex), an unnamed one (`__index_level_N__`) is ignored and
 a named one is an ordinary column (`df.groupby("k").agg(...).to_parquet()` stores the key `k` as the index)."""
+
 from __future__ import annotations
 
 import csv
@@ -42,8 +43,29 @@ SUFFIXES = (".csv", ".tsv", ".parquet")
 DEFAULTS: dict[str, Any] = {"text_columns": []}  # reference columns always compared as text
 _BOOLS = {"true": True, "false": False}
 # pandas' default na_values: what read_csv turns into a missing value
-MISSING = frozenset({"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
-                     "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"})
+MISSING = frozenset(
+    {
+        "",
+        "#N/A",
+        "#N/A N/A",
+        "#NA",
+        "-1.#IND",
+        "-1.#QNAN",
+        "-NaN",
+        "-nan",
+        "1.#IND",
+        "1.#QNAN",
+        "<NA>",
+        "N/A",
+        "NA",
+        "NULL",
+        "NaN",
+        "None",
+        "n/a",
+        "nan",
+        "null",
+    }
+)
 _INT = re.compile(r"[+-]?\d+")
 _LEADING_ZERO = re.compile(r"[+-]?0\d")  # 02139, 007, 00.5: an identifier, not a number
 _INDEX = re.compile(r"__index_level_\d+__")
@@ -166,8 +188,7 @@ def _is_text(typ: Any) -> bool:
     """String or binary: the types a dictionary page can multiply far beyond the file's size."""
     import pyarrow.types as pt
 
-    return bool(pt.is_string(typ) or pt.is_large_string(typ) or pt.is_binary(typ)
-                or pt.is_large_binary(typ))
+    return bool(pt.is_string(typ) or pt.is_large_string(typ) or pt.is_binary(typ) or pt.is_large_binary(typ))
 
 
 def _dense_bytes(batch: Any) -> int:
@@ -224,9 +245,12 @@ def read_parquet(path: Path, budget: Budget) -> list[Column]:
         budget.admit("bytes", dense)
         for store, kind, col in zip(cells, kinds, batch.columns):
             store.extend(_arrow_cell(v, kind) for v in col.to_pylist())
-    return [Column(str(f.name).strip(), kind if any(v is not None for v in values) else "null", values,
-                   index=f.name in index)
-            for f, kind, values in zip(fields, kinds, cells)]
+    return [
+        Column(
+            str(f.name).strip(), kind if any(v is not None for v in values) else "null", values, index=f.name in index
+        )
+        for f, kind, values in zip(fields, kinds, cells)
+    ]
 
 
 def load_table(path: Path, suffix: str, budget: Budget) -> list[Column]:
@@ -295,15 +319,13 @@ def _float_bad(ref: list[Any], cand: list[Any], atol: float, rtol: float) -> np.
 
 def _exact_bad(ref: list[Any], cand: list[Any]) -> np.ndarray:
     """Mask of cells not exactly equal (3.0 equals 3; missing only equals missing)."""
-    return np.array([(a is None) != (b is None) or (a is not None and a != b) for a, b in zip(ref, cand)],
-                    dtype=bool)
+    return np.array([(a is None) != (b is None) or (a is not None and a != b) for a, b in zip(ref, cand)], dtype=bool)
 
 
 def _text_bad(ref: list[str | None], cand: list[str | None]) -> np.ndarray:
     """Mask of text cells that differ: the reference's text is literal (its `NA` is a value), and a candidate's
     missing spelling (NaN, NA, null ...) stands for a missing cell only where the reference's is missing."""
-    return np.array([a != b and not (a is None and (b is None or b in MISSING)) for a, b in zip(ref, cand)],
-                    dtype=bool)
+    return np.array([a != b and not (a is None and (b is None or b in MISSING)) for a, b in zip(ref, cand)], dtype=bool)
 
 
 def _text_columns(raw: Any, ref: Mapping[str, Column]) -> set[str]:
@@ -316,15 +338,21 @@ def _text_columns(raw: Any, ref: Mapping[str, Column]) -> set[str]:
     return set(raw)
 
 
-def _cells(ref: dict[str, Column], kinds: dict[str, str], cand: dict[str, list[Any]],
-           atol: float, rtol: float) -> dict[str, Any]:
+def _cells(
+    ref: dict[str, Column], kinds: dict[str, str], cand: dict[str, list[Any]], atol: float, rtol: float
+) -> dict[str, Any]:
     """The cells check over the columns whose kinds fit: floats within tolerance, the rest exact."""
     n_bad, first, tol = 0, None, None
     for key, cv in cand.items():
         kind = kinds[key]
         rv: list[Any] = _text(ref[key]) if kind == "string" else ref[key].values
-        bad = (_float_bad(rv, cv, atol, rtol) if kind == "float" else _text_bad(rv, cv) if kind == "string"
-               else _exact_bad(rv, cv))
+        bad = (
+            _float_bad(rv, cv, atol, rtol)
+            if kind == "float"
+            else _text_bad(rv, cv)
+            if kind == "string"
+            else _exact_bad(rv, cv)
+        )
         n_bad += int(bad.sum())
         if first is None and bad.any():
             i = int(np.argmax(bad))
@@ -332,19 +360,29 @@ def _cells(ref: dict[str, Column], kinds: dict[str, str], cand: dict[str, list[A
             if kind == "float" and rv[i] is not None:
                 tol = atol + rtol * abs(rv[i])
     return check(
-        n_bad == 0, None if first is None else first["expected"],
-        None if first is None else first["got"], tol, bad_cells=n_bad,
+        n_bad == 0,
+        None if first is None else first["expected"],
+        None if first is None else first["got"],
+        tol,
+        bad_cells=n_bad,
         where=None if first is None else f"row {first['row']}, column {first['column']!r}",
-        atol=atol, rtol=rtol)
+        atol=atol,
+        rtol=rtol,
+    )
 
 
-def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
-                  options: Mapping[str, Any] | None = None) -> ArtifactResult:
+def compare_table(
+    reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
+) -> ArtifactResult:
     """Columns matched by name (order reported, not graded), rows in order, kinds as the reference
     decides (see the module docstring), floats within atol + rtol·|ref|, everything else exact."""
     opts = options_for("table", options, DEFAULTS)
-    pair = load_pair("table", reference, lambda b: load_table(reference, reference.suffix.lower(), b),
-                     lambda b: load_table(candidate, read_suffix(candidate, reference, SUFFIXES), b))
+    pair = load_pair(
+        "table",
+        reference,
+        lambda b: load_table(reference, reference.suffix.lower(), b),
+        lambda b: load_table(candidate, read_suffix(candidate, reference, SUFFIXES), b),
+    )
     if isinstance(pair, ArtifactResult):
         return pair
     ref_cols, cand_cols = pair
@@ -355,18 +393,25 @@ def compare_table(reference: Path, candidate: Path, atol: float, rtol: float,
     text = _text_columns(opts["text_columns"], ref)
     kinds = {k: "string" if k in text else col.kind for k, col in ref.items()}
     common = [k for k in ref if k in cand]
-    checks = {"columns": check(
-        set(ref) == set(cand), list(ref), list(cand), None,
-        missing=[k for k in ref if k not in cand], extra=[k for k in cand if k not in ref],
-        same_order=list(ref) == list(cand))}
+    checks = {
+        "columns": check(
+            set(ref) == set(cand),
+            list(ref),
+            list(cand),
+            None,
+            missing=[k for k in ref if k not in cand],
+            extra=[k for k in cand if k not in ref],
+            same_order=list(ref) == list(cand),
+        )
+    }
     r_rows = len(ref_cols[0].values) if ref_cols else 0
     c_rows = len(cand_cols[0].values) if cand_cols else 0
     checks["rows"] = check(r_rows == c_rows, r_rows, c_rows)
     read = {k: _as_kind(cand[k], kinds[k]) for k in common}
     kind_bad = [k for k in common if read[k] is None]
     checks["kinds"] = check(
-        not kind_bad, {k: kinds[k] for k in kind_bad[:_SHOWN]},
-        {k: cand[k].kind for k in kind_bad[:_SHOWN]})
+        not kind_bad, {k: kinds[k] for k in kind_bad[:_SHOWN]}, {k: cand[k].kind for k in kind_bad[:_SHOWN]}
+    )
     if checks["rows"]["ok"]:
         fit = {k: v for k, v in read.items() if v is not None}
         checks["cells"] = _cells(ref, kinds, fit, atol, rtol)

@@ -1,5 +1,6 @@
 """Text comparator: lines equal after normalising newlines and trailing whitespace, except
 lines the task declares volatile (timestamps, GUIDs) by regex, which must still be present."""
+
 from __future__ import annotations
 
 import os
@@ -66,14 +67,14 @@ def _show(line: str | None) -> str | None:
     return line if len(line) <= _SHOW else line[:_SHOW] + "..."
 
 
-def compare_text(reference: Path, candidate: Path, atol: float, rtol: float,
-                 options: Mapping[str, Any] | None = None) -> ArtifactResult:
+def compare_text(
+    reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
+) -> ArtifactResult:
     """Line by line; reports the first differing line (1-based). atol/rtol are unused: numbers
     inside text are compared as written (a task that needs tolerance should emit a table)."""
     opts = options_for("text", options, DEFAULTS)
     patterns = _patterns(opts["ignore_lines"])
-    pair = load_pair("text", reference, lambda b: read_lines(reference, b),
-                     lambda b: read_lines(candidate, b))
+    pair = load_pair("text", reference, lambda b: read_lines(reference, b), lambda b: read_lines(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
     ref, cand = pair
@@ -86,8 +87,7 @@ def compare_text(reference: Path, candidate: Path, atol: float, rtol: float,
     else:
         exp = ref[first] if first < len(ref) else None
         got = cand[first] if first < len(cand) else None
-        content = check(False, _show(exp), _show(got), None, where=f"line {first + 1}",
-                        line=first + 1)
+        content = check(False, _show(exp), _show(got), None, where=f"line {first + 1}", line=first + 1)
     # the first differing line says more than a line count, so it is reported first
     checks = {"content": content, "lines": check(len(ref) == len(cand), len(ref), len(cand))}
     return finish("text", checks)

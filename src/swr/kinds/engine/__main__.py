@@ -1,4 +1,5 @@
 """`python -m swr.kinds.engine check DIR [--sandbox bwrap]`: an engine's readiness, for its authors."""
+
 from __future__ import annotations
 
 import argparse
@@ -6,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from swr.kinds.engine.check import check_engine
 from swr.core.errors import SwrError
+from swr.kinds.engine.check import check_engine
 from swr.sandbox import get_sandbox
 
 

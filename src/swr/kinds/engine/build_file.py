@@ -1,6 +1,7 @@
 """An engine task's private/build.json, typed: what its build checked (swr.kinds.engine.check.check_engine):
 the reference's score, the empty candidate and every cheat failing, each tolerance check's margin on two BLAS
 kernels, and the spec-rule and operator mutants of the adequacy audit. Written once by write_engine_task."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -8,7 +9,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from swr.core.recordfile import Number
-
 
 
 class _Record(BaseModel):

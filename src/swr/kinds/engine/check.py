@@ -1,6 +1,7 @@
 """`python -m swr.kinds.engine check DIR`: an engine through everything its build demands — the hand-derived
 self-tests hold for the reference, the reference passes every case with margin (the achievability probe),
 the empty candidate and every cheating candidate fail, each on a named check."""
+
 from __future__ import annotations
 
 import hashlib
@@ -14,15 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from swr.audit.adequacy import adequacy, rule_mutants
-from swr.kinds.engine.grading import Case, grade_engine, run_candidate
-from swr.kinds.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
-from swr.kinds.engine.verdict import CheckRecord
 from swr.core.errors import SwrError
 from swr.core.layout import CHEATS, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
 from swr.core.layout import ENGINE_HIDDEN as HIDDEN
 from swr.core.layout import ENGINE_PUBLIC as PUBLIC
+from swr.kinds.engine.grading import Case, grade_engine, run_candidate
+from swr.kinds.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
+from swr.kinds.engine.verdict import CheckRecord
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
-
 
 FIXED_NOTE = "hidden cases fixed, not drawn from the seed"
 
@@ -56,8 +56,10 @@ def with_expected(spec: EngineSpec, cases: list[Case], sandbox: Sandbox) -> list
     """Cases whose expected values the reference tool computes (verifier/expect.py), computed here."""
     if not (spec.directory / VERIFIER / EXPECT).is_file():
         return cases
-    return [c if "expected" in c else {**c, "expected": _script(spec, EXPECT, {"input": c["input"]}, sandbox)["expected"]}
-            for c in cases]
+    return [
+        c if "expected" in c else {**c, "expected": _script(spec, EXPECT, {"input": c["input"]}, sandbox)["expected"]}
+        for c in cases
+    ]
 
 
 def _script(spec: EngineSpec, name: str, payload: dict[str, Any], sandbox: Sandbox) -> dict[str, Any]:
@@ -65,12 +67,17 @@ def _script(spec: EngineSpec, name: str, payload: dict[str, Any], sandbox: Sandb
     tool is the engine's own reference program (an MES, a PLC runtime, a router), expect.py computes a case's
     expected values by running it, and generate.py may steer its draws by the state it reaches. The
     verifier's own files win a name clash."""
-    job = Job(["python3", name], Mount(spec.directory / VERIFIER, WORKDIR, "overlay", (spec.directory / REFERENCE,)),
-              Limits(time_s=spec.verify_timeout_s))
+    job = Job(
+        ["python3", name],
+        Mount(spec.directory / VERIFIER, WORKDIR, "overlay", (spec.directory / REFERENCE,)),
+        Limits(time_s=spec.verify_timeout_s),
+    )
     res = run(sandbox, job, json.dumps(payload).encode())
     if not res.ok:
-        raise SwrError(f"{name} failed ({res.limit or res.returncode}): "
-                       f"{res.stderr.decode(errors='replace').strip()[-400:]}", file=spec.directory / VERIFIER / name)
+        raise SwrError(
+            f"{name} failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace').strip()[-400:]}",
+            file=spec.directory / VERIFIER / name,
+        )
     answer: dict[str, Any] = json.loads(res.stdout)
     return answer
 
@@ -122,8 +129,9 @@ def perturbed_platform() -> dict[str, str]:
     return {"OPENBLAS_CORETYPE": second if os.environ.get("OPENBLAS_CORETYPE") == first else first}
 
 
-def achievability(spec: EngineSpec, records: list[CheckRecord],
-                  perturbed: list[CheckRecord] | None = None) -> list[dict[str, Any]]:
+def achievability(
+    spec: EngineSpec, records: list[CheckRecord], perturbed: list[CheckRecord] | None = None
+) -> list[dict[str, Any]]:
     """Per tolerance check, the worst value the reference attained (over both platforms) next to the level the
     build requires (half the threshold, or one unit past it for `higher`), the margin to that level, and the
     platform variation: how far the attained value (the worst over cases, what a threshold decides on) moved
@@ -141,21 +149,37 @@ def achievability(spec: EngineSpec, records: list[CheckRecord],
         required = c.threshold / 2 if c.better == "lower" else c.threshold + 1
         margin = None if worst is None else (required - worst if c.better == "lower" else worst - required)
         ok = margin is not None and margin >= 0 and margin >= 2 * variation
-        out.append({"check": c.name, "attained": worst, "threshold": c.threshold, "required": required,
-                    "better": c.better, "margin": margin, "variation": variation, "margin_ok": ok})
+        out.append(
+            {
+                "check": c.name,
+                "attained": worst,
+                "threshold": c.threshold,
+                "required": required,
+                "better": c.better,
+                "margin": margin,
+                "variation": variation,
+                "margin_ok": ok,
+            }
+        )
     return out
 
 
 def _measured(records: list[CheckRecord], check: str) -> list[float]:
     """A check's numeric measurements, over every case."""
-    return [float(r.measured) for r in records if r.check == check
-            and isinstance(r.measured, (int, float)) and not isinstance(r.measured, bool)]
+    return [
+        float(r.measured)
+        for r in records
+        if r.check == check and isinstance(r.measured, (int, float)) and not isinstance(r.measured, bool)
+    ]
 
 
 def margins_line(ach: list[dict[str, Any]]) -> str:
     """The build's account of each threshold: `check attained vs required (margin m, variation v)`."""
-    return "; ".join(f"{a['check']} {_g(a['attained'])} vs {_g(a['required'])} (margin {_g(a['margin'])}, "
-                     f"variation {_g(a['variation'])})" for a in ach)
+    return "; ".join(
+        f"{a['check']} {_g(a['attained'])} vs {_g(a['required'])} (margin {_g(a['margin'])}, "
+        f"variation {_g(a['variation'])})"
+        for a in ach
+    )
 
 
 def _g(x: float | None) -> str:
@@ -191,15 +215,20 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     if not ref.passed:
         bad = [r.model_dump(by_alias=True) for r in ref.records if not r.passed][:5]
         problems.append(f"the reference fails: {ref.labels} {bad}")
-    other = grade_engine(spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name,
-                         env=perturbed_platform())
+    other = grade_engine(
+        spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name, env=perturbed_platform()
+    )
     if not other.passed:
         bad = [r.model_dump(by_alias=True) for r in other.records if not r.passed][:5]
         problems.append(f"the reference fails on another BLAS kernel {perturbed_platform()}: {other.labels} {bad}")
     ach = achievability(spec, ref.records, other.records)
-    problems += [f"achievability: check {a['check']} attained {a['attained']} against the required {a['required']} "
-                 f"(threshold {a['threshold']}, {a['better']} is better): margin {a['margin']} is not at least twice "
-                 f"the platform variation {a['variation']}" for a in ach if not a["margin_ok"]]
+    problems += [
+        f"achievability: check {a['check']} attained {a['attained']} against the required {a['required']} "
+        f"(threshold {a['threshold']}, {a['better']} is better): margin {a['margin']} is not at least twice "
+        f"the platform variation {a['variation']}"
+        for a in ach
+        if not a["margin_ok"]
+    ]
     with tempfile.TemporaryDirectory() as empty:
         nop = grade_engine(spec, verifier, Path(empty), cases, sandbox, jobs, spec.name)
     if nop.passed:
@@ -212,9 +241,15 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
             problems.append(f"cheat {cheat.name} must fail on a named check: {v.labels}")
     if not cheats:
         problems.append(f"{CHEATS}/: at least one cheating candidate")
-    report: dict[str, Any] = {"engine": spec.name, "cases": len(cases),
-              "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE, "reference": {"score": ref.score, "labels": ref.labels},
-              "achievability": ach, "nop": {"pass": nop.passed, "labels": nop.labels}, "cheats": cheats}
+    report: dict[str, Any] = {
+        "engine": spec.name,
+        "cases": len(cases),
+        "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE,
+        "reference": {"score": ref.score, "labels": ref.labels},
+        "achievability": ach,
+        "nop": {"pass": nop.passed, "labels": nop.labels},
+        "cheats": cheats,
+    }
     report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs)
     problems += report["adequacy"]["problems"]
     return Checked(report, problems, public, hidden)

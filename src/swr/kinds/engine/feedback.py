@@ -1,6 +1,7 @@
 """`./feedback` for an engine task: the candidate on the three worked examples, its output next to the
 expected one (a summary of where they differ). The hidden verifier is not in the workspace, so this
 says nothing about passing; it shows what the examples show."""
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,13 @@ def differences(expected: Any, got: Any, path: str = "") -> list[tuple[str, floa
     if isinstance(expected, dict):
         if not isinstance(got, dict):
             return [(path or ".", None)]
-        return [d for k, v in expected.items() for d in
-                (differences(v, got[k], f"{path}.{k}".lstrip(".")) if k in got else [(f"{path}.{k}".lstrip("."), None)])]
+        return [
+            d
+            for k, v in expected.items()
+            for d in (
+                differences(v, got[k], f"{path}.{k}".lstrip(".")) if k in got else [(f"{path}.{k}".lstrip("."), None)]
+            )
+        ]
     if isinstance(expected, list):
         if not isinstance(got, list) or len(got) != len(expected):
             return [(path or ".", None)]
@@ -32,17 +38,31 @@ def differences(expected: Any, got: Any, path: str = "") -> list[tuple[str, floa
     return [] if got == expected else [(path, None)]
 
 
-def engine_feedback(terms: CandidateTerms, task_id: str, candidate: Any, public: list[dict[str, Any]],
-                    sandbox: Sandbox) -> EngineVerdict:
+def engine_feedback(
+    terms: CandidateTerms, task_id: str, candidate: Any, public: list[dict[str, Any]], sandbox: Sandbox
+) -> EngineVerdict:
     rows = []
     for case in public:
         ran = run_candidate(terms, candidate, case, sandbox)
         diffs = differences(case.get("expected"), ran.output) if ran.output is not None else []
         worst = max((d for _, d in diffs if d is not None), default=0.0)
-        rows.append({"case": case["id"], "failure": ran.failure, "detail": ran.detail[-500:],
-                     "differing_leaves": len(diffs), "worst_relative_difference": worst,
-                     "first_differences": [p for p, _ in diffs[:MAX_NAMED]]})
+        rows.append(
+            {
+                "case": case["id"],
+                "failure": ran.failure,
+                "detail": ran.detail[-500:],
+                "differing_leaves": len(diffs),
+                "worst_relative_difference": worst,
+                "first_differences": [p for p, _ in diffs[:MAX_NAMED]],
+            }
+        )
     return EngineVerdict.model_validate(
-        {"task": task_id, "kind": "engine", "split": "public", "pass": None,
-         "note": "the hidden verifier grades other cases with its own checks; this compares the examples only",
-         "examples": rows})
+        {
+            "task": task_id,
+            "kind": "engine",
+            "split": "public",
+            "pass": None,
+            "note": "the hidden verifier grades other cases with its own checks; this compares the examples only",
+            "examples": rows,
+        }
+    )

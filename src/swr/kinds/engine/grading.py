@@ -1,5 +1,6 @@
 """Grading an engine candidate: each case's input to `./run` in the sandbox, its output to the hidden
 verifier (sandboxed too: it reads untrusted output), one record per (case, check), and the verdict."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swr.core.layout import CANDIDATE_RUN
 from swr.kinds.engine.spec import VERIFY, Check, EngineSpec
 from swr.kinds.engine.verdict import EngineVerdict
-from swr.core.layout import CANDIDATE_RUN
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
 
 TAIL = 2000
@@ -40,8 +41,12 @@ class CandidateTerms:
 
     @classmethod
     def of(cls, spec: EngineSpec) -> CandidateTerms:
-        return cls(spec.interface.timeout_s, spec.interface.memory_mb, tuple(spec.forbidden.packages),
-                   tuple(spec.forbidden.binaries))
+        return cls(
+            spec.interface.timeout_s,
+            spec.interface.memory_mb,
+            tuple(spec.forbidden.packages),
+            tuple(spec.forbidden.binaries),
+        )
 
 
 def limits(spec: EngineSpec, verifier: bool = False) -> Limits:
@@ -49,8 +54,14 @@ def limits(spec: EngineSpec, verifier: bool = False) -> Limits:
     return Limits(time_s=t, memory_bytes=(4 * GiB if verifier else spec.interface.memory_mb << 20))
 
 
-def run_candidate(spec: EngineSpec | CandidateTerms, candidate: Path, case: Case, sandbox: Sandbox,
-                  beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> Ran:
+def run_candidate(
+    spec: EngineSpec | CandidateTerms,
+    candidate: Path,
+    case: Case,
+    sandbox: Sandbox,
+    beneath: tuple[Path, ...] = (),
+    env: dict[str, str] | None = None,
+) -> Ran:
     """One case through `./run`; `beneath`: directories layered under the candidate's own (a cheat is
     graded over the reference, so it may be one changed file); `env`: variables over the sandbox's own
     (the build runs the reference on another BLAS kernel to measure platform variation)."""
@@ -58,9 +69,14 @@ def run_candidate(spec: EngineSpec | CandidateTerms, candidate: Path, case: Case
     run_file = next((d / CANDIDATE_RUN for d in (candidate, *beneath) if (d / CANDIDATE_RUN).is_file()), None)
     if run_file is None:
         return Ran(case["id"], None, "missing_candidate", f"{candidate / 'run'} does not exist")
-    job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", tuple(d.resolve() for d in beneath)),
-              Limits(time_s=terms.timeout_s, memory_bytes=terms.memory_mb << 20), env=dict(env or {}),
-              hidden=terms.packages, hidden_bins=terms.binaries)
+    job = Job(
+        ["./run"],
+        Mount(candidate.resolve(), WORKDIR, "overlay", tuple(d.resolve() for d in beneath)),
+        Limits(time_s=terms.timeout_s, memory_bytes=terms.memory_mb << 20),
+        env=dict(env or {}),
+        hidden=terms.packages,
+        hidden_bins=terms.binaries,
+    )
     res = run(sandbox, job, (json.dumps(case["input"]) + "\n").encode())
     if not res.ok:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
@@ -74,12 +90,18 @@ def run_candidate(spec: EngineSpec | CandidateTerms, candidate: Path, case: Case
     return Ran(case["id"], out, None)
 
 
-def run_verifier(spec: EngineSpec, verifier_dir: Path, case: Case, output: dict[str, Any],
-                 sandbox: Sandbox) -> list[dict[str, Any]]:
+def run_verifier(
+    spec: EngineSpec, verifier_dir: Path, case: Case, output: dict[str, Any], sandbox: Sandbox
+) -> list[dict[str, Any]]:
     """verify.py, sandboxed, on one case: {"input", "expected", "output", "checks"} in, {"checks": [...]} out."""
     checks = {c.name: {"kind": c.kind, "threshold": c.threshold, "better": c.better} for c in spec.checks}
-    payload = {"case": case["id"], "input": case["input"], "expected": case.get("expected"), "output": output,
-               "checks": checks}
+    payload = {
+        "case": case["id"],
+        "input": case["input"],
+        "expected": case.get("expected"),
+        "output": output,
+        "checks": checks,
+    }
     job = Job(["python3", VERIFY], Mount(verifier_dir.resolve(), WORKDIR, "overlay"), limits(spec, verifier=True))
     res = run(sandbox, job, json.dumps(payload).encode())
     try:
@@ -90,17 +112,32 @@ def run_verifier(spec: EngineSpec, verifier_dir: Path, case: Case, output: dict[
         detail = f"verifier failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
         return [record(c, case["id"], None, False, detail) for c in spec.checks]
     by_name = {r.get("check"): r for r in got if isinstance(r, dict)}
-    return [record(c, case["id"], by_name.get(c.name, {}).get("measured"), by_name.get(c.name, {}).get("pass") is True,
-                   str(by_name.get(c.name, {}).get("detail", "" if c.name in by_name else "not reported")))
-            for c in spec.checks]
+    return [
+        record(
+            c,
+            case["id"],
+            by_name.get(c.name, {}).get("measured"),
+            by_name.get(c.name, {}).get("pass") is True,
+            str(by_name.get(c.name, {}).get("detail", "" if c.name in by_name else "not reported")),
+        )
+        for c in spec.checks
+    ]
 
 
 def record(c: Check, case: str, measured: Any, passed: bool, detail: str = "") -> dict[str, Any]:
     """The verifier's result format: one record per (case, check)."""
     if c.kind == "tolerance" and passed:  # the verifier's word is checked against the spec's threshold
         passed = isinstance(measured, (int, float)) and within(c, float(measured))
-    return {"case": case, "check": c.name, "kind": c.kind, "measured": measured, "threshold": c.threshold,
-            "better": c.better if c.kind == "tolerance" else None, "pass": bool(passed), "detail": detail[:TAIL]}
+    return {
+        "case": case,
+        "check": c.name,
+        "kind": c.kind,
+        "measured": measured,
+        "threshold": c.threshold,
+        "better": c.better if c.kind == "tolerance" else None,
+        "pass": bool(passed),
+        "detail": detail[:TAIL],
+    }
 
 
 def within(c: Check, measured: float) -> bool:
@@ -108,10 +145,19 @@ def within(c: Check, measured: float) -> bool:
     return measured <= c.threshold if c.better == "lower" else measured >= c.threshold
 
 
-def grade_engine(spec: EngineSpec, verifier_dir: Path, candidate: Path, cases: list[Case], sandbox: Sandbox,
-                 jobs: int = 2, task_id: str = "", beneath: tuple[Path, ...] = (),
-                 env: dict[str, str] | None = None) -> EngineVerdict:
+def grade_engine(
+    spec: EngineSpec,
+    verifier_dir: Path,
+    candidate: Path,
+    cases: list[Case],
+    sandbox: Sandbox,
+    jobs: int = 2,
+    task_id: str = "",
+    beneath: tuple[Path, ...] = (),
+    env: dict[str, str] | None = None,
+) -> EngineVerdict:
     """The engine verdict: every record, `score` "k/N" over cases, pass when every check meets its share."""
+
     def one(case: Case) -> tuple[Ran, list[dict[str, Any]]]:
         return grade_case(spec, verifier_dir, candidate, case, sandbox, beneath, env)
 
@@ -120,8 +166,15 @@ def grade_engine(spec: EngineSpec, verifier_dir: Path, candidate: Path, cases: l
     return verdict(spec, task_id, results)
 
 
-def grade_case(spec: EngineSpec, verifier_dir: Path, candidate: Path, case: Case, sandbox: Sandbox,
-               beneath: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> tuple[Ran, list[dict[str, Any]]]:
+def grade_case(
+    spec: EngineSpec,
+    verifier_dir: Path,
+    candidate: Path,
+    case: Case,
+    sandbox: Sandbox,
+    beneath: tuple[Path, ...] = (),
+    env: dict[str, str] | None = None,
+) -> tuple[Ran, list[dict[str, Any]]]:
     """One case: the candidate's run, and the verifier's records of it (failed records when it did not run)."""
     ran = run_candidate(spec, candidate, case, sandbox, beneath, env)
     if ran.output is None:
@@ -132,14 +185,27 @@ def grade_case(spec: EngineSpec, verifier_dir: Path, candidate: Path, case: Case
 def verdict(spec: EngineSpec, task_id: str, results: list[tuple[Ran, list[dict[str, Any]]]]) -> EngineVerdict:
     n = len(results)
     ok_cases = sum(all(r["pass"] for r in recs) for _, recs in results)
-    failed = [c for c in spec.checks
-              if sum(r["pass"] for _, recs in results for r in recs if r["check"] == c.name) < c.share * n]
+    failed = [
+        c
+        for c in spec.checks
+        if sum(r["pass"] for _, recs in results for r in recs if r["check"] == c.name) < c.share * n
+    ]
     runs = [ran for ran, _ in results]
     missing = all(r.failure == "missing_candidate" for r in runs)
     exec_fail = [r for r in runs if r.failure]
-    labels = (["missing_candidate"] if missing else sorted({r.failure for r in exec_fail if r.failure})) + \
-             [f"{c.kind}_failure:{c.name}" for c in failed]
-    return EngineVerdict.model_validate({"task": task_id, "kind": "engine", "pass": not failed and n > 0, "label": labels[0] if labels else "pass",
-            "labels": labels, "score": f"{ok_cases}/{n}", "failed_checks": [c.name for c in failed],
+    labels = (["missing_candidate"] if missing else sorted({r.failure for r in exec_fail if r.failure})) + [
+        f"{c.kind}_failure:{c.name}" for c in failed
+    ]
+    return EngineVerdict.model_validate(
+        {
+            "task": task_id,
+            "kind": "engine",
+            "pass": not failed and n > 0,
+            "label": labels[0] if labels else "pass",
+            "labels": labels,
+            "score": f"{ok_cases}/{n}",
+            "failed_checks": [c.name for c in failed],
             "records": [r for _, recs in results for r in recs],
-            "cases": [{"case": ran.case, "failure": ran.failure, "detail": ran.detail[-TAIL:]} for ran in runs]})
+            "cases": [{"case": ran.case, "failure": ran.failure, "detail": ran.detail[-TAIL:]} for ran in runs],
+        }
+    )

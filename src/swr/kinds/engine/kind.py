@@ -1,5 +1,6 @@
 """The engine kind (ReviveBench reconstruction): an engines/<name>/ folder (engine.toml, spec, verifier,
 reference, cheats) built into one task graded by its hidden verifier. Its TaskKind."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -7,24 +8,24 @@ from pathlib import Path
 from typing import Any
 
 from swr.core.layout import ReleasePaths
-from swr.kinds.protocol import BuildResult, Progress, Report
-from swr.kinds.rewards import score, share
-from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.engine.spec import ENGINE_FILE
 from swr.kinds.engine.task import build_engine, load_engine_task
 from swr.kinds.engine.taskfile import EngineTaskFile
+from swr.kinds.engine.verdict import EngineVerdict
+from swr.kinds.protocol import BuildResult, Progress, Report
+from swr.kinds.rewards import score, share
 
 NOT_APPLICABLE = {
     "replay": "replay controls copy public scenario outputs field by field; an engine's verifier "
-              "recomputes from each output, and its cheats are graded by `python -m swr.kinds.engine check`",
+    "recomputes from each output, and its cheats are graded by `python -m swr.kinds.engine check`",
     "sensitivity": "engine cases are fixed inputs, not samples of declared parameters, and a verifier program "
-                   "grades them, not output fields",
+    "grades them, not output fields",
     "mutation": "engine verifiers are programs, not field tolerances; their cheats are graded by "
-                "`python -m swr.kinds.engine check`",
+    "`python -m swr.kinds.engine check`",
     "lint": "an engine's verifier is probed by the self-report audit, not by tolerance tables",
     "consensus": "an engine's candidates are compared by its verifier's checks (verifier consensus)",
     "bundles": "graded by running a candidate program against task-specific checks; there is no single "
-               "reference output to re-encode or mutate",
+    "reference output to re-encode or mutate",
     "freeze": "graded by its own hidden verifier's checks, not by the output comparison these trials test",
 }
 
@@ -42,8 +43,9 @@ class EngineKind:
         """An engine task directory (its public examples and hidden cases read)."""
         return load_engine_task(root, meta)
 
-    def build(self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress,
-              report: Report) -> list[BuildResult]:
+    def build(
+        self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress, report: Report
+    ) -> list[BuildResult]:
         """One engine at a time: each runs its cases `jobs` at a time."""
         results: list[BuildResult] = []
         for d in sources:
@@ -70,10 +72,13 @@ class EngineKind:
         cases = verdict.cases
         ran = [c.case for c in cases if c.failure is None]
         unmeasured = {r.case for r in verdict.records if r.measured is None}
-        return {"execution": share(len(ran), len(cases)),
-                "schema": share(sum(c not in unmeasured for c in ran), len(cases)),
-                "semantic": score(verdict.score), "anti_shortcut": 1.0,
-                "reward": 1.0 if verdict.passed else 0.0}
+        return {
+            "execution": share(len(ran), len(cases)),
+            "schema": share(sum(c not in unmeasured for c in ran), len(cases)),
+            "semantic": score(verdict.score),
+            "anti_shortcut": 1.0,
+            "reward": 1.0 if verdict.passed else 0.0,
+        }
 
 
 KIND = EngineKind()

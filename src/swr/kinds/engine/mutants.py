@@ -12,6 +12,7 @@ regular file of reference/ that it changes (no creation, deletion, rename, mode 
 `python -m swr.kinds.engine.mutants ENGINE...` converts the former format (mutants/<rule>/ holding whole-file copies
 of the reference files it changes) into patches, rewrites engine.toml's `mutant =` lines, checks that each patch
 reproduces the copies byte for byte, and only then removes the directories."""
+
 from __future__ import annotations
 
 import os
@@ -69,7 +70,7 @@ def _header_path(line: str, prefix: str, number: int) -> str:
     name = line[4:].split("\t")[0]
     if not name.startswith(prefix):
         raise BadPatch(f"line {number} names {name!r}, not {prefix}PATH relative to {REFERENCE}/")
-    rel = name[len(prefix):]
+    rel = name[len(prefix) :]
     parts = rel.split("/")
     if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
         raise BadPatch(f"line {number}: {name!r} is not a plain path inside {REFERENCE}/")
@@ -122,12 +123,31 @@ def materialise(reference: Path, patch: Path, dest: Path) -> Path:
     tree.export(reference, dest, tree.Bounds(), ignore=_compiled)
     if shutil.which("patch") is None:
         raise SwrError("GNU patch is not installed (apt-get install patch): it applies the engines' rule mutants")
-    res = subprocess.run(["patch", "-p1", "--fuzz=0", "--forward", "--batch", "--no-backup-if-mismatch",
-                          "--reject-file=-", "-d", str(dest), "-i", str(patch.resolve())],
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=PATCH_TIMEOUT_S,
-                         env={"PATH": os.environ.get("PATH", ""), "LC_ALL": "C"})
-    said = [ln.strip() for ln in (res.stdout + res.stderr).splitlines()
-            if ln.strip() and not ln.startswith("patching file ")]
+    res = subprocess.run(
+        [
+            "patch",
+            "-p1",
+            "--fuzz=0",
+            "--forward",
+            "--batch",
+            "--no-backup-if-mismatch",
+            "--reject-file=-",
+            "-d",
+            str(dest),
+            "-i",
+            str(patch.resolve()),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=PATCH_TIMEOUT_S,
+        env={"PATH": os.environ.get("PATH", ""), "LC_ALL": "C"},
+    )
+    said = [
+        ln.strip()
+        for ln in (res.stdout + res.stderr).splitlines()
+        if ln.strip() and not ln.startswith("patching file ")
+    ]
     moved = [ln for ln in said if "offset" in ln or "fuzz" in ln]  # on success patch says nothing else
     if res.returncode != 0 or said:
         raise BadPatch(f"it does not apply cleanly to {REFERENCE}/: {(moved or said or ['patch failed'])[0]}")
@@ -144,20 +164,24 @@ def _compiled(rel: str) -> bool:
 
 # The converter from the former format (mutants/<rule>/ of whole-file copies).
 
+
 def diff_of(reference: Path, mutant_dir: Path) -> str:
     """The unified diff (GNU diff -u, three lines of context) that turns the reference into the reference with
     the directory's files in place of its own, files in sorted order, paths relative to reference/."""
-    files = sorted(p for p in mutant_dir.rglob("*")
-                   if p.is_file() and not _compiled(p.relative_to(mutant_dir).as_posix()))
+    files = sorted(
+        p for p in mutant_dir.rglob("*") if p.is_file() and not _compiled(p.relative_to(mutant_dir).as_posix())
+    )
     out = []
     for p in files:
         rel = p.relative_to(mutant_dir).as_posix()
-        res = subprocess.run(["diff", "-u", "--label", f"a/{rel}", "--label", f"b/{rel}", str(reference / rel),
-                              str(p)], capture_output=True, text=True, env={"LC_ALL": "C",
-                                                                          "PATH": os.environ.get("PATH", "")})
+        res = subprocess.run(
+            ["diff", "-u", "--label", f"a/{rel}", "--label", f"b/{rel}", str(reference / rel), str(p)],
+            capture_output=True,
+            text=True,
+            env={"LC_ALL": "C", "PATH": os.environ.get("PATH", "")},
+        )
         if res.returncode != 1:
-            raise SwrError(f"diff of {rel}: {res.stderr.strip() or 'the copy is the reference file itself'}",
-                           file=p)
+            raise SwrError(f"diff of {rel}: {res.stderr.strip() or 'the copy is the reference file itself'}", file=p)
         out.append(res.stdout)
     if not out:
         raise SwrError("holds no file", file=mutant_dir)
@@ -179,8 +203,9 @@ def convert(engine: Path) -> list[str]:
             for f in (p for p in d.rglob("*") if p.is_file() and not _compiled(p.relative_to(d).as_posix())):
                 if (made / f.relative_to(d)).read_bytes() != f.read_bytes():
                     raise SwrError(f"the patch does not reproduce {f.relative_to(d)}", file=patch)
-        text = re.sub(rf'(?m)^(\s*mutant\s*=\s*)"{MUTANTS}/{re.escape(d.name)}/?"',
-                      rf'\1"{MUTANTS}/{d.name}{PATCH_SUFFIX}"', text)
+        text = re.sub(
+            rf'(?m)^(\s*mutant\s*=\s*)"{MUTANTS}/{re.escape(d.name)}/?"', rf'\1"{MUTANTS}/{d.name}{PATCH_SUFFIX}"', text
+        )
         shutil.rmtree(d)
         done.append(d.name)
     toml.write_text(text)
@@ -189,8 +214,10 @@ def convert(engine: Path) -> list[str]:
 
 def main(argv: list[str]) -> int:
     if not argv or any(a.startswith("-") for a in argv):
-        print("usage: python -m swr.kinds.engine.mutants ENGINE_DIR...  (mutants/<rule>/ -> mutants/<rule>.patch)",
-              file=sys.stderr)
+        print(
+            "usage: python -m swr.kinds.engine.mutants ENGINE_DIR...  (mutants/<rule>/ -> mutants/<rule>.patch)",
+            file=sys.stderr,
+        )
         return 2
     for e in map(Path, argv):
         try:

@@ -10,21 +10,40 @@ from swr.kinds.engine.verdict import EngineVerdict
 
 def engine_verdict_table(v: EngineVerdict) -> Table:
     """One row per (case, check) that failed, or one per case when all passed."""
-    title = (f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v.labels) or 'pass')})  score {v.score}")
+    title = (
+        f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
+        f"({plain(', '.join(v.labels) or 'pass')})  score {v.score}"
+    )
     table = Table("case", "check", "kind", "measured", "threshold", "result", "detail", title=title)
     failed = [r for r in v.records if not r.passed]
     for r in failed or v.records:
-        table.add_row(plain(r.case), r.check, r.kind, plain(str(r.measured))[:24],
-                      "-" if r.threshold is None else f"{r.threshold:g}", "pass" if r.passed else "fail",
-                      plain(r.detail)[:80])
+        table.add_row(
+            plain(r.case),
+            r.check,
+            r.kind,
+            plain(str(r.measured))[:24],
+            "-" if r.threshold is None else f"{r.threshold:g}",
+            "pass" if r.passed else "fail",
+            plain(r.detail)[:80],
+        )
     return table
 
 
 def engine_feedback_table(v: EngineVerdict) -> Table:
-    table = Table("example", "ran", "differing leaves", "worst relative difference", "first differences",
-                  title=f"{plain(v.task)}: the worked examples (the hidden verifier is not run here)")
+    table = Table(
+        "example",
+        "ran",
+        "differing leaves",
+        "worst relative difference",
+        "first differences",
+        title=f"{plain(v.task)}: the worked examples (the hidden verifier is not run here)",
+    )
     for e in v.examples:
-        table.add_row(plain(e.case), plain(e.failure or "yes"), str(e.differing_leaves),
-                      f"{e.worst_relative_difference:.3g}", plain(", ".join(e.first_differences))[:80])
+        table.add_row(
+            plain(e.case),
+            plain(e.failure or "yes"),
+            str(e.differing_leaves),
+            f"{e.worst_relative_difference:.3g}",
+            plain(", ".join(e.first_differences))[:80],
+        )
     return table

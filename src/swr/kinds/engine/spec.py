@@ -1,5 +1,6 @@
 """The engine spec (`engine.toml`): what an engine task asks for, how a candidate is called, and the
 checks its hidden verifier reports, with their kinds and thresholds."""
+
 from __future__ import annotations
 
 import json
@@ -8,14 +9,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from swr.kinds.engine.mutants import PATCH_SUFFIX, BadPatch, patch_targets
 from swr.core.errors import SwrError, first_problem, load_toml
 from swr.core.layout import ENGINE_TOML as ENGINE_FILE
 from swr.core.layout import REFERENCE, SPEC_MD, VERIFIER, VERIFY
+from swr.kinds.engine.mutants import PATCH_SUFFIX, BadPatch, patch_targets
 
 N_EXAMPLES = 3
-DOMAINS = ("software-formal-systems", "physical-engineering-simulation", "spatial-geometry-3d",
-           "life-molecular-sciences", "data-document", "earth-space-sciences", "enterprise-industrial-systems")
+DOMAINS = (
+    "software-formal-systems",
+    "physical-engineering-simulation",
+    "spatial-geometry-3d",
+    "life-molecular-sciences",
+    "data-document",
+    "earth-space-sciences",
+    "enterprise-industrial-systems",
+)
 
 
 class _Strict(BaseModel):
@@ -125,11 +133,16 @@ def _check_mutant(engine: Path, rule: Rule, field: str) -> None:
     where = engine / ENGINE_FILE
     p = engine / rule.mutant
     if p.is_dir() and not p.is_symlink():
-        raise SwrError(f"rule {rule.id}: {rule.mutant} is a directory of whole files, the former format: convert "
-                       f"it with `python -m swr.kinds.engine.mutants {engine}`", file=where, field=field)
+        raise SwrError(
+            f"rule {rule.id}: {rule.mutant} is a directory of whole files, the former format: convert "
+            f"it with `python -m swr.kinds.engine.mutants {engine}`",
+            file=where,
+            field=field,
+        )
     if not rule.mutant.endswith(PATCH_SUFFIX) or p.is_symlink() or p.parent.is_symlink() or not p.is_file():
-        raise SwrError(f"rule {rule.id}: {rule.mutant} is not a patch file (mutants/<id>{PATCH_SUFFIX})",
-                       file=where, field=field)
+        raise SwrError(
+            f"rule {rule.id}: {rule.mutant} is not a patch file (mutants/<id>{PATCH_SUFFIX})", file=where, field=field
+        )
     try:
         patch_targets(p.read_text(), engine / REFERENCE)
     except (BadPatch, UnicodeDecodeError) as e:

@@ -2,6 +2,7 @@
 what an agent's workspace starts with. Public: the instruction, spec.md and the three worked examples.
 Private: the hidden cases (with their expected values), the checks and thresholds (the engine's own
 engine.toml), the verifier, the reference, and the build's record (self-tests, achievability, cheats)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -13,34 +14,39 @@ from pathlib import Path
 from typing import Any
 
 from swr.audit.adequacy import adequacy_line
+from swr.core.jsonfile import dump_json
+from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
+from swr.core.recordfile import parse_record, write_record
+from swr.core.trees import KEEP_ALL, copy_tree
+from swr.kinds.engine.build_file import EngineBuildFile
 from swr.kinds.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
 from swr.kinds.engine.grading import CandidateTerms
-from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.engine.spec import EngineSpec, load_engine
-from swr.kinds.engine.build_file import EngineBuildFile
-from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
-from swr.core.jsonfile import dump_json
-from swr.core.trees import KEEP_ALL, copy_tree
-from swr.core.recordfile import parse_record, write_record
-from swr.kinds.taskfile import Forbidden
+from swr.kinds.engine.taskfile import EngineInterface, EngineTaskFile
+from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Split, TaskKind
 from swr.kinds.registry import named
+from swr.kinds.taskfile import Anticheat, Forbidden, dump_task_file
 from swr.sandbox import Sandbox
-from swr.kinds.taskfile import Anticheat, dump_task_file
-from swr.kinds.engine.taskfile import EngineInterface, EngineTaskFile
 
-ENGINE_LIBS = ("numpy", "scipy")  # what swr's sandbox offers every engine candidate (swr's own deps), less the forbidden
+ENGINE_LIBS = (
+    "numpy",
+    "scipy",
+)  # what swr's sandbox offers every engine candidate (swr's own deps), less the forbidden
 ENGINE_BRIEF = AgentBrief(
     goal="Read instruction.md and public/ there: public/spec.md specifies an engine, with three worked examples.\n"
-         "Build an executable program solution/run that reads one case's JSON input on stdin and prints one JSON\n"
-         "object on stdout, computing what the specification says. A hidden verifier runs it on cases you do not\n"
-         "see and checks what it recomputes from your output.",
+    "Build an executable program solution/run that reads one case's JSON input on stdin and prints one JSON\n"
+    "object on stdout, computing what the specification says. A hidden verifier runs it on cases you do not\n"
+    "see and checks what it recomputes from your output.",
     feedback="run solution/run on the three worked examples and show its output beside the expected one",
     finish="solution/run is graded by the hidden verifier on unseen cases",
     protected="instruction.md, task.toml, feedback or public/",
-    nudge="Use the tools: write solution/run, check it with feedback, then call finish.")
-FEEDBACK_NOTE = ("`./feedback` runs your `solution/run` on the three worked examples and shows its output next "
-                 "to the expected one; the hidden verifier and its thresholds are not in this workspace.")
+    nudge="Use the tools: write solution/run, check it with feedback, then call finish.",
+)
+FEEDBACK_NOTE = (
+    "`./feedback` runs your `solution/run` on the three worked examples and shows its output next "
+    "to the expected one; the hidden verifier and its thresholds are not in this workspace."
+)
 
 
 @dataclass
@@ -65,8 +71,12 @@ class EngineTask(Forbidden):
     @property
     def candidate_terms(self) -> CandidateTerms:
         """How its candidate runs, from task.toml alone (a workspace's ./feedback has no private engine.toml)."""
-        return CandidateTerms(self.meta.interface.timeout_s, self.meta.interface.memory_mb,
-                              self.meta.anticheat.forbidden_packages, self.meta.anticheat.forbidden_binaries)
+        return CandidateTerms(
+            self.meta.interface.timeout_s,
+            self.meta.interface.memory_mb,
+            self.meta.anticheat.forbidden_packages,
+            self.meta.anticheat.forbidden_binaries,
+        )
 
     @property
     def verifier_dir(self) -> Path:
@@ -88,8 +98,9 @@ class EngineTask(Forbidden):
         """The engine kind (the registry's: a plug-in may replace it)."""
         return named(self.meta.kind)
 
-    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
-              reference: bool = False) -> EngineVerdict:
+    def grade(
+        self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
+    ) -> EngineVerdict:
         """The hidden verifier's verdict; the public split is feedback on the worked examples."""
         from swr.kinds.engine.feedback import engine_feedback
         from swr.kinds.engine.grading import grade_engine
@@ -152,8 +163,11 @@ class EngineTask(Forbidden):
         from swr.kinds.engine.check import achievability
 
         thresholds = achievability(self.spec, oracle.records)
-        return {"score": oracle.score, "thresholds": thresholds,
-                "thresholds_met": all(t["margin_ok"] for t in thresholds)}
+        return {
+            "score": oracle.score,
+            "thresholds": thresholds,
+            "thresholds_met": all(t["margin_ok"] for t in thresholds),
+        }
 
     def copy_checked(self) -> bool:
         """No original: the existing implementations are forbidden, not compared."""
@@ -165,11 +179,20 @@ class EngineTask(Forbidden):
         iface = self.meta.interface
         cases = len(self.hidden) or 1  # a public-only copy holds none
         apt = tuple(sorted({*self.meta.environment.apt, *self.spec.apt}))
-        return HarborParts(python=self.meta.environment.python, apt=apt, agent_pip=self.meta.environment.pip,
-                           agent_libs=ENGINE_LIBS, judge_extras=("engines",), judge_exact=False, project=None,
-                           memory_mb=iface.memory_mb, case_s=iface.timeout_s, hidden_cases=cases,
-                           verify_extra_s=0.0, summary=self.meta.summary)
-
+        return HarborParts(
+            python=self.meta.environment.python,
+            apt=apt,
+            agent_pip=self.meta.environment.pip,
+            agent_libs=ENGINE_LIBS,
+            judge_extras=("engines",),
+            judge_exact=False,
+            project=None,
+            memory_mb=iface.memory_mb,
+            case_s=iface.timeout_s,
+            hidden_cases=cases,
+            verify_extra_s=0.0,
+            summary=self.meta.summary,
+        )
 
 
 def load_engine_private(root: Path) -> EngineSpec:
@@ -180,31 +203,43 @@ def load_engine_private(root: Path) -> EngineSpec:
 def public_meta(spec: EngineSpec) -> EngineTaskFile:
     """task.toml: what the agent may know. No check, threshold or hidden case."""
     return EngineTaskFile(
-        kind="engine", id=spec.name, engine=spec.name, family=spec.family, domain=spec.domain, analog=spec.analog,
-        summary=spec.summary, interface=EngineInterface(**spec.interface.model_dump()),
-        anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden.packages),
-                            forbidden_binaries=tuple(spec.forbidden.binaries)))
+        kind="engine",
+        id=spec.name,
+        engine=spec.name,
+        family=spec.family,
+        domain=spec.domain,
+        analog=spec.analog,
+        summary=spec.summary,
+        interface=EngineInterface(**spec.interface.model_dump()),
+        anticheat=Anticheat(
+            forbidden_packages=tuple(spec.forbidden.packages), forbidden_binaries=tuple(spec.forbidden.binaries)
+        ),
+    )
 
 
 def instruction(spec: EngineSpec, public: list[dict[str, Any]]) -> str:
     at = TaskPaths(Path("."))
-    shown = [[p.relative_to(".").as_posix() for p in engine_example_files(at.public_examples, c["id"])[1:]]
-             for c in public]
+    shown = [
+        [p.relative_to(".").as_posix() for p in engine_example_files(at.public_examples, c["id"])[1:]] for c in public
+    ]
     ex = "\n".join(f"- `{i}` → `{o}`" for i, o in shown)
     forbidden = ", ".join([*spec.forbidden.packages, *spec.forbidden.binaries]) or "none"
-    return (f"# {spec.name}: {spec.summary}\n\n"
-            f"Build, from the specification in `{at.spec_md.as_posix()}` alone, an engine of the kind {spec.analog} "
-            f"provides. Write an executable `solution/run`: it reads one JSON object (a case's input) on stdin "
-            f"and prints one JSON object on stdout.\n\n{spec.interface.description}\n\n"
-            f"Worked examples:\n{ex}\n\n"
-            f"Existing implementations are forbidden and absent from your environment: {forbidden}. Each case "
-            f"runs in a sandbox with no network and {spec.interface.timeout_s:g} s. A hidden verifier grades "
-            f"your program on cases you do not see, recomputing what it checks from your program's output.\n\n"
-            f"{FEEDBACK_NOTE}\n")
+    return (
+        f"# {spec.name}: {spec.summary}\n\n"
+        f"Build, from the specification in `{at.spec_md.as_posix()}` alone, an engine of the kind {spec.analog} "
+        f"provides. Write an executable `solution/run`: it reads one JSON object (a case's input) on stdin "
+        f"and prints one JSON object on stdout.\n\n{spec.interface.description}\n\n"
+        f"Worked examples:\n{ex}\n\n"
+        f"Existing implementations are forbidden and absent from your environment: {forbidden}. Each case "
+        f"runs in a sandbox with no network and {spec.interface.timeout_s:g} s. A hidden verifier grades "
+        f"your program on cases you do not see, recomputing what it checks from your program's output.\n\n"
+        f"{FEEDBACK_NOTE}\n"
+    )
 
 
-def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]], hidden: list[dict[str, Any]],
-                      record: dict[str, Any]) -> None:
+def write_engine_task(
+    spec: EngineSpec, root: Path, public: list[dict[str, Any]], hidden: list[dict[str, Any]], record: dict[str, Any]
+) -> None:
     """One engine task directory, from the engine's own folder and its computed cases."""
     src, at = spec.directory, TaskPaths(root)
     root.mkdir(parents=True)
@@ -231,8 +266,11 @@ def write_engine_task(spec: EngineSpec, root: Path, public: list[dict[str, Any]]
 
 def load_engine_task(root: Path, meta: EngineTaskFile) -> EngineTask:
     at = TaskPaths(root)
-    public = [_example(at.public_examples, d.name) for d in sorted(at.public_examples.iterdir())] \
-        if at.public_examples.is_dir() else []
+    public = (
+        [_example(at.public_examples, d.name) for d in sorted(at.public_examples.iterdir())]
+        if at.public_examples.is_dir()
+        else []
+    )
     hidden = [_json(f) for f in sorted(at.hidden_examples.glob("*.json"))] if at.hidden_examples.is_dir() else []
     return EngineTask(meta.id, root, meta, public, hidden)
 
@@ -263,9 +301,16 @@ class EngineResult:
         return f"{self.spec.directory / ENGINE_TOML}: {self.failure}"
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "engine",
-                "status": "failed" if self.failure else "ok", "reason": self.failure, "tasks": self.tasks,
-                "hidden_cases": "drawn from the seed" if self.seeded else FIXED_NOTE}
+        return {
+            "name": self.spec.name,
+            "family": self.spec.family,
+            "domain": self.spec.domain,
+            "kind": "engine",
+            "status": "failed" if self.failure else "ok",
+            "reason": self.failure,
+            "tasks": self.tasks,
+            "hidden_cases": "drawn from the seed" if self.seeded else FIXED_NOTE,
+        }
 
 
 def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int, seed: int = 0) -> EngineResult:

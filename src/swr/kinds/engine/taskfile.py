@@ -1,11 +1,13 @@
 """The engine kind's task.toml model: what the agent may know of an engine (checks and thresholds stay private)."""
+
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import Field
 
-from swr.kinds.taskfile import Anticheat, Environment, TaskModel as _Model
+from swr.kinds.taskfile import Anticheat, Environment
+from swr.kinds.taskfile import TaskModel as _Model
 
 
 class EngineInterface(_Model):

@@ -1,5 +1,6 @@
 """An engine task's verdict (its hidden verifier's records, DESIGN.md "Task kinds"), and its ./feedback on
 the worked examples, typed."""
+
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
@@ -49,8 +50,19 @@ class EngineVerdict(Verdict):
     ./feedback is the same model with `split` "public", a `note` and its `examples` instead (no pass)."""
 
     json_order: ClassVar[tuple[str, ...]] = (
-        "task", "kind", "split", "pass", "label", "labels", "score", "failed_checks", "records", "cases", "note",
-        "examples")
+        "task",
+        "kind",
+        "split",
+        "pass",
+        "label",
+        "labels",
+        "score",
+        "failed_checks",
+        "records",
+        "cases",
+        "note",
+        "examples",
+    )
     kind: Literal["engine"]
     r_hid: None = None
     r_pub: None = None
@@ -64,8 +76,11 @@ class EngineVerdict(Verdict):
     @model_validator(mode="after")
     def _complete(self) -> EngineVerdict:
         """A verdict has its records and score; feedback its examples: each is refused without them."""
-        need = (("note", "examples") if self.split == "public"
-                else ("label", "labels", "score", "failed_checks", "records", "cases"))
+        need = (
+            ("note", "examples")
+            if self.split == "public"
+            else ("label", "labels", "score", "failed_checks", "records", "cases")
+        )
         if missing := [k for k in need if k not in self.model_fields_set]:
             raise ValueError(f"{missing[0]} is required")
         return self

@@ -2,6 +2,7 @@
 sha256), and no declared dependency may exclude the target environment's pin of it (pinning a package back
 to the version the project was written for is not a revival). The candidate is read on the host without
 following any of its links (tree.read_in): a link to a host file or a FIFO reads as absent."""
+
 from __future__ import annotations
 
 import ast
@@ -29,8 +30,11 @@ def file_hash(root: Path, rel: str) -> str | None:
 
 
 def tests_modified(candidate: Path, hashes: dict[str, str]) -> list[dict[str, Any]]:
-    return [{"kind": "tests_modified", "file": rel, "detail": "changed" if file_hash(candidate, rel) else "missing"}
-            for rel, want in sorted(hashes.items()) if file_hash(candidate, rel) != want]
+    return [
+        {"kind": "tests_modified", "file": rel, "detail": "changed" if file_hash(candidate, rel) else "missing"}
+        for rel, want in sorted(hashes.items())
+        if file_hash(candidate, rel) != want
+    ]
 
 
 def declared(candidate: Path) -> list[tuple[str, str]]:
@@ -39,13 +43,19 @@ def declared(candidate: Path) -> list[tuple[str, str]]:
     reqs = [n for n in tree.names_in(candidate) if fnmatch(n, "requirements*.txt")]
     reqs += [f"requirements/{n}" for n in tree.names_in(candidate, "requirements") if fnmatch(n, "*.txt")]
     for rel in reqs:
-        out += [(rel.rpartition("/")[2], ln.split("#")[0].strip()) for ln in _text(candidate, rel).splitlines()
-                if ln.split("#")[0].strip() and not ln.lstrip().startswith("-")]
+        out += [
+            (rel.rpartition("/")[2], ln.split("#")[0].strip())
+            for ln in _text(candidate, rel).splitlines()
+            if ln.split("#")[0].strip() and not ln.lstrip().startswith("-")
+        ]
     if text := _text(candidate, "setup.py"):
         try:
             syntax = ast.parse(text)
-            out += [("setup.py", n.value) for n in ast.walk(syntax)
-                    if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            out += [
+                ("setup.py", n.value)
+                for n in ast.walk(syntax)
+                if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            ]
         except (SyntaxError, ValueError):
             pass
     if text := _text(candidate, "setup.cfg"):
@@ -82,8 +92,15 @@ def dependency_downgrades(candidate: Path, pins: dict[str, str]) -> list[dict[st
             continue  # setup.py's other string constants, comments, URLs
         want = pins.get(norm(req.name))
         if want is not None and req.specifier and not req.specifier.contains(want, prereleases=True):
-            found.append({"kind": "dependency_downgrade", "file": file, "requirement": text, "target": want,
-                          "detail": f"{text!r} in {file} excludes the target environment's {req.name}=={want}"})
+            found.append(
+                {
+                    "kind": "dependency_downgrade",
+                    "file": file,
+                    "requirement": text,
+                    "target": want,
+                    "detail": f"{text!r} in {file} excludes the target environment's {req.name}=={want}",
+                }
+            )
     return found
 
 

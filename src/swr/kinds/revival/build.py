@@ -2,6 +2,7 @@
 native and target environments, record the reference outputs from the untouched original natively, make the
 broken project, then hold the task to the two gates every revival must pass — the starting workspace fails
 its verifier and the reference passes it, both in the target environment. Each problem is one line."""
+
 from __future__ import annotations
 
 import shutil
@@ -16,14 +17,14 @@ from swr.core.layout import REVIVAL_TOML, TaskPaths
 from swr.core.trees import BUILD_OUTPUTS, JUNK, KEEP_ALL, copy_tree
 from swr.kinds.revival import copied, envs
 from swr.kinds.revival.anticheat import file_hash
-from swr.kinds.revival.grading import Verifier, grade_revival, hidden_and_public, observe
 from swr.kinds.revival.build_file import write_build_file
-from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.revival.grading import Verifier, grade_revival, hidden_and_public, observe
 from swr.kinds.revival.source import apply_patch, module_file, most_imported, original, port_patch
 from swr.kinds.revival.spec import RevivalSpec, load_revival, norm
 from swr.kinds.revival.task import MODULE_REF, load_revival_task, write_oracle, write_revival_task
-from swr.sandbox import Sandbox, tree
+from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.taskfile import read_task_file
+from swr.sandbox import Sandbox, tree
 
 
 @dataclass
@@ -41,9 +42,16 @@ class RevivalResult:
         return f"{self.spec.directory / REVIVAL_TOML}: {self.failure}"
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain, "kind": "revival",
-                "revival": self.spec.kind, "status": "failed" if self.failure else "ok", "reason": self.failure,
-                "tasks": self.tasks}
+        return {
+            "name": self.spec.name,
+            "family": self.spec.family,
+            "domain": self.spec.domain,
+            "kind": "revival",
+            "revival": self.spec.kind,
+            "status": "failed" if self.failure else "ok",
+            "reason": self.failure,
+            "tasks": self.tasks,
+        }
 
 
 def original_tests(project: Path, spec: RevivalSpec, dest: Path) -> Path:
@@ -56,7 +64,7 @@ def original_tests(project: Path, spec: RevivalSpec, dest: Path) -> Path:
     dirs = {d for f in files for d in [f.parent, *f.parent.parents]}
     extra = [d / n for d in dirs for n in ("conftest.py", "__init__.py") if (project / d / n).is_file()]
     for rel in [*files, *extra]:
-        for src in ([project / rel] if (project / rel).is_file() else sorted((project / rel).rglob("*.py"))):
+        for src in [project / rel] if (project / rel).is_file() else sorted((project / rel).rglob("*.py")):
             dst = dest / src.relative_to(project)
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dst)
@@ -113,14 +121,28 @@ def check_task(root: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]
     with tempfile.TemporaryDirectory(prefix="swr-revival-oracle-") as d:
         write_oracle(task, Path(d) / "o")
         ref = grade_revival(v, task.id, Path(d) / "o", sandbox, reference=True)
-        fb = grade_revival(task.feedback_verifier(), task.id, Path(d) / "o", sandbox, "public") \
-            if task.meta.feedback.public else None
-    problems = (["the starting workspace passes its verifier"] if nop.passed else []) + \
-        ([f"the reference fails in the target environment: {ref.labels} {_first_failure(ref)}"]
-         if not ref.passed else []) + \
-        ([f"the reference fails ./feedback, which runs the public tests without the hidden ones (field "
-          f"`verify.public`: a test that passes only after hidden ones have run belongs in `verify.hidden`): "
-          f"{fb.labels} {_first_failure(fb)}"] if fb is not None and not fb.passed else [])
+        fb = (
+            grade_revival(task.feedback_verifier(), task.id, Path(d) / "o", sandbox, "public")
+            if task.meta.feedback.public
+            else None
+        )
+    problems = (
+        (["the starting workspace passes its verifier"] if nop.passed else [])
+        + (
+            [f"the reference fails in the target environment: {ref.labels} {_first_failure(ref)}"]
+            if not ref.passed
+            else []
+        )
+        + (
+            [
+                f"the reference fails ./feedback, which runs the public tests without the hidden ones (field "
+                f"`verify.public`: a test that passes only after hidden ones have run belongs in `verify.hidden`): "
+                f"{fb.labels} {_first_failure(fb)}"
+            ]
+            if fb is not None and not fb.passed
+            else []
+        )
+    )
     return {"nop": _brief(nop), "reference": _brief(ref), **({"feedback": _brief(fb)} if fb else {})}, problems
 
 
@@ -133,8 +155,9 @@ def _first_failure(v: RevivalVerdict) -> str:
     return f"{bad[0].case}: {bad[0].detail[:300]}" if bad else v.detail[:300]
 
 
-def build_revival(directory: Path, tasks_dir: Path, sandbox: Sandbox, kind: str | None = None,
-                  root: Path | None = None) -> RevivalResult:
+def build_revival(
+    directory: Path, tasks_dir: Path, sandbox: Sandbox, kind: str | None = None, root: Path | None = None
+) -> RevivalResult:
     """The task at `root` (default tasks_dir/<name>), written only when every gate holds; a failure is one
     line. `kind`: what the caller expects the spec to declare (`swr revive make --kind`)."""
     t0 = time.monotonic()
@@ -175,8 +198,12 @@ def _build(spec: RevivalSpec, root: Path, sandbox: Sandbox) -> tuple[list[str], 
         hashes = {f: h for f in spec.verify.public_files() if (h := file_hash(work / "broken", f))}
         write_revival_task(spec, root, work / "broken", tests, reference, recorded, hashes, what, target.version)
     report, problems = check_task(root, sandbox)
-    report = {"native_tests": len(recorded["tests"]), "probes": sorted(recorded["probes"]), **report,
-              **similarity_record(spec, root)}
+    report = {
+        "native_tests": len(recorded["tests"]),
+        "probes": sorted(recorded["probes"]),
+        **report,
+        **similarity_record(spec, root),
+    }
     if "similarity" in report and (rebuild := honest_rebuild(spec)) is not None:
         report["rebuild"], bad = check_rebuild(root, rebuild, report["similarity"]["threshold"], sandbox)
         problems += bad
@@ -202,8 +229,7 @@ def check_rebuild(root: Path, rebuild: Path, threshold: float, sandbox: Sandbox)
         copy_tree(rebuild, cand, merge=True)
         got = grade_revival(v, task.id, cand, sandbox)
     brief = {**_brief(got), "similarity": got.similarity}
-    return brief, ([] if got.passed else [f"the honest rebuild in {rebuild} fails: {got.labels} "
-                                           f"{_first_failure(got)}"])
+    return brief, ([] if got.passed else [f"the honest rebuild in {rebuild} fails: {got.labels} {_first_failure(got)}"])
 
 
 def similarity_record(spec: RevivalSpec, root: Path, honest: dict[str, Path] | None = None) -> dict[str, Any]:

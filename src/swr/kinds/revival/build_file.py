@@ -3,6 +3,7 @@ broken project fails, the reference passes, ./feedback passes), a deleted module
 and honest rebuild, and for an obfuscated variant what it was made from and what of the original it still
 gives away. Written once per task (revival/build.py, revival/obfuscate_task.py); read by RevivalTask.verifier
 (the calibrated threshold) and kinds.sibling_group (the variant's original)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,7 +12,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from swr.core.recordfile import Number, parse_record, read_record, write_record
-
 
 
 class _Record(BaseModel):

@@ -14,6 +14,7 @@ plain and with canonical identifiers (every name `ID`: a renamed copy keeps its 
   with other code does not hide it.
 The score is the largest of the four; at or above the task's threshold (calibrated at build time on honest
 code and kept in private/build.json) it is a finding, and the run fails."""
+
 from __future__ import annotations
 
 import stat
@@ -77,18 +78,24 @@ def measure(original: list[str], rebuilt: list[str]) -> dict[str, float]:
     return doc
 
 
-def inspect(original: Path, candidate: Path, start: Path | None, threshold: float) -> tuple[dict[str, Any],
-                                                                                          list[dict[str, Any]]]:
+def inspect(
+    original: Path, candidate: Path, start: Path | None, threshold: float
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(the measures, [the copied_original finding] or [])."""
     rels = tuple(p.relative_to(original).as_posix() for p in sorted(original.rglob("*.py")) if p.is_file())
     values = measure(original_texts(original), rebuilt_texts(candidate, start, rels))
     doc = {**values, "threshold": threshold}
     if values["score"] < threshold:
         return doc, []
-    return doc, [{"kind": "copied_original", **doc,
-                  "detail": f"the rebuild reproduces the original module: similarity {values['score']:.2f} "
-                            f"(threshold {threshold:.2f}; ratio {values['ratio']:.2f}, with canonical "
-                            f"identifiers {values['ratio_canonical']:.2f})"}]
+    return doc, [
+        {
+            "kind": "copied_original",
+            **doc,
+            "detail": f"the rebuild reproduces the original module: similarity {values['score']:.2f} "
+            f"(threshold {threshold:.2f}; ratio {values['ratio']:.2f}, with canonical "
+            f"identifiers {values['ratio_canonical']:.2f})",
+        }
+    ]
 
 
 def threshold_for(honest: dict[str, dict[str, float]]) -> float:
@@ -102,11 +109,21 @@ def calibrate(original: Path, project: Path, honest: dict[str, Path]) -> dict[st
     modules: code by the same authors that copies nothing of the module) and the threshold chosen from them."""
     orig = original_texts(original)
     rel = {p.relative_to(original) for p in original.rglob("*.py")}
-    siblings = [p for p in sorted(project.rglob("*.py")) if p.is_file() and p.relative_to(project) not in rel
-                and not set(p.relative_to(project).parts) & {"tests", "test"}]
+    siblings = [
+        p
+        for p in sorted(project.rglob("*.py"))
+        if p.is_file()
+        and p.relative_to(project) not in rel
+        and not set(p.relative_to(project).parts) & {"tests", "test"}
+    ]
     values = {"project's other modules": measure(orig, [p.read_text(errors="replace") for p in siblings])}
     for name, path in honest.items():
         files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         values[name] = measure(orig, [p.read_text(errors="replace") for p in files])
-    return {"honest": values, "threshold": threshold_for(values), "floor": FLOOR, "margin": MARGIN,
-            "original": measure(orig, orig)}
+    return {
+        "honest": values,
+        "threshold": threshold_for(values),
+        "floor": FLOOR,
+        "margin": MARGIN,
+        "original": measure(orig, orig),
+    }

@@ -1,6 +1,7 @@
 """Virtual environments for revival tasks: one per (interpreter, pins) under the swr cache, keyed by a content
 hash, built once with a pyenv interpreter. The sandbox sees a venv and its interpreter read-only at their
 own host paths, so a candidate can neither install into nor pin back the environment it is graded in."""
+
 from __future__ import annotations
 
 import fcntl
@@ -13,9 +14,9 @@ from pathlib import Path
 
 from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
+from swr.core.hashing import content_hash
 from swr.kinds.revival.spec import Env
 from swr.sandbox import Mount
-from swr.core.hashing import content_hash
 
 READY = ".swr-ready"  # written last: a venv without it is half-built and made again
 PIP_TIMEOUT_S = 1800

@@ -1,6 +1,7 @@
 """Grading a revival candidate: the project copied into a scratch directory with the original tests laid over
 it, the tests run once by pytest and each probe on its own, all sandboxed in the target venv; one record per
 test that passed natively and per probe, anti-cheat's findings, and the verdict (docs/revival.md)."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from swr.judge import Tolerances
 from swr.core.trees import KEEP_ALL, copy_tree
+from swr.judge import Tolerances
 from swr.judge.compare import compare
 from swr.kinds.revival import anticheat, copied
 from swr.kinds.revival.envs import Venv
@@ -37,12 +38,23 @@ COMPILED = (".so", ".pyd", ".dylib", ".o", ".a")  # shipped binaries: deleted, w
 BUILD_LIMITS = Limits()
 STAGED = tree.Bounds(bytes=BUILD_LIMITS.disk_bytes)
 FORGED = "forged results"  # an execution_failure's detail when the results line is not the runner's alone
-LABEL_ORDER = ("missing_candidate", "copied_original", "tests_modified", "dependency_downgrade", "build_failure",
-               "execution_failure", "tests_failed", "probe_mismatch", "nothing_checked")
+LABEL_ORDER = (
+    "missing_candidate",
+    "copied_original",
+    "tests_modified",
+    "dependency_downgrade",
+    "build_failure",
+    "execution_failure",
+    "tests_failed",
+    "probe_mismatch",
+    "nothing_checked",
+)
 # ./feedback of a task whose every test file is hidden: nothing runs, and the verdict says so instead of failing
 NO_PUBLIC_TESTS = "no_public_tests"
-NO_PUBLIC_NOTE = ("every test file of this project is hidden, so there is no test to run here; the hidden suite "
-                  "(its tests and probes) decides")
+NO_PUBLIC_NOTE = (
+    "every test file of this project is hidden, so there is no test to run here; the hidden suite "
+    "(its tests and probes) decides"
+)
 
 
 @dataclass
@@ -89,23 +101,36 @@ def _left_out(build: bool, overlay: bool) -> Callable[[str], bool]:
     """What of a candidate is not staged: VCS and bytecode; its conftest files when the original tests are
     laid over (theirs come with them); for a build, compiled modules (a broken source beside a binary built
     elsewhere is not a revival)."""
+
     def ignore(rel: str) -> bool:
         name = rel.rpartition("/")[2]
-        return (name in (".git", "__pycache__") or name.endswith(".pyc") or (overlay and name == "conftest.py")
-                or (build and name.endswith(COMPILED)))
+        return (
+            name in (".git", "__pycache__")
+            or name.endswith(".pyc")
+            or (overlay and name == "conftest.py")
+            or (build and name.endswith(COMPILED))
+        )
+
     return ignore
 
 
 def sandbox_job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
     """One run of grading in the target venv (the tests, a probe): what its sandbox mounts and covers."""
     lim = Limits(time_s=v.spec.verify.timeout_s, memory_bytes=4 * GiB, pids=256)
-    return Job(argv, Mount(scratch.resolve(), WORKDIR, "overlay"), lim, extra_mounts=v.venv.mounts(),
-               hidden=v.forbidden, hidden_paths=v.copies)
+    return Job(
+        argv,
+        Mount(scratch.resolve(), WORKDIR, "overlay"),
+        lim,
+        extra_mounts=v.venv.mounts(),
+        hidden=v.forbidden,
+        hidden_paths=v.copies,
+    )
 
 
 def _request(v: Verifier, mode: str, **kw: Any) -> bytes:
-    return json.dumps({"mode": mode, "project": PROJECT, "pythonpath": list(v.spec.verify.pythonpath), "ini": INI,
-                       **kw}).encode()
+    return json.dumps(
+        {"mode": mode, "project": PROJECT, "pythonpath": list(v.spec.verify.pythonpath), "ini": INI, **kw}
+    ).encode()
 
 
 def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) -> tuple[dict[str, str] | None, str]:
@@ -113,8 +138,11 @@ def run_tests(v: Verifier, scratch: Path, tests: list[str], sandbox: Sandbox) ->
     or its results line is not the runner's alone. A fresh nonce per run (see swr.kinds.revival.runner for what it
     does and does not guarantee)."""
     nonce = secrets.token_hex(16)
-    res = run(sandbox, sandbox_job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
-              _request(v, "tests", tests=tests, nonce=nonce))
+    res = run(
+        sandbox,
+        sandbox_job(v, scratch, [str(v.venv.python), "-I", RUNNER]),
+        _request(v, "tests", tests=tests, nonce=nonce),
+    )
     text = res.stdout.decode("utf-8", errors="replace")
     if res.limit or MARK not in text:
         why = f"limit {res.limit}" if res.limit else f"exit code {res.returncode}"
@@ -132,12 +160,17 @@ def read_results(text: str, nonce: str) -> tuple[dict[str, str] | None, str]:
     marks, ours = text.count(MARK), text.find(MARK + nonce + "{")
     at = ours + len(MARK) + len(nonce)
     line, _, after = text[at:].partition("\n") if ours >= 0 else ("", "", "")
-    forged = (f"{FORGED}: no results line carries this run's nonce" if ours < 0
-              else f"{FORGED}: {marks} results lines, the runner writes one" if marks > 1
-              else f"{FORGED}: output after the results line: {after.strip()[:200]!r}" if after.strip()
-              else None)
+    forged = (
+        f"{FORGED}: no results line carries this run's nonce"
+        if ours < 0
+        else f"{FORGED}: {marks} results lines, the runner writes one"
+        if marks > 1
+        else f"{FORGED}: output after the results line: {after.strip()[:200]!r}"
+        if after.strip()
+        else None
+    )
     if forged:
-        return None, f"{text[:ours if ours >= 0 else text.find(MARK)][-TAIL // 2:]}\n{forged}"
+        return None, f"{text[: ours if ours >= 0 else text.find(MARK)][-TAIL // 2 :]}\n{forged}"
     try:
         doc = json.loads(line)
         return {str(k): str(o) for k, o in doc["outcomes"].items()}, text[:ours][-TAIL:]
@@ -161,9 +194,18 @@ def run_probe(v: Verifier, scratch: Path, probe: str, sandbox: Sandbox) -> tuple
 def build_step(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
     """A `build` task's project built in place in the scratch copy; why not, or None. The reason comes last
     (a verdict's detail is its tail): a build that filled its capped directory says so."""
-    res = run(sandbox, Job([str(v.venv.python), *BUILD], Mount(scratch.resolve(), WORKDIR, "rw"),
-                           replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s), extra_mounts=v.venv.mounts(),
-                           hidden=v.forbidden, hidden_paths=v.copies), b"")
+    res = run(
+        sandbox,
+        Job(
+            [str(v.venv.python), *BUILD],
+            Mount(scratch.resolve(), WORKDIR, "rw"),
+            replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s),
+            extra_mounts=v.venv.mounts(),
+            hidden=v.forbidden,
+            hidden_paths=v.copies,
+        ),
+        b"",
+    )
     if res.ok:
         return None
     why = f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
@@ -181,14 +223,17 @@ def _full(path: Path) -> str | None:
     return f"the build directory is full ({st.f_blocks * st.f_frsize >> 20} MiB, {st.f_files} files at most)"
 
 
-def observe(v: Verifier, project: Path, sandbox: Sandbox, tests: list[str], overlay: bool = True,
-            probes: bool = True) -> dict[str, Any]:
+def observe(
+    v: Verifier, project: Path, sandbox: Sandbox, tests: list[str], overlay: bool = True, probes: bool = True
+) -> dict[str, Any]:
     """What a project does in v's venv: {"tests": outcomes | None, "tests_detail", "probes": {name: (JSON, why)},
     "build": why | None}. The build records the original natively with it; grading reads a candidate's. As root
     the scratch directory is a capped tmpfs (executable: later runs import what the build compiled there);
     tree.Rejected when the project cannot be staged."""
-    with (tempfile.TemporaryDirectory(prefix="swr-revival-") as d,
-          capped_dir(Path(d) / "s", BUILD_LIMITS.disk_bytes, executable=True)):
+    with (
+        tempfile.TemporaryDirectory(prefix="swr-revival-") as d,
+        capped_dir(Path(d) / "s", BUILD_LIMITS.disk_bytes, executable=True),
+    ):
         scratch = stage(project, Path(d) / "s", v, overlay)
         if v.spec.kind == "build" and (err := _build_in(v, scratch, sandbox)):
             return {"tests": None, "tests_detail": err, "probes": {}, "build": err}
@@ -208,8 +253,14 @@ def hidden_and_public(spec: RevivalSpec) -> list[str]:
     return list(dict.fromkeys([*spec.verify.hidden, *spec.verify.public_files()]))
 
 
-def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
-                  split: Literal["all", "hidden", "public"] = "all", reference: bool = False) -> RevivalVerdict:
+def grade_revival(
+    v: Verifier,
+    task_id: str,
+    candidate: Path,
+    sandbox: Sandbox,
+    split: Literal["all", "hidden", "public"] = "all",
+    reference: bool = False,
+) -> RevivalVerdict:
     """The revival verdict: a record per natively passing test and per probe, anti-cheat, `score` "k/N".
     `reference`: the candidate is the task's own reference, written by swr (the build's gate, the oracle
     agent): a deleted module's reference is its original, so it is measured but not a copied_original."""
@@ -231,13 +282,16 @@ def grade_revival(v: Verifier, task_id: str, candidate: Path, sandbox: Sandbox,
         want = _feedback_cases(seen["tests"], v.spec.verify.public)
     records = test_records(want, seen["tests"], seen["tests_detail"])
     tol = Tolerances(atol=v.spec.verify.atol, rtol=v.spec.verify.rtol)
-    for probe, ref in (() if public else v.recorded.get("probes", {}).items()):
+    for probe, ref in () if public else v.recorded.get("probes", {}).items():
         out, why = seen["probes"].get(probe, (None, "not run"))
         records.append(probe_record(probe, ref, out, why, tol))
-    labels = ([f["kind"] for f in findings] + (["build_failure"] if seen["build"] else [])
-              + (["execution_failure"] if seen["tests"] is None else [])
-              + (["tests_failed"] if any(r["check"] == "test" and not r["pass"] for r in records) else [])
-              + (["probe_mismatch"] if any(r["check"] == "probe" and not r["pass"] for r in records) else []))
+    labels = (
+        [f["kind"] for f in findings]
+        + (["build_failure"] if seen["build"] else [])
+        + (["execution_failure"] if seen["tests"] is None else [])
+        + (["tests_failed"] if any(r["check"] == "test" and not r["pass"] for r in records) else [])
+        + (["probe_mismatch"] if any(r["check"] == "probe" and not r["pass"] for r in records) else [])
+    )
     shown = seen["tests_detail"] if public and labels else ""  # ./feedback shows pytest's own account
     if seen["tests"] is None and (why := seen["tests_detail"].rpartition("\n")[2]).startswith(FORGED):
         shown = why  # said in every split: it is the verifier's finding, not the hidden tests' output
@@ -261,8 +315,19 @@ def no_public_tests(task_id: str, candidate: Path, pins: dict[str, str]) -> Revi
     if findings:
         return verdict(task_id, [], [f["kind"] for f in findings], findings, NO_PUBLIC_NOTE, "public")
     return RevivalVerdict.model_validate(
-        {"kind": "revival", "task": task_id, "pass": None, "label": NO_PUBLIC_TESTS, "labels": [], "score": "0/0",
-         "records": [], "anticheat": [], "detail": NO_PUBLIC_NOTE, "split": "public"})
+        {
+            "kind": "revival",
+            "task": task_id,
+            "pass": None,
+            "label": NO_PUBLIC_TESTS,
+            "labels": [],
+            "score": "0/0",
+            "records": [],
+            "anticheat": [],
+            "detail": NO_PUBLIC_NOTE,
+            "split": "public",
+        }
+    )
 
 
 def _selected(test_id: str, public: tuple[str, ...]) -> bool:
@@ -288,17 +353,32 @@ def probe_record(probe: str, ref: Any, out: Any, why: str, tol: Tolerances) -> d
     return {"case": probe, "check": "probe", "pass": cmp.ok, "detail": detail[:TAIL]}
 
 
-def verdict(task_id: str, records: list[dict[str, Any]], labels: list[str], findings: list[dict[str, Any]],
-            detail: str, split: str = "all", similarity: dict[str, Any] | None = None) -> RevivalVerdict:
+def verdict(
+    task_id: str,
+    records: list[dict[str, Any]],
+    labels: list[str],
+    findings: list[dict[str, Any]],
+    detail: str,
+    split: str = "all",
+    similarity: dict[str, Any] | None = None,
+) -> RevivalVerdict:
     """The verdict of these records; with no record and no label it is `nothing_checked`: a verdict that
     checked nothing neither passes nor calls itself "pass". `similarity`: a deleted-module rebuild's measures
     against the original (swr.kinds.revival.copied), kept on every verdict that measured them (the contamination
     control reports them per run)."""
     labels = [lab for lab in LABEL_ORDER if lab in labels] or ([] if records else ["nothing_checked"])
     ok = sum(r["pass"] for r in records)
-    doc = {"kind": "revival", "task": task_id, "pass": bool(records) and not labels, "label": labels[0] if labels
-           else "pass", "labels": labels, "score": f"{ok}/{len(records)}", "records": records,
-           "anticheat": findings, "detail": detail[-TAIL:]}
+    doc = {
+        "kind": "revival",
+        "task": task_id,
+        "pass": bool(records) and not labels,
+        "label": labels[0] if labels else "pass",
+        "labels": labels,
+        "score": f"{ok}/{len(records)}",
+        "records": records,
+        "anticheat": findings,
+        "detail": detail[-TAIL:],
+    }
     if similarity is not None:
         doc["similarity"] = similarity
     return RevivalVerdict.model_validate({**doc, "split": "public"} if split == "public" else doc)

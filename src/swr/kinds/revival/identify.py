@@ -5,6 +5,7 @@ the one notice its license requires (LICENSE, COPYING, NOTICE: a BSD or MIT lice
 and nothing else that names them: author and change lists are dropped, PKG-INFO and the README are written
 anew from the variant's own name and summary, and setup.py, setup.cfg and pyproject.toml lose their people,
 URLs and keywords (and packages the variant dropped). `identifiability` reports the measures beside similarity."""
+
 from __future__ import annotations
 
 import ast
@@ -16,18 +17,36 @@ from typing import Any
 from swr.kinds.revival.obfuscate_order import concordant, name_lists
 
 LICENSE = re.compile(r"^(LICEN[CS]E|COPYING|NOTICE)([.-].*)?$", re.IGNORECASE)
-PEOPLE = re.compile(r"^(AUTHORS?|CONTRIBUTORS?|MAINTAINERS?|CREDITS|THANKS|CHANGELOG|CHANGES|HISTORY|NEWS"
-                    r"|CITATION|CODE_OF_CONDUCT|FUNDING)([.-].*)?$", re.IGNORECASE)
+PEOPLE = re.compile(
+    r"^(AUTHORS?|CONTRIBUTORS?|MAINTAINERS?|CREDITS|THANKS|CHANGELOG|CHANGES|HISTORY|NEWS"
+    r"|CITATION|CODE_OF_CONDUCT|FUNDING)([.-].*)?$",
+    re.IGNORECASE,
+)
 README = re.compile(r"^README([.-].*)?$", re.IGNORECASE)
-META_KEYS = {"author", "author_email", "maintainer", "maintainer_email", "url", "download_url", "project_urls",
-             "keywords", "home_page", "home-page", "author-email", "maintainer-email", "project-urls",
-             "download-url", "description"}
+META_KEYS = {
+    "author",
+    "author_email",
+    "maintainer",
+    "maintainer_email",
+    "url",
+    "download_url",
+    "project_urls",
+    "keywords",
+    "home_page",
+    "home-page",
+    "author-email",
+    "maintainer-email",
+    "project-urls",
+    "download-url",
+    "description",
+}
 META_TABLES = ("metadata", "project", "tool.poetry")
 URL_TABLES = ("project.urls", "tool.poetry.urls")
 PKG_FIELDS = ("Name", "Author", "Maintainer", "Author-email", "Maintainer-email")
 MAX_SCAN = 4 << 20
-HOLDER = re.compile(r"^\s*copyright\s+(?:\(c\)\s*|©\s*)?\d{4}(?:\s*[-,]\s*\d{4})*,?\s+(?:by\s+)?(.+)$",
-                    re.IGNORECASE | re.MULTILINE)
+HOLDER = re.compile(
+    r"^\s*copyright\s+(?:\(c\)\s*|©\s*)?\d{4}(?:\s*[-,]\s*\d{4})*,?\s+(?:by\s+)?(.+)$", re.IGNORECASE | re.MULTILINE
+)
 
 
 def identity(pkg_info: str) -> list[str]:
@@ -80,8 +99,13 @@ def scrub(project: Path, name: str, summary: str) -> list[str]:
 
 def _pkg_info(text: str, name: str, summary: str) -> str:
     msg = HeaderParser().parsestr(text)
-    keep = {"Metadata-Version": msg.get("Metadata-Version", "1.2"), "Name": name, "Version": msg.get("Version"),
-            "Summary": summary, "License": msg.get("License")}
+    keep = {
+        "Metadata-Version": msg.get("Metadata-Version", "1.2"),
+        "Name": name,
+        "Version": msg.get("Version"),
+        "Summary": summary,
+        "License": msg.get("License"),
+    }
     return "".join(f"{k}: {v}\n" for k, v in keep.items() if v)
 
 
@@ -100,8 +124,15 @@ def _setup_py(text: str, project: Path, summary: str) -> str:
             if k.arg == "description":
                 k.value = ast.Constant(summary)
             if k.arg == "packages" and isinstance(k.value, (ast.List, ast.Tuple)):
-                k.value.elts = [e for e in k.value.elts if not (isinstance(e, ast.Constant) and isinstance(
-                    e.value, str) and not (project / e.value.replace(".", "/")).is_dir())]
+                k.value.elts = [
+                    e
+                    for e in k.value.elts
+                    if not (
+                        isinstance(e, ast.Constant)
+                        and isinstance(e.value, str)
+                        and not (project / e.value.replace(".", "/")).is_dir()
+                    )
+                ]
     return ast.unparse(tree) + "\n"
 
 

@@ -1,5 +1,6 @@
 """The revival kind (ReviveBench revival): a project folder (revival.toml) built into a task, and its
 [obfuscate] twin, graded by the project's hidden tests and probes in the target environment. Its TaskKind."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -8,26 +9,25 @@ from typing import Any
 
 from swr.core.layout import REVIVAL_TOML, ReleasePaths
 from swr.kinds.protocol import BuildResult, Progress, Report
-from swr.kinds.rewards import score, share
-from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.revival.task import load_revival_task
 from swr.kinds.revival.taskfile import RevivalTaskFile
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.rewards import score, share
 
 _PROJECT = "a revival task is graded by its project's own tests and probes"
 NOT_APPLICABLE = {
-    "replay": "a revival task has no public scenario outputs to copy: its verifier runs the project's "
-              "tests and probes",
+    "replay": "a revival task has no public scenario outputs to copy: its verifier runs the project's tests and probes",
     "sensitivity": "a revival task has no sampled scenarios: its probes run fixed inputs",
     "mutation": f"{_PROJECT}, not by field tolerances",
     "lint": "a revival verifier is the project's own tests and probes, checked when its task is built",
     "selfreport": "a revival verifier is the project's own tests and probes, checked when its task is built",
     "consensus": "the recorded reference outputs are the untouched upstream project's, run natively: no "
-                 "reimplemented reference for agreeing candidates to indict",
+    "reimplemented reference for agreeing candidates to indict",
     "verifier_consensus": "the recorded reference outputs are the untouched upstream project's, run natively: no "
-                          "reimplemented reference for agreeing candidates to indict",
+    "reimplemented reference for agreeing candidates to indict",
     "adequacy": "a revival's rules are the original project's behaviour, recorded by its probes",
     "bundles": "graded by running a candidate program against task-specific checks; there is no single "
-               "reference output to re-encode or mutate",
+    "reference output to re-encode or mutate",
     "freeze": "graded by its own hidden verifier's checks, not by the output comparison these trials test",
 }
 
@@ -45,8 +45,9 @@ class RevivalKind:
         """A revival task directory (its private parts read when graded)."""
         return load_revival_task(root, meta)
 
-    def build(self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress,
-              report: Report) -> list[BuildResult]:
+    def build(
+        self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress, report: Report
+    ) -> list[BuildResult]:
         """One at a time: each runs a project's test suite several times (and its [obfuscate] variant)."""
         from swr.kinds.revival.obfuscate_task import build_with_variant
 
@@ -74,9 +75,13 @@ class RevivalKind:
         """Records that ran, the k/N score, and no anti-cheat finding."""
         records = verdict.records
         ran = share(sum(r.detail != "not run" for r in records), len(records))
-        return {"execution": ran, "schema": ran, "semantic": score(verdict.score),
-                "anti_shortcut": 0.0 if verdict.anticheat else 1.0,
-                "reward": 1.0 if verdict.passed else 0.0}
+        return {
+            "execution": ran,
+            "schema": ran,
+            "semantic": score(verdict.score),
+            "anti_shortcut": 0.0 if verdict.anticheat else 1.0,
+            "reward": 1.0 if verdict.passed else 0.0,
+        }
 
 
 KIND = RevivalKind()

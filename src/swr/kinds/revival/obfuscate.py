@@ -15,6 +15,7 @@ names in setup.cfg), doctests (docstrings are dropped), code built at run time (
 both the project's and an external API's (kept, so they are still readable), and binary files. The output
 is the unparse of Python 3.11's parser: a project that only runs on an old interpreter may need checking.
 """
+
 from __future__ import annotations
 
 import ast
@@ -26,12 +27,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swr.core.errors import SwrError
-from swr.kinds.revival.obfuscate_names import (Collector, Names, external_api_names, is_dunder, new_names,
-                                         parametrize_names, renameable)
+from swr.kinds.revival.obfuscate_names import (
+    Collector,
+    Names,
+    external_api_names,
+    is_dunder,
+    new_names,
+    parametrize_names,
+    renameable,
+)
 from swr.kinds.revival.obfuscate_order import shuffle_module
 
-_SKIP_DIRS = {"__pycache__", ".git", ".hg", ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".venv", "build",
-              "dist", ".eggs"}
+_SKIP_DIRS = {
+    "__pycache__",
+    ".git",
+    ".hg",
+    ".tox",
+    ".nox",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".venv",
+    "build",
+    "dist",
+    ".eggs",
+}
 _KEEP_STEMS = {"__init__", "__main__", "conftest", "setup"}
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 # calls whose second argument names an attribute (mock.patch.object's too)
@@ -73,8 +92,9 @@ class _Source:
 class _Rewriter(ast.NodeTransformer):
     """Applies the map to one module's tree and drops its docstrings and other bare string statements."""
 
-    def __init__(self, mapping: dict[str, str], attrs: set[str], params: set[str], names: Names,
-                 replace_text: "_TextReplacer"):
+    def __init__(
+        self, mapping: dict[str, str], attrs: set[str], params: set[str], names: Names, replace_text: _TextReplacer
+    ):
         self.m, self.attrs, self.params, self.n, self.text = mapping, attrs, params, names, replace_text
 
     def _name(self, name: str) -> str:
@@ -154,8 +174,9 @@ class _Rewriter(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
-        if (any(isinstance(t, ast.Name) and t.id in ("__all__", "__slots__") for t in node.targets)
-                and isinstance(node.value, (ast.List, ast.Tuple))):
+        if any(isinstance(t, ast.Name) and t.id in ("__all__", "__slots__") for t in node.targets) and isinstance(
+            node.value, (ast.List, ast.Tuple)
+        ):
             self._literals(node.value.elts)
         return self.generic_visit(node)
 
@@ -208,8 +229,10 @@ class _TextReplacer:
         self.mapping = mapping
         self.dotted = re.compile(rf"\b{re.escape(package)}(?:\.[A-Za-z_]\w*)+")
         replacements = {package: mapping[package], **extras}
-        self.subs = [(re.compile(re.escape(old).replace(r"_", "[-_]").replace(r"\-", "[-_]"), re.IGNORECASE), new)
-                     for old, new in sorted(replacements.items(), key=lambda kv: -len(kv[0]))]
+        self.subs = [
+            (re.compile(re.escape(old).replace(r"_", "[-_]").replace(r"\-", "[-_]"), re.IGNORECASE), new)
+            for old, new in sorted(replacements.items(), key=lambda kv: -len(kv[0]))
+        ]
 
     def __call__(self, text: str) -> str:
         text = self.dotted.sub(lambda m: ".".join(self.mapping.get(p, p) for p in m.group(0).split(".")), text)
@@ -230,8 +253,13 @@ def _ensure_bodies(tree: ast.AST) -> None:
 def _find_package(project: Path, wanted: str | None) -> Path:
     """The project's one top-level package (flat or src/ layout), or the one named."""
     roots = [project, project / "src"]
-    found = [d for r in roots if r.is_dir() for d in sorted(r.iterdir())
-             if d.is_dir() and (d / "__init__.py").is_file() and d.name not in {"tests", "test", "docs"}]
+    found = [
+        d
+        for r in roots
+        if r.is_dir()
+        for d in sorted(r.iterdir())
+        if d.is_dir() and (d / "__init__.py").is_file() and d.name not in {"tests", "test", "docs"}
+    ]
     if wanted:
         found = [d for d in found if d.name == wanted]
         if not found:
@@ -243,20 +271,36 @@ def _find_package(project: Path, wanted: str | None) -> Path:
 
 
 def _walk(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.is_file() and not (set(p.relative_to(root).parts) & _SKIP_DIRS)
-                  and not any(part.endswith(".egg-info") for part in p.relative_to(root).parts)
-                  and p.suffix not in {".pyc", ".pyo"})
+    return sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file()
+        and not (set(p.relative_to(root).parts) & _SKIP_DIRS)
+        and not any(part.endswith(".egg-info") for part in p.relative_to(root).parts)
+        and p.suffix not in {".pyc", ".pyo"}
+    )
 
 
 def _is_test_file(rel: Path) -> bool:
-    return bool(set(rel.parts[:-1]) & {"tests", "test", "testing"}) or rel.name == "conftest.py" or (
-        rel.suffix == ".py" and (rel.stem.startswith("test_") or rel.stem.endswith("_test")))
+    return (
+        bool(set(rel.parts[:-1]) & {"tests", "test", "testing"})
+        or rel.name == "conftest.py"
+        or (rel.suffix == ".py" and (rel.stem.startswith("test_") or rel.stem.endswith("_test")))
+    )
 
 
 def _sources(project: Path, package: Path, opts: ObfuscateOptions, out: Path) -> list[_Source]:
     """Every file to write: the project's, then each test path outside it (under tests_out)."""
-    srcs = [_Source(p, out / p.relative_to(project), p.relative_to(project), _is_test_file(p.relative_to(project)),
-                    package in p.parents) for p in _walk(project)]
+    srcs = [
+        _Source(
+            p,
+            out / p.relative_to(project),
+            p.relative_to(project),
+            _is_test_file(p.relative_to(project)),
+            package in p.parents,
+        )
+        for p in _walk(project)
+    ]
     tests_out = opts.tests_out or out
     inside = {s.path.resolve(): s for s in srcs}
     for t in opts.tests:
@@ -344,11 +388,21 @@ def obfuscate_project(project: Path, out: Path, map_file: Path, opts: ObfuscateO
         else:
             _copy_text_or_binary(s.path, dest, text)
     map_file.parent.mkdir(parents=True, exist_ok=True)
-    map_file.write_text(json.dumps({"seed": opts.seed, "package": {package.name: mapping[package.name]},
-                                    "names": dict(sorted(mapping.items())), "strip": extras, "paths": paths,
-                                    "unscanned_modules": unscanned}, indent=1) + "\n")
-    return ObfuscateResult(files=len(srcs), renamed=len(mapping), mapping=mapping, paths=paths,
-                           unscanned=unscanned)
+    map_file.write_text(
+        json.dumps(
+            {
+                "seed": opts.seed,
+                "package": {package.name: mapping[package.name]},
+                "names": dict(sorted(mapping.items())),
+                "strip": extras,
+                "paths": paths,
+                "unscanned_modules": unscanned,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
+    return ObfuscateResult(files=len(srcs), renamed=len(mapping), mapping=mapping, paths=paths, unscanned=unscanned)
 
 
 def _dest(s: _Source, out: Path, mapping: dict[str, str], modules: set[str], text: _TextReplacer) -> Path:

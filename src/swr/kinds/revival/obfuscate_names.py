@@ -8,6 +8,7 @@ outside the project, attributes reached from an external import, keywords passed
 is the project's own, and every attribute of the external modules the project imports (and of their classes),
 listed by importing them in a separate interpreter. Left alone is always consistent; renaming is the risk.
 """
+
 from __future__ import annotations
 
 import ast
@@ -72,8 +73,14 @@ def external_api_names(modules: set[str], python: str | None) -> tuple[set[str],
     """Attribute names of the given external modules and their classes, imported in a separate interpreter
     (the project's native one when given); also the modules that would not import (their names stay unknown)."""
     wanted = sorted(modules | set(_ALWAYS_SCANNED))
-    proc = subprocess.run([python or sys.executable, "-I", "-c", _SCAN], input=json.dumps(wanted),
-                          capture_output=True, text=True, timeout=600, check=False)
+    proc = subprocess.run(
+        [python or sys.executable, "-I", "-c", _SCAN],
+        input=json.dumps(wanted),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"scanning external names failed: {proc.stderr.strip().splitlines()[-1:]}")
     data = json.loads(proc.stdout)
@@ -109,13 +116,20 @@ def _root_name(node: ast.expr) -> str | None:
 def _is_fixture(dec: ast.expr) -> bool:
     target = dec.func if isinstance(dec, ast.Call) else dec
     return isinstance(target, (ast.Name, ast.Attribute)) and (
-        getattr(target, "id", None) == "fixture" or getattr(target, "attr", None) == "fixture")
+        getattr(target, "id", None) == "fixture" or getattr(target, "attr", None) == "fixture"
+    )
 
 
 def parametrize_names(dec: ast.expr) -> ast.Constant | None:
     """The argnames literal of `@pytest.mark.parametrize("a, b", ...)`, if that is what `dec` is."""
-    if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize"
-            and dec.args and isinstance(dec.args[0], ast.Constant) and isinstance(dec.args[0].value, str)):
+    if (
+        isinstance(dec, ast.Call)
+        and isinstance(dec.func, ast.Attribute)
+        and dec.func.attr == "parametrize"
+        and dec.args
+        and isinstance(dec.args[0], ast.Constant)
+        and isinstance(dec.args[0].value, str)
+    ):
         return dec.args[0]
     return None
 
@@ -230,8 +244,13 @@ class Collector(ast.NodeVisitor):
         kws = [k.arg for k in node.keywords if k.arg]
         if kws:
             self.n.calls.append((node.func, kws))
-        if (isinstance(node.func, ast.Name) and node.func.id == "setattr" and len(node.args) > 1
-                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
             self._define(node.args[1].value, attr=True)
         self.generic_visit(node)
 
@@ -270,8 +289,12 @@ def _call_is_internal(func: ast.expr, n: Names) -> bool:
     if isinstance(func, ast.Name):
         return func.id in n.callables and func.id not in n.external
     if isinstance(func, ast.Attribute):
-        return (func.attr in n.callables and func.attr not in n.external and not is_dunder(func.attr)
-                and _root_name(func.value) not in n.external)
+        return (
+            func.attr in n.callables
+            and func.attr not in n.external
+            and not is_dunder(func.attr)
+            and _root_name(func.value) not in n.external
+        )
     return False
 
 

@@ -8,6 +8,7 @@ assignments, within each run between statements that stay put (imports, which ma
 else with effects: expressions, `if`, `try`, `del`, ...), in a seeded random order that keeps every statement
 after those it reads at import time (decorators, defaults, bases, a class body, an assigned value, and the
 bodies of this module's functions such a statement may call) and every rebinding of a name in its order."""
+
 from __future__ import annotations
 
 import ast
@@ -32,9 +33,19 @@ def _reads(s: ast.stmt) -> set[str]:
     """Names a statement reads when the module runs (a function's body only when called: not here)."""
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
         a = s.args
-        return _loads([*s.decorator_list, *a.defaults, *filter(None, a.kw_defaults), *filter(None, [s.returns]),
-                       *(x.annotation for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
-                         if x is not None and x.annotation is not None)])
+        return _loads(
+            [
+                *s.decorator_list,
+                *a.defaults,
+                *filter(None, a.kw_defaults),
+                *filter(None, [s.returns]),
+                *(
+                    x.annotation
+                    for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+                    if x is not None and x.annotation is not None
+                ),
+            ]
+        )
     return _loads([s])  # a class body, an assignment: all of it (conservative)
 
 
@@ -65,8 +76,11 @@ def shuffle_module(tree: ast.Module, rng: random.Random) -> ast.Module:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and len(node.names) > 1:
             rng.shuffle(node.names)
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
-                and isinstance(node.value, (ast.List, ast.Tuple))):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
             rng.shuffle(node.value.elts)
     bodies = {s.name: _loads(s.body) for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for start, end in _segments(tree.body):
@@ -79,8 +93,9 @@ def _random_order(run: list[ast.stmt], bodies: dict[str, set[str]], rng: random.
     binds, or both bind the same name."""
     binds = [_binds(s) for s in run]
     reads = [_closure(_reads(s), bodies) for s in run]
-    after = {j: {i for i in range(j) if binds[i] & (reads[j] | binds[j]) or reads[i] & binds[j]}
-             for j in range(len(run))}
+    after = {
+        j: {i for i in range(j) if binds[i] & (reads[j] | binds[j]) or reads[i] & binds[j]} for j in range(len(run))
+    }
     done: list[int] = []
     left = set(range(len(run)))
     while left:
@@ -94,18 +109,23 @@ def _random_order(run: list[ast.stmt], bodies: dict[str, set[str]], rng: random.
 def name_lists(tree: ast.Module) -> dict[tuple[str, ...], list[str]]:
     """The lists of names whose order could give a module away: its top-level definitions, `__all__`, and each
     `from m import ...` (keyed by module and occurrence)."""
-    out: dict[tuple[str, ...], list[str]] = {("defs",): [n for s in tree.body if isinstance(s, MOVABLE)
-                                                         for n in sorted(_binds(s))]}
+    out: dict[tuple[str, ...], list[str]] = {
+        ("defs",): [n for s in tree.body if isinstance(s, MOVABLE) for n in sorted(_binds(s))]
+    }
     seen: dict[str, int] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             key = f"{'.' * node.level}{node.module or ''}"
             seen[key] = seen.get(key, 0) + 1
             out[("from", key, str(seen[key]))] = [a.asname or a.name for a in node.names]
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
-                and isinstance(node.value, (ast.List, ast.Tuple))):
-            out[("all",)] = [e.value for e in node.value.elts
-                             if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
+            out[("all",)] = [
+                e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
     return out
 
 
@@ -115,7 +135,7 @@ def concordant(original: list[str], renamed: list[str]) -> tuple[int, int]:
     common = [n for n in dict.fromkeys(original) if n in pos]
     pairs = same = 0
     for i, a in enumerate(common):
-        for b in common[i + 1:]:
+        for b in common[i + 1 :]:
             pairs += 1
             same += pos[a] < pos[b]
     return same, pairs

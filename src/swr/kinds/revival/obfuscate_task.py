@@ -7,6 +7,7 @@ module and its reference file, the instruction. The variant must clear every gat
 obfuscated intact project passes the same number of tests natively and prints the same probe outputs (keys
 renamed), its starting workspace fails and its reference passes in the target environment.
 """
+
 from __future__ import annotations
 
 import ast
@@ -22,23 +23,28 @@ from typing import Any
 import tomli_w
 
 from swr.core.errors import SwrError
-from swr.judge import Tolerances
-from swr.judge.compare import compare
 from swr.core.layout import PROBES, REVIVAL_TOML, TaskPaths
 from swr.core.trees import KEEP_ALL, copy_tree
-from swr.kinds.revival.build_file import write_build_file
+from swr.judge import Tolerances
+from swr.judge.compare import compare
 from swr.kinds.revival import copied, envs, identify
 from swr.kinds.revival.anticheat import file_hash
-from swr.kinds.revival.build import (RevivalResult, build_revival, check_task, original_tests, record_native,
-                                 similarity_record)
+from swr.kinds.revival.build import (
+    RevivalResult,
+    build_revival,
+    check_task,
+    original_tests,
+    record_native,
+    similarity_record,
+)
+from swr.kinds.revival.build_file import write_build_file
 from swr.kinds.revival.obfuscate import ObfuscateOptions, obfuscate_project
 from swr.kinds.revival.source import module_file, most_imported
 from swr.kinds.revival.spec import ObfuscateVariant, RevivalSpec, load_revival
-from swr.kinds.revival.task import (MODULE_REF, RevivalTask, load_revival_task, original_sources,
-                              write_revival_task)
-from swr.sandbox import Sandbox
-from swr.kinds.taskfile import read_task_file
+from swr.kinds.revival.task import MODULE_REF, RevivalTask, load_revival_task, original_sources, write_revival_task
 from swr.kinds.revival.taskfile import RevivalTaskFile
+from swr.kinds.taskfile import read_task_file
+from swr.sandbox import Sandbox
 
 
 @dataclass
@@ -91,8 +97,12 @@ def load_task(task_dir: Path) -> RevivalTask:
     if meta.obfuscated:
         raise SwrError("already obfuscated", file=at.toml, field="obfuscated")
     if meta.revival != "deleted-module":
-        raise SwrError(f"a {meta.revival} task: only deleted-module tasks can be obfuscated (a port would have "
-                       "to be renamed with its project)", file=at.toml, field="revival")
+        raise SwrError(
+            f"a {meta.revival} task: only deleted-module tasks can be obfuscated (a port would have "
+            "to be renamed with its project)",
+            file=at.toml,
+            field="revival",
+        )
     if not at.revival_toml.is_file():
         raise SwrError("no private part (a workspace copy?): the tests and reference are needed", file=at.private)
     return load_revival_task(task_dir, meta)
@@ -116,8 +126,13 @@ def _intact(task: RevivalTask, dest: Path, drop: tuple[str, ...]) -> Path:
 def _literal_keys(probe: Path) -> set[str]:
     """The string keys written out in a probe's dict displays: labels, which name what they probe."""
     tree = ast.parse(probe.read_text(encoding="utf-8"))
-    return {k.value for d in ast.walk(tree) if isinstance(d, ast.Dict)
-            for k in d.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return {
+        k.value
+        for d in ast.walk(tree)
+        if isinstance(d, ast.Dict)
+        for k in d.keys
+        if isinstance(k, ast.Constant) and isinstance(k.value, str)
+    }
 
 
 class _KeyRenamer(ast.NodeTransformer):
@@ -149,8 +164,17 @@ def _replace_names(text: str, package: str, module: str, m: _Map, extras: dict[s
     return re.sub(r"[A-Za-z_]\w*", lambda w: m.name(w.group(0)) if w.group(0) in parts else w.group(0), text)
 
 
-def _variant_spec(task: RevivalTask, m: _Map, module: str, probes: dict[str, str], variant: ObfuscateVariant,
-                  package: str, extras: dict[str, str], probes_out: Path, dest: Path) -> RevivalSpec:
+def _variant_spec(
+    task: RevivalTask,
+    m: _Map,
+    module: str,
+    probes: dict[str, str],
+    variant: ObfuscateVariant,
+    package: str,
+    extras: dict[str, str],
+    probes_out: Path,
+    dest: Path,
+) -> RevivalSpec:
     """revival.toml of the variant (in dest, beside its probes): every path and name that names code renamed."""
     spec = task.spec
     raw = tomllib.loads(task.paths.revival_toml.read_text())
@@ -170,8 +194,13 @@ def _variant_spec(task: RevivalTask, m: _Map, module: str, probes: dict[str, str
     return load_revival(dest, check_files=False)
 
 
-def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
-                   variant: ObfuscateVariant | None = None, map_file: Path | None = None) -> Variant:
+def obfuscate_task(
+    task_dir: Path,
+    sandbox: Sandbox,
+    out: Path | None = None,
+    variant: ObfuscateVariant | None = None,
+    map_file: Path | None = None,
+) -> Variant:
     """Write the obfuscated variant of the task at task_dir (default beside it, under its new id); refuse
     with one line when the obfuscated project does not clear the plain task's gates."""
     task = load_task(task_dir)
@@ -185,17 +214,27 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         probes_src = work / "probes-src"
         if task.paths.probes.is_dir():
             copy_tree(task.paths.probes, probes_src / PROBES, ignore=KEEP_ALL)
-        opts = ObfuscateOptions(seed=variant.seed, strip=variant.strip, package=variant.package,
-                                tests=(probes_src / PROBES,) if probes_src.is_dir() else (),
-                                tests_out=work / "probes-out", python=str(envs.ensure(spec.native).python))
+        opts = ObfuscateOptions(
+            seed=variant.seed,
+            strip=variant.strip,
+            package=variant.package,
+            tests=(probes_src / PROBES,) if probes_src.is_dir() else (),
+            tests_out=work / "probes-out",
+            python=str(envs.ensure(spec.native).python),
+        )
         res = obfuscate_project(intact, work / "obf", work / "map.json", opts)
         key = json.loads((work / "map.json").read_text())
         package = next(iter(key["package"]))
-        m = _Map(res.mapping, {Path(s).relative_to(intact).as_posix(): Path(t).relative_to(work / "obf").as_posix()
-                               for s, t in res.paths.items() if Path(s).is_relative_to(intact)})
+        m = _Map(
+            res.mapping,
+            {
+                Path(s).relative_to(intact).as_posix(): Path(t).relative_to(work / "obf").as_posix()
+                for s, t in res.paths.items()
+                if Path(s).is_relative_to(intact)
+            },
+        )
         probes, keys = _probes(spec, res.paths, probes_src, work / "probes-out", m)
-        new = _variant_spec(task, m, module, probes, variant, package, key["strip"], work / "probes-out",
-                            work / "spec")
+        new = _variant_spec(task, m, module, probes, variant, package, key["strip"], work / "probes-out", work / "spec")
         root = out if out is not None else task_dir.parent / new.name
         if root.exists():
             raise SwrError("already exists: the variant is written into a fresh directory", file=root)
@@ -206,8 +245,19 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
         identify.scrub(broken, m.name(package), new.summary)
         hashes = {f: h for f in new.verify.public_files() if (h := file_hash(broken, f))}
         python = envs.ensure(new.target).version
-        write_revival_task(new, root, broken, tests, reference, now, hashes, what, python, obfuscated=True,
-                           original=original_sources(task))
+        write_revival_task(
+            new,
+            root,
+            broken,
+            tests,
+            reference,
+            now,
+            hashes,
+            what,
+            python,
+            obfuscated=True,
+            original=original_sources(task),
+        )
         found = _identifiability(task, intact, obf, root, m, package, variant)
         if map_file is not None:
             map_file.parent.mkdir(parents=True, exist_ok=True)
@@ -216,41 +266,63 @@ def obfuscate_task(task_dir: Path, sandbox: Sandbox, out: Path | None = None,
     if problems:
         shutil.rmtree(root, ignore_errors=True)
         raise SwrError("the obfuscated task fails its gates: " + "; ".join(problems), file=task_dir)
-    record = {"obfuscated_from": task.id, "seed": variant.seed, "renamed": res.renamed,
-              "native_tests": len(now["tests"]), "probes": sorted(now["probes"]), **report,
-              **similarity_record(new, root, {}), "identifiability": found}
+    record = {
+        "obfuscated_from": task.id,
+        "seed": variant.seed,
+        "renamed": res.renamed,
+        "native_tests": len(now["tests"]),
+        "probes": sorted(now["probes"]),
+        **report,
+        **similarity_record(new, root, {}),
+        "identifiability": found,
+    }
     write_build_file(TaskPaths(root).build_record, record)
     return Variant(new.name, root, res.renamed, record)
 
 
-def _identifiability(task: RevivalTask, intact: Path, obf: Path, root: Path, m: _Map, package: str,
-                     variant: ObfuscateVariant) -> dict[str, Any]:
+def _identifiability(
+    task: RevivalTask, intact: Path, obf: Path, root: Path, m: _Map, package: str, variant: ObfuscateVariant
+) -> dict[str, Any]:
     """What of the original the variant's workspace still gives away (swr.kinds.revival.identify), beside the
     similarity of its module to the original's: the project's name, its PKG-INFO people and its license's
     copyright holders outside the license files; the deleted module's public names left unrenamed; the share
     of name pairs, over the workspace's name lists and over the module's, in the original's order."""
     pkg_info = intact / "PKG-INFO"
-    needles = list(dict.fromkeys([package, *(identify.identity(pkg_info.read_text(errors="replace"))
-                                             if pkg_info.is_file() else []),
-                                  *identify.license_holders(intact), *variant.strip]))
+    needles = list(
+        dict.fromkeys(
+            [
+                package,
+                *(identify.identity(pkg_info.read_text(errors="replace")) if pkg_info.is_file() else []),
+                *identify.license_holders(intact),
+                *variant.strip,
+            ]
+        )
+    )
     project = TaskPaths(root).project
-    pairs = [(intact / old, obf / new) for old, new in sorted(m.paths.items())
-             if old.endswith(".py") and (project / new).is_file()]
+    pairs = [
+        (intact / old, obf / new)
+        for old, new in sorted(m.paths.items())
+        if old.endswith(".py") and (project / new).is_file()
+    ]
     module_files = sorted((task.reference_dir / MODULE_REF).rglob("*.py"))
     rels = [f.relative_to(task.reference_dir / MODULE_REF).as_posix() for f in module_files]
     module_pairs = [(intact / r, obf / m.path(r)) for r in rels if r in m.paths]
     public = [n for f in module_files for n in identify.public_names(f)]
     var_texts = [b.read_text() for _, b in module_pairs]
-    return {"needles": len(needles), "mentions": identify.mentions(project, needles),
-            "public_names": len(public), "names_kept": sorted(n for n in public if m.name(n) == n),
-            "order_kept_workspace": identify.order_kept(pairs, m.names),
-            "order_kept_module": identify.order_kept(module_pairs, m.names),
-            "similarity_to_original": copied.measure(copied.original_texts(task.reference_dir / MODULE_REF),
-                                                     var_texts)}
+    return {
+        "needles": len(needles),
+        "mentions": identify.mentions(project, needles),
+        "public_names": len(public),
+        "names_kept": sorted(n for n in public if m.name(n) == n),
+        "order_kept_workspace": identify.order_kept(pairs, m.names),
+        "order_kept_module": identify.order_kept(module_pairs, m.names),
+        "similarity_to_original": copied.measure(copied.original_texts(task.reference_dir / MODULE_REF), var_texts),
+    }
 
 
-def _probes(spec: RevivalSpec, paths: dict[str, str], src: Path, out: Path, m: _Map
-            ) -> tuple[dict[str, str], dict[str, str]]:
+def _probes(
+    spec: RevivalSpec, paths: dict[str, str], src: Path, out: Path, m: _Map
+) -> tuple[dict[str, str], dict[str, str]]:
     """{old probe path: new} and the literal output keys renamed; the obfuscated probes' dict keys too."""
     new: dict[str, str] = {}
     keys: dict[str, str] = {}
@@ -264,16 +336,25 @@ def _probes(spec: RevivalSpec, paths: dict[str, str], src: Path, out: Path, m: _
     return new, keys
 
 
-def _record(new: RevivalSpec, obf: Path, tests: Path, sandbox: Sandbox, recorded: dict[str, Any],
-            probes: dict[str, str], keys: dict[str, str]) -> dict[str, Any]:
+def _record(
+    new: RevivalSpec,
+    obf: Path,
+    tests: Path,
+    sandbox: Sandbox,
+    recorded: dict[str, Any],
+    probes: dict[str, str],
+    keys: dict[str, str],
+) -> dict[str, Any]:
     """The variant's reference outputs: the obfuscated intact project must pass as many tests natively as
     the original did and print the original's probe outputs under the renamed keys."""
     now, problems = record_native(new, obf, tests, sandbox)
     if problems:
         raise SwrError("the obfuscated intact project fails natively: " + "; ".join(problems))
     if len(now["tests"]) != len(recorded["tests"]):
-        raise SwrError(f"the obfuscated intact project passes {len(now['tests'])} tests natively, the original "
-                       f"{len(recorded['tests'])}")
+        raise SwrError(
+            f"the obfuscated intact project passes {len(now['tests'])} tests natively, the original "
+            f"{len(recorded['tests'])}"
+        )
     tol = Tolerances(atol=new.verify.atol, rtol=new.verify.rtol)
     want = {probes[p]: _rename_json_keys(out, keys) for p, out in recorded["probes"].items()}
     for p, out in want.items():
@@ -284,14 +365,18 @@ def _record(new: RevivalSpec, obf: Path, tests: Path, sandbox: Sandbox, recorded
     return {"tests": now["tests"], "probes": want}
 
 
-def _break(spec: RevivalSpec, new: RevivalSpec, m: _Map, task: RevivalTask, obf: Path, dest: Path
-           ) -> tuple[Path, dict[str, Path], str]:
+def _break(
+    spec: RevivalSpec, new: RevivalSpec, m: _Map, task: RevivalTask, obf: Path, dest: Path
+) -> tuple[Path, dict[str, Path], str]:
     """The obfuscated project broken as the plain one was: hidden tests and the deleted module's files gone."""
     copy_tree(obf, dest, ignore=KEEP_ALL, symlinks=True)
     for rel in new.verify.hidden:
         shutil.rmtree(dest / rel) if (dest / rel).is_dir() else (dest / rel).unlink()
-    old = sorted(f.relative_to(task.reference_dir / MODULE_REF).as_posix()
-                 for f in (task.reference_dir / MODULE_REF).rglob("*") if f.is_file())
+    old = sorted(
+        f.relative_to(task.reference_dir / MODULE_REF).as_posix()
+        for f in (task.reference_dir / MODULE_REF).rglob("*")
+        if f.is_file()
+    )
     reference = {m.path(r): obf / m.path(r) for r in old if r in m.paths}  # (.pyi stubs are left out)
     for r in reference:
         (dest / r).unlink()
@@ -300,8 +385,9 @@ def _break(spec: RevivalSpec, new: RevivalSpec, m: _Map, task: RevivalTask, obf:
     return dest, reference, f"the module `{new.module}` (`{rel.as_posix()}`)"
 
 
-def build_with_variant(directory: Path, tasks_dir: Path, sandbox: Sandbox, kind: str | None = None,
-                       root: Path | None = None) -> RevivalResult:
+def build_with_variant(
+    directory: Path, tasks_dir: Path, sandbox: Sandbox, kind: str | None = None, root: Path | None = None
+) -> RevivalResult:
     """swr.kinds.revival.build.build_revival, then the `[obfuscate]` variant beside the task; a variant that fails
     its gates fails the revival (the plain task is removed: a release holds a revival whole or not at all)."""
     res = build_revival(directory, tasks_dir, sandbox, kind=kind, root=root)

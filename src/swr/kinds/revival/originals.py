@@ -6,6 +6,7 @@ copy, a wheel in a cache or a `.pyc` holding the docstrings all carry the origin
 stripped of its indentation, so a source file and the docstrings inside bytecode both match. This module runs in
 swr's process (to decide what to cover) and, as a script, inside a sandbox (the scan test: what can be read
 there); so it imports nothing of swr and uses no syntax newer than Python 3.8."""
+
 from __future__ import annotations
 
 import hashlib
@@ -16,7 +17,7 @@ import stat
 import sys
 import tarfile
 import zipfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import cast
 
@@ -30,8 +31,23 @@ HEAD = 4096  # what is read first to tell text, bytecode and archives from other
 SKIP = ("/proc", "/sys", "/dev")
 # what swr's own scan (what to cover) reads: Python sources, bytecode and archives. The scan test inside a sandbox
 # reads every file (suffixes=None); the host-side scan would take minutes over /usr and swr's environment else
-PYTHON_FILES = (".py", ".pyi", ".pyw", ".pyx", ".pxd", ".pyc", ".pyo", ".whl", ".zip", ".egg", ".pyz", ".tar.gz",
-                ".tgz", ".tar.bz2", ".tar")
+PYTHON_FILES = (
+    ".py",
+    ".pyi",
+    ".pyw",
+    ".pyx",
+    ".pxd",
+    ".pyc",
+    ".pyo",
+    ".whl",
+    ".zip",
+    ".egg",
+    ".pyz",
+    ".tar.gz",
+    ".tgz",
+    ".tar.bz2",
+    ".tar",
+)
 RULES = [MIN_LEN, HITS, PYTHON_FILES, 5]  # what a cached scan depends on besides the roots and the signature
 SIGNATURE = "original-lines.json"  # under a task's private/: written by the build, read by grading
 
@@ -63,8 +79,8 @@ def _variants(line: str) -> list[str]:
     """A line, and a docstring's line without its quotes as well: bytecode keeps the text, not the quotes."""
     inner = line
     for q in ('"""', "'''"):
-        inner = inner[len(q):] if inner.startswith(q) else inner
-        inner = inner[:-len(q)] if inner.endswith(q) else inner
+        inner = inner[len(q) :] if inner.startswith(q) else inner
+        inner = inner[: -len(q)] if inner.endswith(q) else inner
     return [line, inner.strip()] if inner.strip() != line else [line]
 
 
@@ -123,14 +139,21 @@ def copy_in(path: str, sig: set[bytes], hits: int = HITS) -> str | None:
         return ""
     if data[:4] == ARCHIVE_MAGIC[0] or data[:2] == ARCHIVE_MAGIC[1]:
         for name, member in _members(data):
-            if holds(member, sig, hits) or (member[:4] == ARCHIVE_MAGIC[0] and any(
-                    holds(m, sig, hits) for _, m in _members(member))):
+            if holds(member, sig, hits) or (
+                member[:4] == ARCHIVE_MAGIC[0] and any(holds(m, sig, hits) for _, m in _members(member))
+            ):
                 return name
     return None
 
 
-def scan(roots: list[str], lines: list[str], hits: int = HITS, max_files: int = 2_000_000,
-         skip: tuple[str, ...] = SKIP, suffixes: tuple[str, ...] | None = None) -> dict[str, object]:
+def scan(
+    roots: list[str],
+    lines: list[str],
+    hits: int = HITS,
+    max_files: int = 2_000_000,
+    skip: tuple[str, ...] = SKIP,
+    suffixes: tuple[str, ...] | None = None,
+) -> dict[str, object]:
     """Every regular file under `roots` (links not followed; /proc, /sys and /dev skipped; at most max_files; only
     names ending in `suffixes` when given) that holds the signature, itself or in an archive:
     {"hits": [[path, member], ...], "files": n, "truncated": bool}. Bytecode in a `__pycache__` beside its source
@@ -215,7 +238,7 @@ def _root_copies(root: str, lines: tuple[str, ...], cache: Path | None) -> list[
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fingerprint(root: str) -> str:
     """A hash of (path, mtime) of every directory under root: what a new, removed or renamed file changes. Once
     per process (a walk of /usr takes seconds), as hide.py computes its covers."""

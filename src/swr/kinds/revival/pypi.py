@@ -2,6 +2,7 @@
 whose spec names that source is used as it is; when there is none, the sdist is downloaded (pip, into the swr
 cache) and a scaffold is written from it — its sha256, its upload date and its test files recorded, the
 choices only a person can make (kind, domain, environments, probes) left to complete (docs/revival.md)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -26,8 +27,14 @@ SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 TODO = "TODO"
 # CPython minors and their first release: the native interpreter a scaffold proposes is the newest minor
 # that was out when the sdist was published (a guess the scaffold says is one).
-PYTHONS = (("3.7", dt.date(2018, 6, 27)), ("3.8", dt.date(2019, 10, 14)), ("3.9", dt.date(2020, 10, 5)),
-           ("3.10", dt.date(2021, 10, 4)), ("3.11", dt.date(2022, 10, 24)), ("3.12", dt.date(2023, 10, 2)))
+PYTHONS = (
+    ("3.7", dt.date(2018, 6, 27)),
+    ("3.8", dt.date(2019, 10, 14)),
+    ("3.9", dt.date(2020, 10, 5)),
+    ("3.10", dt.date(2021, 10, 4)),
+    ("3.11", dt.date(2022, 10, 24)),
+    ("3.12", dt.date(2023, 10, 2)),
+)
 
 
 def parse(source: str) -> tuple[str, str]:
@@ -51,8 +58,10 @@ def find_folder(revivals: Path, name: str, version: str) -> Path | None:
         if m and norm(m.group(1)) == norm(name) and m.group(2) == version:
             found.append(toml.parent)
     if len(found) > 1:
-        raise SwrError(f"{len(found)} revival folders name pypi:{name}=={version}: "
-                       f"{', '.join(f.name for f in found)}", file=revivals)
+        raise SwrError(
+            f"{len(found)} revival folders name pypi:{name}=={version}: {', '.join(f.name for f in found)}",
+            file=revivals,
+        )
     return found[0] if found else None
 
 
@@ -108,13 +117,17 @@ def scaffold(revivals: Path, name: str, version: str) -> Path:
     with tempfile.TemporaryDirectory(prefix="swr-scaffold-") as d:
         project = unpack(archive, Path(d) / "p")
         summary = _summary(project)
-        tests = sorted(p.relative_to(project).as_posix() for p in project.rglob("*.py")
-                       if p.name.startswith("test_") or p.name.endswith("_test.py"))
+        tests = sorted(
+            p.relative_to(project).as_posix()
+            for p in project.rglob("*.py")
+            if p.name.startswith("test_") or p.name.endswith("_test.py")
+        )
         pythonpath = "src" if (project / "src").is_dir() else "."
     native = [v for v, first in PYTHONS if first <= released][-1:] or [PYTHONS[0][0]]
     folder.mkdir(parents=True)
-    (folder / REVIVAL_TOML).write_text(_render(name, version, sha, released, how, summary, native[0], tests,
-                                               pythonpath))
+    (folder / REVIVAL_TOML).write_text(
+        _render(name, version, sha, released, how, summary, native[0], tests, pythonpath)
+    )
     return folder
 
 
@@ -124,8 +137,17 @@ def _summary(project: Path) -> str:
     return (email.parser.Parser().parsestr(text, headersonly=True).get("Summary") or TODO).strip()
 
 
-def _render(name: str, version: str, sha: str, released: dt.date, how: str, summary: str, native: str,
-            tests: list[str], pythonpath: str) -> str:
+def _render(
+    name: str,
+    version: str,
+    sha: str,
+    released: dt.date,
+    how: str,
+    summary: str,
+    native: str,
+    tests: list[str],
+    pythonpath: str,
+) -> str:
     q = json.dumps  # a TOML basic string is a JSON string
     return f"""\
 # Scaffolded by `swr revive make pypi:{name}=={version}` from the downloaded sdist: source, sha256, released,

@@ -16,8 +16,10 @@ def revival_verdict_table(v: RevivalVerdict) -> RenderableType:
     if v.passed is None:  # grading.no_public_tests
         return plain_lines(f"{one_line(v.task)}{split}: no public tests: {v.detail}")
     score = f"  score {v.score}" if v.records else ""
-    title = (f"{plain(v.task)}{split}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
-             f"({plain(', '.join(v.labels) or 'pass')}){score}")
+    title = (
+        f"{plain(v.task)}{split}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} "
+        f"({plain(', '.join(v.labels) or 'pass')}){score}"
+    )
     table = Table("case", "check", "result", "detail", title=title)
     failed = [r for r in v.records if not r.passed]
     for r in failed or v.records:

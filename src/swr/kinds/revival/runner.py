@@ -16,6 +16,7 @@ cannot guarantee, given that the candidate's code runs in this very process:
   In-process test outcomes are a signal against accidents and naive cheats; the probes, whose outputs are
   compared outside the candidate's process with outputs the candidate never sees, are the stronger check.
 """
+
 import json
 import os
 import runpy
@@ -23,7 +24,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # types for the checker only, as comments: this file runs on any Python 3
-    from typing import Any, Callable, Dict, Tuple  # noqa: F401
+    from collections.abc import Callable  # noqa: F401
 
 MARK = "@@swr-revival-results@@"
 
@@ -34,7 +35,7 @@ def _tests(req, emit):
 
     outcomes = {}  # type: Dict[str, str]
 
-    class Collect(object):
+    class Collect:
         def pytest_runtest_logreport(self, report):
             # type: (Any) -> None
             prev = outcomes.get(report.nodeid)
@@ -71,7 +72,7 @@ def _emitter(nonce):
                 pass
         data = ("\n" + MARK + nonce + doc + "\n").encode("utf-8")
         while data:
-            data = data[write(fd, data):]
+            data = data[write(fd, data) :]
 
     return emit
 

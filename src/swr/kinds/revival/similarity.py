@@ -14,6 +14,7 @@ Ratio: difflib.SequenceMatcher over the two sequences of normalised lines (autoj
 A folder is the concatenation of its `*.py` files in sorted relative-path order (file names do not count,
 so a renamed module is compared by content).
 """
+
 from __future__ import annotations
 
 import ast
@@ -29,12 +30,21 @@ from pathlib import Path
 
 from swr.core.errors import SwrError
 
-_SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
-         tokenize.ENCODING, tokenize.ENDMARKER}
+_SKIP = {
+    tokenize.COMMENT,
+    tokenize.NL,
+    tokenize.NEWLINE,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.ENCODING,
+    tokenize.ENDMARKER,
+}
 _KEEP_NAMES = set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins))
-NORMALISATION = ("python: tokens per physical line joined by one space, comments/blank lines/indentation "
-                 "dropped; other text: whitespace collapsed, blank lines dropped; ratio = difflib "
-                 "SequenceMatcher over normalised lines")
+NORMALISATION = (
+    "python: tokens per physical line joined by one space, comments/blank lines/indentation "
+    "dropped; other text: whitespace collapsed, blank lines dropped; ratio = difflib "
+    "SequenceMatcher over normalised lines"
+)
 
 
 @dataclass(frozen=True)
@@ -112,9 +122,15 @@ def similarity(original: Path, rebuilt: Path, *, canonical_identifiers: bool = F
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     matching = sum(block.size for block in matcher.get_matching_blocks())
     ratio = 1.0 if not a and not b else 2.0 * matching / (len(a) + len(b))
-    return SimilarityReport(original=str(original), rebuilt=str(rebuilt), ratio=round(ratio, 6),
-                            original_lines=len(a), rebuilt_lines=len(b), matching_lines=matching,
-                            canonical_identifiers=canonical_identifiers)
+    return SimilarityReport(
+        original=str(original),
+        rebuilt=str(rebuilt),
+        ratio=round(ratio, 6),
+        original_lines=len(a),
+        rebuilt_lines=len(b),
+        matching_lines=matching,
+        canonical_identifiers=canonical_identifiers,
+    )
 
 
 def blocks(text: str, *, canonical_identifiers: bool = False) -> list[tuple[str, ...]]:
@@ -146,8 +162,9 @@ def shapes(text: str) -> dict[bool, tuple[list[str], list[tuple[str, ...]]]]:
     return found
 
 
-def block_coverage(original: list[tuple[str, ...]], rebuilt: list[tuple[str, ...]],
-                   tries: int = 200) -> tuple[float, int]:
+def block_coverage(
+    original: list[tuple[str, ...]], rebuilt: list[tuple[str, ...]], tries: int = 200
+) -> tuple[float, int]:
     """(share of the original's lines found again, that count): each original block takes the rebuilt block
     that shares most lines with it (SequenceMatcher, in order within the block), wherever that block is. Moving
     definitions around or padding a copy with other code does not lower it. Identical rebuilt blocks count

@@ -1,6 +1,7 @@
 """The project a revival task starts from: fetched from PyPI (checked against its sha256, never committed)
 or a local folder; its own import graph (which module the rest leans on most); and the broken copy the
 agent gets, with the reference that repairs it."""
+
 from __future__ import annotations
 
 import ast
@@ -29,8 +30,12 @@ def sdist(spec: RevivalSpec) -> Path:
     """The sdist of a pypi source, fetched by the native interpreter's pip (which still reads the project's
     metadata); a wrong sha256 is refused."""
     assert spec.pypi is not None and spec.sha256 is not None  # RevivalSpec's validator: a pypi source has both
-    return cached_sdist(*spec.pypi, spec.sha256, python=interpreter(spec.native.python)[0] / "bin" / "python3",
-                        spec=spec.directory / REVIVAL_TOML)
+    return cached_sdist(
+        *spec.pypi,
+        spec.sha256,
+        python=interpreter(spec.native.python)[0] / "bin" / "python3",
+        spec=spec.directory / REVIVAL_TOML,
+    )
 
 
 def cached_sdist(name: str, version: str, sha256: str, python: Path | None = None, spec: Path | None = None) -> Path:
@@ -48,13 +53,29 @@ def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path 
     """NAME==VERSION's sdist, downloaded with pip and kept in the swr cache under its own sha256."""
     _sdists().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=_sdists(), prefix=".fetch-") as d:
-        res = subprocess.run([str(python or sys.executable), "-m", "pip", "download", "-q", "--no-deps",
-                              "--no-binary", ":all:", "-d", d, f"{name}=={version}"], capture_output=True, text=True)
+        res = subprocess.run(
+            [
+                str(python or sys.executable),
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                d,
+                f"{name}=={version}",
+            ],
+            capture_output=True,
+            text=True,
+        )
         got = _archives(Path(d))
         if res.returncode != 0 or not got:
             lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
-            raise SwrError(f"cannot download the sdist: {lines[-1] if lines else res.returncode}",
-                           file=spec, field="source")
+            raise SwrError(
+                f"cannot download the sdist: {lines[-1] if lines else res.returncode}", file=spec, field="source"
+            )
         home = _sdists() / _sha256(got[0])
         home.mkdir(exist_ok=True)
         os.replace(got[0], home / got[0].name)
@@ -165,9 +186,13 @@ def module_file(project: Path, roots: tuple[str, ...], module: str) -> Path:
 
 def apply_patch(project: Path, patch: Path) -> None:
     """git apply, paths relative to the project root (a patch that does not apply is one line)."""
-    res = subprocess.run(["git", "apply", "--whitespace=nowarn", str(patch.resolve())], cwd=project,
-                         capture_output=True, text=True, env={"PATH": os.environ.get("PATH", ""),
-                                                              "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"})
+    res = subprocess.run(
+        ["git", "apply", "--whitespace=nowarn", str(patch.resolve())],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ.get("PATH", ""), "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"},
+    )
     if res.returncode != 0:
         raise SwrError(f"the patch does not apply: {res.stderr.strip().splitlines()[-1:]}", file=patch)
 

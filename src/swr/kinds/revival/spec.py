@@ -1,5 +1,6 @@
 """The revival spec (`revival.toml`): which project, how it is broken, the environment it ran in and the one
 it must run in, and the hidden tests and probes its verifier runs (docs/revival.md)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -9,9 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from swr.kinds.engine.spec import DOMAINS
 from swr.core.errors import SwrError, load_toml
 from swr.core.layout import PORT_PATCH, PROBES, REVIVAL_PROJECT, REVIVAL_TOML
+from swr.kinds.engine.spec import DOMAINS
 
 KINDS = ("deleted-module", "dependency-rot", "build")
 PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?==[A-Za-z0-9.+!_-]+$")

@@ -2,6 +2,7 @@
 task is loaded for grading. Public: the instruction and the broken project. Private: the spec, the original
 tests, the probes, the recorded reference outputs, the reference (module or port) and the public tests'
 hashes (docs/revival.md)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -14,22 +15,21 @@ from typing import Any
 
 from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
-from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.jsonfile import dump_json
+from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.trees import KEEP_ALL, copy_tree
-from swr.kinds.revival.build_file import read_build_file
-from swr.kinds.taskfile import Forbidden
-from swr.kinds.revival import copied, envs, originals
-from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
-from swr.kinds.revival.verdict import RevivalVerdict
-from swr.kinds.revival.source import apply_patch
-from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
 from swr.kinds.protocol import AgentBrief, HarborParts, Split, TaskKind
 from swr.kinds.registry import named
+from swr.kinds.revival import copied, envs, originals
+from swr.kinds.revival.build_file import read_build_file
+from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
+from swr.kinds.revival.source import apply_patch
+from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
+from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
+from swr.kinds.revival.verdict import RevivalVerdict
+from swr.kinds.taskfile import Anticheat, Environment, Forbidden, dump_task_file
 from swr.sandbox import Mount
 from swr.sandbox.bwrap import TOP_LEVEL
-from swr.kinds.taskfile import Anticheat, Environment, dump_task_file
-from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
 
 BUILD_APT = ("gcc", "libc6-dev")  # a `build` task compiles its extension (Harbor's slim image has no compiler)
 HARBOR_MEMORY_MB = 4096  # a revival states no per-case memory: Harbor's minimum
@@ -37,13 +37,13 @@ MODULE_REF = "module"  # under private/reference/: the deleted files at their pr
 REBUILD_REF = "rebuild"  # under private/reference/: an honest rebuild of them (the revival folder's reference/)
 GOALS = {
     "deleted-module": "A core part of this project was deleted: {what}. Rebuild it so that the project works as "
-                      "it did — its other code, README and documentation say what it must provide.",
+    "it did — its other code, README and documentation say what it must provide.",
     "dependency-rot": "This project no longer runs: the libraries it depends on have moved on. Port it to the "
-                      "target environment below so that it computes what it computed before.",
+    "target environment below so that it computes what it computed before.",
     "build": "This project no longer builds with the current toolchain. Make it build and run in the target "
-             f"environment below: the verifier builds it from source with `python {' '.join(BUILD)}` "
-             "in the project (compiled files in `solution/`, extension modules, objects and static libraries, are "
-             "deleted first).",
+    f"environment below: the verifier builds it from source with `python {' '.join(BUILD)}` "
+    "in the project (compiled files in `solution/`, extension modules, objects and static libraries, are "
+    "deleted first).",
 }
 
 
@@ -84,8 +84,9 @@ class RevivalTask(Forbidden):
         """Graded on the host's system, in the target venv (mounted read-only)."""
         return {}
 
-    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
-              reference: bool = False) -> RevivalVerdict:
+    def grade(
+        self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
+    ) -> RevivalVerdict:
         """The verdict (swr.kinds.revival.grading). ./feedback of a task with no public test runs nothing and says
         so (label no_public_tests, pass null), in a workspace copy and a full task alike. `reference`: the
         candidate is the task's reference as swr wrote it (never an agent's), so not a copied_original."""
@@ -104,12 +105,19 @@ class RevivalTask(Forbidden):
         original = self.reference_dir / MODULE_REF
         built = read_build_file(self.paths.build_record)
         calibrated = built.similarity.threshold if built and built.similarity else None
-        return Verifier(spec, self.paths.original_tests, self.paths.probes, venv, _json(self.paths.recorded),
-                        _json(self.paths.test_hashes), forbidden=self.forbidden_packages, copies=self.copies(venv),
-                        original=original if spec.kind == "deleted-module" and original.is_dir() else None,
-                        start=self.project,
-                        copy_threshold=float(calibrated) if isinstance(calibrated, (int, float))
-                        else copied.DEFAULT_THRESHOLD)
+        return Verifier(
+            spec,
+            self.paths.original_tests,
+            self.paths.probes,
+            venv,
+            _json(self.paths.recorded),
+            _json(self.paths.test_hashes),
+            forbidden=self.forbidden_packages,
+            copies=self.copies(venv),
+            original=original if spec.kind == "deleted-module" and original.is_dir() else None,
+            start=self.project,
+            copy_threshold=float(calibrated) if isinstance(calibrated, (int, float)) else copied.DEFAULT_THRESHOLD,
+        )
 
     def copies(self, venv: envs.Venv) -> tuple[Path, ...]:
         """Copies of the original deleted module readable in a sandbox that mounts `venv` (vendored, zipped,
@@ -199,11 +207,20 @@ class RevivalTask(Forbidden):
         """The target Python; a C compiler for a `build` task; exact judge pins without the original; the
         project as solution/; the suite as one case, plus its build and three test runs."""
         fb = self.meta.feedback
-        return HarborParts(python=self.meta.target.python, apt=tuple(sorted({*self.meta.environment.apt, *(
-                               BUILD_APT if self.meta.revival == "build" else ())})),
-                           agent_pip=self.meta.environment.pip, agent_libs=(), judge_extras=(), judge_exact=True,
-                           project=self.project, memory_mb=HARBOR_MEMORY_MB, case_s=fb.timeout_s, hidden_cases=1,
-                           verify_extra_s=3 * fb.timeout_s, summary=self.meta.summary)
+        return HarborParts(
+            python=self.meta.target.python,
+            apt=tuple(sorted({*self.meta.environment.apt, *(BUILD_APT if self.meta.revival == "build" else ())})),
+            agent_pip=self.meta.environment.pip,
+            agent_libs=(),
+            judge_extras=(),
+            judge_exact=True,
+            project=self.project,
+            memory_mb=HARBOR_MEMORY_MB,
+            case_s=fb.timeout_s,
+            hidden_cases=1,
+            verify_extra_s=3 * fb.timeout_s,
+            summary=self.meta.summary,
+        )
 
     def feedback_verifier(self) -> Verifier:
         """What ./feedback runs in an agent's workspace, from task.toml alone: the public tests, no recorded
@@ -212,10 +229,18 @@ class RevivalTask(Forbidden):
         if not fb.public:
             raise SwrError("no public tests for ./feedback (field `feedback.public`)", file=self.paths.toml)
         files = tuple(dict.fromkeys(p.split("::")[0] for p in fb.public))
-        spec = RevivalSpec(name=self.id, kind=self.meta.revival, domain=self.meta.domain, summary=self.meta.summary,
-                           source="local", released=self.meta.released, native=self.target(), target=self.target(),
-                           verify=Verify(hidden=files, public=fb.public, pythonpath=fb.pythonpath,
-                                         timeout_s=fb.timeout_s), directory=self.root)
+        spec = RevivalSpec(
+            name=self.id,
+            kind=self.meta.revival,
+            domain=self.meta.domain,
+            summary=self.meta.summary,
+            source="local",
+            released=self.meta.released,
+            native=self.target(),
+            target=self.target(),
+            verify=Verify(hidden=files, public=fb.public, pythonpath=fb.pythonpath, timeout_s=fb.timeout_s),
+            directory=self.root,
+        )
         return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target))
 
 
@@ -242,36 +267,63 @@ def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
     """task.toml. An obfuscated task's lists no forbidden package: they are the original's names, kept in
     private/revival.toml (RevivalTask.forbidden_packages reads them there)."""
     forbidden = () if obfuscated else spec.anticheat.forbidden_packages
-    return RevivalTaskFile(kind="revival", id=spec.name, revival=spec.kind, family=spec.family, domain=spec.domain,
-                           summary=spec.summary, released=spec.released, obfuscated=obfuscated,
-                           target=Environment(python=spec.target.python, pip=spec.target.pip),
-                           anticheat=Anticheat(forbidden_packages=forbidden),
-                           feedback=RevivalFeedback(public=spec.verify.public, pythonpath=spec.verify.pythonpath,
-                                                    timeout_s=spec.verify.timeout_s))
+    return RevivalTaskFile(
+        kind="revival",
+        id=spec.name,
+        revival=spec.kind,
+        family=spec.family,
+        domain=spec.domain,
+        summary=spec.summary,
+        released=spec.released,
+        obfuscated=obfuscated,
+        target=Environment(python=spec.target.python, pip=spec.target.pip),
+        anticheat=Anticheat(forbidden_packages=forbidden),
+        feedback=RevivalFeedback(
+            public=spec.verify.public, pythonpath=spec.verify.pythonpath, timeout_s=spec.verify.timeout_s
+        ),
+    )
 
 
 def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = False) -> str:
     pins = "\n".join(f"- `{p}`" for p in spec.target.pip) or "- (nothing beyond the standard library)"
     public = ", ".join(f"`{p}`" for p in spec.verify.public)
-    feedback = (f"Some tests were removed from this workspace; `./feedback` runs the public ones ({public}) in that "
-                f"environment. Do not edit the project's test files: they are hashed." if public else
-                "Every test file was removed from this workspace, so `./feedback` has no test to run: check your "
-                "work in that environment yourself.")
-    forbidden = ("published releases of this project, under any name" if obfuscated
-                 else ", ".join(spec.anticheat.forbidden_packages) or "none")
-    return (f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what)}\n\n"
-            f"The project is in `solution/` (a git repository's only commit holds this starting state). It must "
-            f"work there, unchanged in layout, with Python {python} and exactly these packages (a read-only "
-            f"environment: you cannot add to it, and declaring an older version of any of them is a violation):\n\n"
-            f"{pins}\n\n"
-            f"A hidden verifier runs the project's own tests and probe scripts whose outputs are compared with "
-            f"those of the original project. {feedback} "
-            f"Forbidden (absent from the environment; do not vendor them): {forbidden}.\n")
+    feedback = (
+        f"Some tests were removed from this workspace; `./feedback` runs the public ones ({public}) in that "
+        f"environment. Do not edit the project's test files: they are hashed."
+        if public
+        else "Every test file was removed from this workspace, so `./feedback` has no test to run: check your "
+        "work in that environment yourself."
+    )
+    forbidden = (
+        "published releases of this project, under any name"
+        if obfuscated
+        else ", ".join(spec.anticheat.forbidden_packages) or "none"
+    )
+    return (
+        f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what)}\n\n"
+        f"The project is in `solution/` (a git repository's only commit holds this starting state). It must "
+        f"work there, unchanged in layout, with Python {python} and exactly these packages (a read-only "
+        f"environment: you cannot add to it, and declaring an older version of any of them is a violation):\n\n"
+        f"{pins}\n\n"
+        f"A hidden verifier runs the project's own tests and probe scripts whose outputs are compared with "
+        f"those of the original project. {feedback} "
+        f"Forbidden (absent from the environment; do not vendor them): {forbidden}.\n"
+    )
 
 
-def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path, reference: dict[str, Path],
-                       recorded: dict[str, Any], hashes: dict[str, str], what: str, python: str,
-                       obfuscated: bool = False, original: list[bytes] | None = None) -> None:
+def write_revival_task(
+    spec: RevivalSpec,
+    root: Path,
+    broken: Path,
+    tests: Path,
+    reference: dict[str, Path],
+    recorded: dict[str, Any],
+    hashes: dict[str, str],
+    what: str,
+    python: str,
+    obfuscated: bool = False,
+    original: list[bytes] | None = None,
+) -> None:
     """One revival task directory from its parts (`reference`: {project path: file} of a deleted module). A
     deleted-module task keeps the signature of its original (`original`: the original module's files, by
     default the reference's; an obfuscated variant's reference is renamed, so it passes its plain task's):
@@ -298,8 +350,9 @@ def write_revival_task(spec: RevivalSpec, root: Path, broken: Path, tests: Path,
     at.recorded.write_text(dump_json(recorded))
     at.test_hashes.write_text(dump_json(hashes))
     if spec.kind == "deleted-module":
-        originals.write_signature(at.private, original if original is not None
-                                  else [src.read_bytes() for src in reference.values()])
+        originals.write_signature(
+            at.private, original if original is not None else [src.read_bytes() for src in reference.values()]
+        )
 
 
 def load_revival_task(root: Path, meta: RevivalTaskFile) -> RevivalTask:
@@ -316,18 +369,23 @@ def revival_brief(task: RevivalTask) -> AgentBrief:
     """A revival repairs a project in place: no solution/run, no JSON scenario; what ./feedback can say depends
     on whether the task has public tests."""
     python = f"Python {task.meta.target.python}" if task.meta.target.python else "the target Python"
-    fb = ("run the project's public tests on solution/ in the target environment" if task.meta.feedback.public
-          else "this task has no public tests: it says so and runs nothing, so check your work yourself")
+    fb = (
+        "run the project's public tests on solution/ in the target environment"
+        if task.meta.feedback.public
+        else "this task has no public tests: it says so and runs nothing, so check your work yourself"
+    )
     return AgentBrief(
         goal=f"Read instruction.md there. solution/ holds a Python project (a git repository) that no longer\n"
-             f"works as it did. Repair it in place, keeping its layout, so that it works with {python} and\n"
-             f"exactly the packages instruction.md lists (a read-only environment: you cannot add to it or pin\n"
-             f"anything back). There is no solution/run to write and no JSON scenario: a hidden verifier runs the\n"
-             f"project's own tests (those removed from this workspace too) and probe scripts whose outputs must\n"
-             f"match the original project's.",
-        feedback=fb, finish="solution/ is graded by the project's hidden tests and probes in the target environment",
+        f"works as it did. Repair it in place, keeping its layout, so that it works with {python} and\n"
+        f"exactly the packages instruction.md lists (a read-only environment: you cannot add to it or pin\n"
+        f"anything back). There is no solution/run to write and no JSON scenario: a hidden verifier runs the\n"
+        f"project's own tests (those removed from this workspace too) and probe scripts whose outputs must\n"
+        f"match the original project's.",
+        feedback=fb,
+        finish="solution/ is graded by the project's hidden tests and probes in the target environment",
         protected="instruction.md, task.toml, feedback or the project's test files",
-        nudge="Use the tools: repair the project in solution/, check it with feedback, then call finish.")
+        nudge="Use the tools: repair the project in solution/, check it with feedback, then call finish.",
+    )
 
 
 def write_oracle(task: RevivalTask, dest: Path) -> None:
@@ -343,4 +401,3 @@ def write_oracle(task: RevivalTask, dest: Path) -> None:
     patch = task.paths.private / PORT_PATCH
     if patch.is_file():
         apply_patch(dest, patch)
-

@@ -1,4 +1,5 @@
 """The revival kind's task.toml model: the public part of a revival.toml."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -6,7 +7,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from swr.kinds.taskfile import Anticheat, Environment, TaskModel as _Model
+from swr.kinds.taskfile import Anticheat, Environment
+from swr.kinds.taskfile import TaskModel as _Model
 
 
 class RevivalFeedback(_Model):

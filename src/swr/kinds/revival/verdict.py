@@ -1,5 +1,6 @@
 """A revival task's verdict: its project's hidden tests and probes in the target environment, typed
 (docs/revival.md)."""
+
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
@@ -23,7 +24,18 @@ class RevivalVerdict(Verdict):
     """pass = every record passes and anti-cheat found nothing; score = records passed (docs/revival.md)."""
 
     json_order: ClassVar[tuple[str, ...]] = (
-        "kind", "task", "pass", "label", "labels", "score", "records", "anticheat", "detail", "similarity", "split")
+        "kind",
+        "task",
+        "pass",
+        "label",
+        "labels",
+        "score",
+        "records",
+        "anticheat",
+        "detail",
+        "similarity",
+        "split",
+    )
     kind: Literal["revival"]
     r_hid: None = None
     r_pub: None = None
@@ -33,7 +45,9 @@ class RevivalVerdict(Verdict):
     anticheat: list[dict[str, Any]]
     detail: str
     split: Literal["public"] | None = None  # ./feedback's run of the public tests
-    similarity: dict[str, int | float] | None = None  # a deleted module's rebuild against the original (copied_original)
+    similarity: dict[str, int | float] | None = (
+        None  # a deleted module's rebuild against the original (copied_original)
+    )
 
     @property
     def public_only(self) -> bool:

@@ -5,29 +5,23 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
-from swr.kinds.workflow.fork_pool import Fresh
-from swr.kinds.workflow.grading import oracle_verdict
+from swr.core.hashing import content_hash
+from swr.core.release_dir import task_dir
+from swr.core.trees import KEEP_ALL, copy_tree
 from swr.judge import Tolerances
 from swr.judge.artifacts import ArtifactConfigError, artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import reference_view
-from swr.core.release_dir import task_dir
-from swr.kinds.workflow.task import Example, Task, task_meta, write_gates, write_task
-from swr.sandbox import RunResult, Sandbox
-from swr.core.hashing import content_hash
-from swr.core.trees import KEEP_ALL, copy_tree
-from swr.kinds.workflow.scenario import sample_scenario
-from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec
-from swr.kinds.workflow.reference import Runner, command_exists, limits_for
-
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.fork_pool import Fresh
 from swr.kinds.workflow.gates import (
     GATES,
     GateFailure,
@@ -39,7 +33,13 @@ from swr.kinds.workflow.gates import (
     schema_outliers,
     strip_ignored,
 )
+from swr.kinds.workflow.grading import oracle_verdict
 from swr.kinds.workflow.instructions import render, schema
+from swr.kinds.workflow.reference import Runner, command_exists, limits_for
+from swr.kinds.workflow.scenario import sample_scenario
+from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec
+from swr.kinds.workflow.task import Example, Task, task_meta, write_gates, write_task
+from swr.sandbox import RunResult, Sandbox
 
 Progress = Callable[[int, int], None]  # (advance, add_to_total)
 MAX_DRAWS = 1000
@@ -99,10 +99,16 @@ class WorkflowResult:
         return f"{self.spec.directory / SPEC_FILE}: {self.failure}"
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.spec.name, "family": self.spec.family, "domain": self.spec.domain,
-                "workflow_hash": self.spec.content_hash, "status": "failed" if self.failure else "ok",
-                "reason": self.failure, "tasks": self.tasks,
-                **({"dropped_variants": {str(v): why for v, why in self.dropped.items()}} if self.dropped else {})}
+        return {
+            "name": self.spec.name,
+            "family": self.spec.family,
+            "domain": self.spec.domain,
+            "workflow_hash": self.spec.content_hash,
+            "status": "failed" if self.failure else "ok",
+            "reason": self.failure,
+            "tasks": self.tasks,
+            **({"dropped_variants": {str(v): why for v, why in self.dropped.items()}} if self.dropped else {}),
+        }
 
 
 class WorkflowBuild:
@@ -125,8 +131,13 @@ class WorkflowBuild:
             if h not in self.seen:
                 self.seen.add(h)
                 return sc
-        raise GateFailureError(GateFailure("disjoint", "the input space is too small for distinct public and "
-                                           "hidden scenarios; widen the input ranges or choices"))
+        raise GateFailureError(
+            GateFailure(
+                "disjoint",
+                "the input space is too small for distinct public and "
+                "hidden scenarios; widen the input ranges or choices",
+            )
+        )
 
     def execute(self, scenario: dict[str, Any], run: int) -> RunResult:
         """Run 1: the reference; 2: its second run; 3: the oracle candidate's (Runner.run_oracle)."""
@@ -161,9 +172,12 @@ class WorkflowBuild:
             slot.output, slot.files = strip_ignored(out1, self.tol), first.artifacts
             slot.view = reference_view(Reference(slot.output, slot.files), self.tol)
             try:
-                slot.failure = check_deterministic(Reference(slot.output, slot.files),
-                                                   Reference(strip_ignored(out2, self.tol), second.artifacts),
-                                                   self.tol, slot.scenario)
+                slot.failure = check_deterministic(
+                    Reference(slot.output, slot.files),
+                    Reference(strip_ignored(out2, self.tol), second.artifacts),
+                    self.tol,
+                    slot.scenario,
+                )
             except ArtifactConfigError as e:
                 slot.failure = GateFailure("deterministic", f"artifact options in [outputs.fields]: {e}")
 
@@ -233,27 +247,40 @@ class WorkflowBuild:
     def _write_variant(self, staging: Path, v: int, ss: list[Slot]) -> Task:
         limits = limits_for(self.spec)
         public = [s.example(i, self.tol) for i, s in enumerate(ss[: self.opts.public])]
-        hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public:])]
+        hidden = [s.example(i, self.tol) for i, s in enumerate(ss[self.opts.public :])]
         tid = f"{self.spec.name}-v{v}"
-        arts = {dotted(path): artifact_kind(Path(name)) for ex in public
-                for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)}
+        arts = {
+            dotted(path): artifact_kind(Path(name))
+            for ex in public
+            for path, name in artifact_leaves(Reference(ex.output, ex.files), self.tol)
+        }
         out_schema = schema(self.spec, [ex.output for ex in public], arts)
         instruction = render(self.spec, out_schema["outputs"], limits, len(public), arts)
-        return write_task(task_dir(staging, tid), task_meta(self.spec, tid, v, limits), instruction,
-                          out_schema, public, hidden, self.spec.directory, self.spec.input_files())
+        return write_task(
+            task_dir(staging, tid),
+            task_meta(self.spec, tid, v, limits),
+            instruction,
+            out_schema,
+            public,
+            hidden,
+            self.spec.directory,
+            self.spec.input_files(),
+        )
 
     def _final_gates(self, task: Task, slots: list[Slot]) -> GateFailure | None:
         """Gates 6 and 7 on the task as written (handed over, not read back), then its gates.json. Gate 6
         grades the hidden scenarios' second runs: the oracle candidate's executions."""
         try:  # the gate is about r_hid
-            v = oracle_verdict(task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec,
-                               fresh=replayed(slots))
+            v = oracle_verdict(
+                task, self.sandbox, jobs=self.opts.jobs, split="hidden", spec=self.spec, fresh=replayed(slots)
+            )
         except SwrError as e:  # an artifact option the comparator rejects
             return GateFailure("oracle_passes", e.message)
         if not v.passed:
             bad = next((s.stderr_tail for s in v.scenarios if not s.passed), "")
-            return GateFailure("oracle_passes", f"the wrapped reference fails as a candidate "
-                                                f"({v.label}, {bad[-200:].strip()})")
+            return GateFailure(
+                "oracle_passes", f"the wrapped reference fails as a candidate ({v.label}, {bad[-200:].strip()})"
+            )
         controls = replay_controls(self.spec, task.public, task.hidden)
         if passing := [k for k, c in controls.items() if c["pass"]]:
             return GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes")
@@ -289,8 +316,9 @@ class GateFailureError(Exception):
         super().__init__(str(failure))
 
 
-def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbox: Sandbox, pool: Executor,
-                   progress: Progress) -> WorkflowResult:
+def build_workflow(
+    spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbox: Sandbox, pool: Executor, progress: Progress
+) -> WorkflowResult:
     res = WorkflowResult(spec)
     if not command_exists(spec):
         res.failure = f"field `command`: program `{spec.command[0]}` not found"  # type: ignore[index]
@@ -305,5 +333,3 @@ def build_workflow(spec: WorkflowSpec, staging: Path, opts: BuildOptions, sandbo
     finally:
         wb.close()
     return res
-
-

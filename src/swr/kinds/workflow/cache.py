@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 import tempfile
-from functools import lru_cache
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ FORMAT = 3  # what an execution is; 2: a hidden scenario's second run (3) and a 
 # oracle's; 3: an `entry` one's second run (2) is a warm call in the oracle's fork server
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment_fingerprint(pip: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """Installed versions of a workflow's pip requirements: an upgrade invalidates its cache."""
     out = {}
@@ -43,9 +43,16 @@ class ExecutionCache:
         self.enabled = enabled
 
     def key(self, spec: WorkflowSpec, scenario: dict[str, Any], run: int) -> str:
-        return content_hash({"workflow": spec.content_hash, "env": environment_fingerprint(tuple(spec.requires.pip)),
-                             "command": spec.describe_command(), "scenario": scenario, "run": run,
-                             "format": FORMAT})
+        return content_hash(
+            {
+                "workflow": spec.content_hash,
+                "env": environment_fingerprint(tuple(spec.requires.pip)),
+                "command": spec.describe_command(),
+                "scenario": scenario,
+                "run": run,
+                "format": FORMAT,
+            }
+        )
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -76,8 +83,14 @@ class ExecutionCache:
             self._store_files(key, res.artifacts)  # type: ignore[arg-type]
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "w") as f:
-            json.dump({"stdout": res.stdout.decode("utf-8", errors="surrogateescape"), "wall_s": res.wall_s,
-                       "artifacts": has_files}, f)
+            json.dump(
+                {
+                    "stdout": res.stdout.decode("utf-8", errors="surrogateescape"),
+                    "wall_s": res.wall_s,
+                    "artifacts": has_files,
+                },
+                f,
+            )
         os.replace(tmp, path)
 
     def _store_files(self, key: str, src: Path) -> None:

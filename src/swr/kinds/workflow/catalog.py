@@ -58,8 +58,9 @@ def missing_apt(pkgs: list[str]) -> list[str]:
         return []
     if shutil.which("dpkg-query") is None:
         return [p for p in pkgs if shutil.which(p) is None]
-    res = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *pkgs],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *pkgs], capture_output=True, text=True
+    )
     installed = {ln.split()[0].split(":")[0] for ln in res.stdout.splitlines() if ln.endswith(" installed")}
     return [p for p in pkgs if p not in installed]
 
@@ -77,9 +78,14 @@ class Family:
     def row(self, repo_root: Path) -> dict[str, Any]:
         domain = Counter(s.domain for s in self.specs).most_common(1)[0][0]
         pip, apt = self.missing
-        return {"family": self.name, "domain": domain, "workflows": [s.name for s in self.specs],
-                "paths": [os.path.relpath(s.directory, repo_root) for s in self.specs],
-                "runnable": not pip and not apt, "missing": {"pip": pip, "apt": apt}}
+        return {
+            "family": self.name,
+            "domain": domain,
+            "workflows": [s.name for s in self.specs],
+            "paths": [os.path.relpath(s.directory, repo_root) for s in self.specs],
+            "runnable": not pip and not apt,
+            "missing": {"pip": pip, "apt": apt},
+        }
 
 
 def families(root: Path) -> list[Family]:
@@ -107,8 +113,9 @@ def demo_slice(root: Path) -> list[Path]:
     try:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
-        raise SwrError("no demo slice: list workflows in it, or build the whole catalog with --full",
-                       file=path) from None
+        raise SwrError(
+            "no demo slice: list workflows in it, or build the whole catalog with --full", file=path
+        ) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise SwrError(f"unreadable: {e}", file=path) from None
     extra = sorted(set(data) - {"workflows"})
@@ -116,8 +123,9 @@ def demo_slice(root: Path) -> list[Path]:
         raise SwrError("unknown key (the file holds one list, `workflows`)", file=path, field=extra[0])
     entries = data.get("workflows")
     if not isinstance(entries, list) or not entries:
-        raise SwrError("must be a non-empty list of workflow paths relative to the catalog", file=path,
-                       field="workflows")
+        raise SwrError(
+            "must be a non-empty list of workflow paths relative to the catalog", file=path, field="workflows"
+        )
     return [_slice_entry(root, path, i, rel, entries[:i]) for i, rel in enumerate(entries)]
 
 

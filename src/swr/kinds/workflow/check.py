@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from swr.assemble import BuildOptions, build_workflow
-from swr.kinds.workflow.gates import parse_output
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
-from swr.sandbox import get_sandbox
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.gates import parse_output
+from swr.kinds.workflow.reference import Runner, command_exists
 from swr.kinds.workflow.scenario import sample_scenario
 from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec, load_spec
-from swr.kinds.workflow.reference import Runner, command_exists
+from swr.sandbox import get_sandbox
 
 
 @dataclass
@@ -38,8 +38,11 @@ def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int =
     """Raise SwrError naming the file, field or gate that fails; otherwise report what ran."""
     spec = load_spec(directory)
     if not command_exists(spec):
-        raise SwrError(f"program `{spec.command[0]}` not found", file=spec.directory / SPEC_FILE,  # type: ignore[index]
-                       field="command")
+        raise SwrError(
+            f"program `{spec.command[0]}` not found",
+            file=spec.directory / SPEC_FILE,  # type: ignore[index]
+            field="command",
+        )
     sb = get_sandbox(sandbox)
     runner = Runner(spec, sb)
     done = []
@@ -53,8 +56,16 @@ def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int =
             done.append(Trial(sc, out, res.wall_s))
     finally:
         runner.close()
-    opts = BuildOptions(variants=1, public=3, hidden=2, seed=seed, jobs=jobs, sandbox=sandbox, max_rounds=2,
-                        cache=ExecutionCache(enabled=False))
+    opts = BuildOptions(
+        variants=1,
+        public=3,
+        hidden=2,
+        seed=seed,
+        jobs=jobs,
+        sandbox=sandbox,
+        max_rounds=2,
+        cache=ExecutionCache(enabled=False),
+    )
     staging = Path(tempfile.mkdtemp(prefix="swr-check-"))
     try:
         with ThreadPoolExecutor(jobs) as pool:

@@ -14,15 +14,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from swr.core.cachedir import default_cache_dir
-
-from swr.kinds.workflow.cache import ExecutionCache
 from swr.core.errors import SwrError
 from swr.core.executors import open_executor
 from swr.core.layout import ReleasePaths
-from swr.sandbox import get_sandbox
-from swr.kinds.workflow.spec import WorkflowSpec, load_spec
-
 from swr.kinds.workflow.build import BuildOptions, WorkflowResult, build_workflow
+from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.spec import WorkflowSpec, load_spec
+from swr.sandbox import get_sandbox
 
 
 @dataclass(frozen=True)
@@ -70,11 +68,17 @@ def build_on_worker(shared: Shared, job: Planned) -> Built:
     try:
         spec = load_spec(job.directory)
     except SwrError as e:
-        return Built(None, unreadable=f"the Dask worker on {os.uname().nodename} cannot read it: {e.message}"
-                                      " (the workers need the workflows at the same paths)")
+        return Built(
+            None,
+            unreadable=f"the Dask worker on {os.uname().nodename} cannot read it: {e.message}"
+            " (the workers need the workflows at the same paths)",
+        )
     if spec.content_hash != job.content_hash:
-        return Built(None, unreadable=f"the Dask worker on {os.uname().nodename} sees other files in "
-                                      f"{job.directory} than the client (a shared filesystem is needed)")
+        return Built(
+            None,
+            unreadable=f"the Dask worker on {os.uname().nodename} sees other files in "
+            f"{job.directory} than the client (a shared filesystem is needed)",
+        )
     opts = replace(shared.opts, cache=ExecutionCache(shared.cache_root, enabled=shared.cache_enabled))
     with tempfile.TemporaryDirectory(prefix="swr-build-") as tmp, ThreadPoolExecutor(opts.jobs) as runs:
         t0 = time.monotonic()
@@ -87,8 +91,11 @@ def pack(root: Path) -> list[tuple[str, bytes, int]]:
     """Every regular file under root, sorted, with its permission bits (a reference's scripts keep theirs)."""
     if not root.is_dir():
         return []
-    return [(p.relative_to(root).as_posix(), p.read_bytes(), p.stat().st_mode & 0o777)
-            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()]
+    return [
+        (p.relative_to(root).as_posix(), p.read_bytes(), p.stat().st_mode & 0o777)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    ]
 
 
 def unpack(files: list[tuple[str, bytes, int]], root: Path) -> None:
@@ -100,8 +107,9 @@ def unpack(files: list[tuple[str, bytes, int]], root: Path) -> None:
         os.chmod(dst, mode)
 
 
-def build_on_dask(specs: list[WorkflowSpec], staging: Path, opts: BuildOptions,
-                  done: Callable[[WorkflowResult], None]) -> list[WorkflowResult]:
+def build_on_dask(
+    specs: list[WorkflowSpec], staging: Path, opts: BuildOptions, done: Callable[[WorkflowResult], None]
+) -> list[WorkflowResult]:
     """The workflows built on Dask workers, written into staging here as each returns; results in the
     order of `specs` (the release does not depend on which worker finished first)."""
     if not specs:

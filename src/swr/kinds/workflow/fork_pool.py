@@ -15,15 +15,15 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from swr.sandbox import WORKDIR, Job, Mount, RunResult, Sandbox
-from swr.sandbox import tree
+from swr.kinds.workflow.warm_pool import Pool, Served, with_call_mount
+from swr.sandbox import WORKDIR, Job, Mount, RunResult, Sandbox, tree
 from swr.sandbox.base import disk_used
 from swr.sandbox.capped import capped_dir
-from swr.kinds.workflow.warm_pool import Pool, Served, with_call_mount
 
 SERVER_SCRIPT = Path(__file__).with_name("fork_server.py")
 SERVER_DST = "/sandbox/swr/forkserve.py"
@@ -58,8 +58,9 @@ def _local(name: str, roots: tuple[Path, ...]) -> Path | None:
 def _source(name: str, roots: tuple[Path, ...]) -> Path | None:
     """The source file of a local module, to read its own imports."""
     rel = Path(*name.split("."))
-    return next((p for root in roots for p in (root / rel.with_suffix(".py"), root / rel / "__init__.py")
-                 if p.is_file()), None)
+    return next(
+        (p for root in roots for p in (root / rel.with_suffix(".py"), root / rel / "__init__.py") if p.is_file()), None
+    )
 
 
 def _imports(source: str) -> list[ast.Import | ast.ImportFrom]:
@@ -92,8 +93,11 @@ def preload_of(script: Path, roots: tuple[Path, ...]) -> list[list[Any]]:
         for node in nodes:
             if isinstance(node, ast.ImportFrom) and node.level:
                 continue
-            pairs = ([[a.name, []] for a in node.names] if isinstance(node, ast.Import)
-                     else [[node.module or "", sorted(a.name for a in node.names if a.name != "*")]])
+            pairs = (
+                [[a.name, []] for a in node.names]
+                if isinstance(node, ast.Import)
+                else [[node.module or "", sorted(a.name for a in node.names if a.name != "*")]]
+            )
             for name, fromlist in pairs:
                 if _local(name, roots) is None:
                     if [name, fromlist] not in out:
@@ -107,8 +111,15 @@ class ForkServer(Served):
     """One server in its own sandbox; serves one scenario at a time. Artifacts land in a (capped) directory
     of its own, copied out after each child as a fresh process's are."""
 
-    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], learn: bool = True,
-                 entry: str | None = None):
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        job: Job,
+        argv: list[str],
+        preload: list[list[Any]],
+        learn: bool = True,
+        entry: str | None = None,
+    ):
         self.limits = job.limits
         self.unlearnable = False  # its learned imports started threads: servers after it do not learn
         self.warm = False  # it has called the entry itself: it forks no fresh child any more
@@ -119,9 +130,15 @@ class ForkServer(Served):
         cfg = {"argv": argv, "preload": preload, "watch": list(WATCH), "learn": learn, "entry": entry}
         lim = replace(self.limits, time_s=float("inf"), pids=self.limits.pids + 1)  # +1: the server
         try:
-            h = sandbox.spawn(replace(
-                job, argv=[sys.executable, SERVER_DST, json.dumps(cfg)], limits=lim, artifacts=self.files,
-                extra_mounts=with_call_mount((*job.extra_mounts, Mount(SERVER_SCRIPT, SERVER_DST)))))
+            h = sandbox.spawn(
+                replace(
+                    job,
+                    argv=[sys.executable, SERVER_DST, json.dumps(cfg)],
+                    limits=lim,
+                    artifacts=self.files,
+                    extra_mounts=with_call_mount((*job.extra_mounts, Mount(SERVER_SCRIPT, SERVER_DST))),
+                )
+            )
         except BaseException:
             self.stack.close()
             shutil.rmtree(self.dir, ignore_errors=True)
@@ -162,8 +179,11 @@ class ForkServer(Served):
         server itself ended without a limit to blame (the caller runs that scenario per process). Warm: the
         entry called in the server itself, as a warm Worker's call (the server is warm from then on)."""
         t0 = time.monotonic()
-        req = {"warm" if warm else "stdin": stdin.decode(), "time_s": self.limits.time_s,
-               "stdout_bytes": self.limits.stdout_bytes}
+        req = {
+            "warm" if warm else "stdin": stdin.decode(),
+            "time_s": self.limits.time_s,
+            "stdout_bytes": self.limits.stdout_bytes,
+        }
         self.warm = self.warm or warm
         try:
             os.write(self.h.proc.stdin.fileno(), (json.dumps(req) + "\n").encode())  # type: ignore[union-attr]
@@ -225,8 +245,15 @@ class ForkPool(Pool[ForkServer]):
     If a server cannot start, the pool is off for good and run() returns None (run per process). A warm
     call takes a warm server, else turns a fresh one warm: the import is paid once for both kinds of run."""
 
-    def __init__(self, sandbox: Sandbox, job: Job, argv: list[str], preload: list[list[Any]], size: int = 1,
-                 entry: str | None = None):
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        job: Job,
+        argv: list[str],
+        preload: list[list[Any]],
+        size: int = 1,
+        entry: str | None = None,
+    ):
         super().__init__(size)
         self.sandbox, self.job, self.argv, self.preload, self.entry = sandbox, job, argv, preload, entry
         self.warm: queue.LifoQueue[ForkServer] = queue.LifoQueue()

@@ -193,8 +193,12 @@ def run_program(argv: list[str]) -> int:
     sys.argv = list(argv)
     sys.path[0] = os.path.dirname(os.path.realpath(path))
     main = types.ModuleType("__main__")
-    main.__dict__.update(__file__=path, __cached__=None, __builtins__=builtins,
-                         __loader__=importlib.machinery.SourceFileLoader("__main__", path))
+    main.__dict__.update(
+        __file__=path,
+        __cached__=None,
+        __builtins__=builtins,
+        __loader__=importlib.machinery.SourceFileLoader("__main__", path),
+    )
     sys.modules["__main__"] = main
     try:
         with open(path, "rb") as f:
@@ -245,7 +249,9 @@ def child(argv: list[str], fds: tuple[int, int, int], own: set[int], nonce: byte
         before = set(sys.modules)
         code = run_program(argv)
         if nonce:
-            _tell(b"\n" + nonce + "".join(f"\n{m}" for m in sys.modules if m not in before and m != "__main__").encode())
+            _tell(
+                b"\n" + nonce + "".join(f"\n{m}" for m in sys.modules if m not in before and m != "__main__").encode()
+            )
     finally:
         os._exit(code)
 
@@ -253,7 +259,7 @@ def child(argv: list[str], fds: tuple[int, int, int], own: set[int], nonce: byte
 def _tell(data: bytes) -> None:
     try:
         while data:
-            data = data[os.write(2, data):]
+            data = data[os.write(2, data) :]
     except OSError:
         pass
 
@@ -263,7 +269,7 @@ def told(err: bytes, nonce: bytes | None) -> tuple[bytes, list[str]]:
     at = err.rfind(b"\n" + nonce) if nonce else -1
     if at < 0:
         return err, []
-    return err[:at], err[at + len(nonce) + 1:].decode(errors="replace").split("\n")[1:]
+    return err[:at], err[at + len(nonce) + 1 :].decode(errors="replace").split("\n")[1:]
 
 
 def learn(names: list[str]) -> str | None:
@@ -282,8 +288,9 @@ def learn(names: list[str]) -> str | None:
     return None
 
 
-def serve_one(cfg: dict[str, Any], req: dict[str, Any], own: set[int], snaps: dict[str, Manifest],
-              tell: bool = False) -> tuple[dict[str, Any], list[str]]:
+def serve_one(
+    cfg: dict[str, Any], req: dict[str, Any], own: set[int], snaps: dict[str, Manifest], tell: bool = False
+) -> tuple[dict[str, Any], list[str]]:
     """Fork, feed, collect with the deadline and the stdout cap, then clean up after the child; the reply,
     and (if told to tell) the modules the child's program imported."""
     in_r, in_w = os.pipe()
@@ -304,12 +311,19 @@ def serve_one(cfg: dict[str, Any], req: dict[str, Any], own: set[int], snaps: di
     clean = all(restore(root, snap) for root, snap in snaps.items())
     rc = os.waitstatus_to_exitcode(status)
     err, names = told(err, nonce)
-    return {"rc": 128 - rc if rc < 0 else rc, "limit": limit, "clean": clean, "wall_s": time.monotonic() - t0,
-            "stdout": base64.b64encode(out).decode(), "stderr": base64.b64encode(err).decode()}, names
+    return {
+        "rc": 128 - rc if rc < 0 else rc,
+        "limit": limit,
+        "clean": clean,
+        "wall_s": time.monotonic() - t0,
+        "stdout": base64.b64encode(out).decode(),
+        "stderr": base64.b64encode(err).decode(),
+    }, names
 
 
-def collect(pid: int, in_w: int, out_r: int, err_r: int, data: bytes, deadline: float,
-            cap: int) -> tuple[bytes, bytes, str | None]:
+def collect(
+    pid: int, in_w: int, out_r: int, err_r: int, data: bytes, deadline: float, cap: int
+) -> tuple[bytes, bytes, str | None]:
     """The child's stdout and stderr until it exits (its pidfd) or breaks the deadline or the cap."""
     sel = selectors.DefaultSelector()
     pidfd = os.pidfd_open(pid)
@@ -357,9 +371,9 @@ def collect(pid: int, in_w: int, out_r: int, err_r: int, data: bytes, deadline: 
 def _feed(sel: selectors.BaseSelector, fd: int, view: memoryview, opened: set[int]) -> memoryview:
     """The scenario into the child's stdin; closed once all is written (or the child stopped reading)."""
     try:
-        view = view[os.write(fd, view[: 1 << 16]):]
+        view = view[os.write(fd, view[: 1 << 16]) :]
     except OSError:
-        view = view[len(view):]
+        view = view[len(view) :]
     if not view:
         sel.unregister(fd)
         os.close(fd)
@@ -381,9 +395,15 @@ def serve_warm(entry: str, req: dict[str, Any]) -> dict[str, Any]:
         output, err = warm_call.call(entry, scenario)
     out, rc = (output, 0) if output is not None else ("", 1)
     limit = "output" if len(out) > req["stdout_bytes"] else None
-    return {"rc": rc, "limit": limit, "clean": limit is None, "wall_s": time.monotonic() - t0, "warm": True,
-            "stdout": base64.b64encode(out.encode()).decode() if not limit else "",
-            "stderr": base64.b64encode(err.encode()).decode()}
+    return {
+        "rc": rc,
+        "limit": limit,
+        "clean": limit is None,
+        "wall_s": time.monotonic() - t0,
+        "warm": True,
+        "stdout": base64.b64encode(out.encode()).decode() if not limit else "",
+        "stderr": base64.b64encode(err.encode()).decode(),
+    }
 
 
 def _rss() -> int:

@@ -9,18 +9,25 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from swr.core.hashing import canonical_json
 from swr.judge import Execution, Tolerances, compare, equal, structure, verdict
 from swr.judge.artifacts.fields import Reference, artifact_leaves, judge_files, substitute
 from swr.judge.decision import parse_output as parse_stdout
 from swr.judge.decision import reference_view
-from swr.kinds.workflow.task import Example
-from swr.sandbox import RunResult
-from swr.core.hashing import canonical_json
 from swr.kinds.workflow.scenario import input_distance
 from swr.kinds.workflow.spec import WorkflowSpec
+from swr.kinds.workflow.task import Example
+from swr.sandbox import RunResult
 
-GATES = ("disjoint", "reference_succeeds", "deterministic", "schema_stable", "intervention_sensitive",
-         "oracle_passes", "replay_controls_fail")
+GATES = (
+    "disjoint",
+    "reference_succeeds",
+    "deterministic",
+    "schema_stable",
+    "intervention_sensitive",
+    "oracle_passes",
+    "replay_controls_fail",
+)
 
 
 @dataclass
@@ -43,7 +50,9 @@ def parse_output(res: RunResult, scenario: dict[str, Any]) -> tuple[dict[str, An
         tail = res.stderr.decode(errors="replace").strip().splitlines()
         why = f"limit {res.limit} hit" if res.limit else f"exit code {res.returncode}"
         last = f": {tail[-1][:200]}" if tail else ""
-        return None, GateFailure("reference_succeeds", f"the reference failed on scenario {_short(scenario)} ({why}){last}")
+        return None, GateFailure(
+            "reference_succeeds", f"the reference failed on scenario {_short(scenario)} ({why}){last}"
+        )
     out, why = parse_stdout(res.stdout)  # the judge's own rule for "one JSON object"
     if out is None:
         return None, GateFailure("reference_succeeds", f"unusable output on scenario {_short(scenario)}: {why}")
@@ -61,20 +70,27 @@ def strip_ignored(doc: Any, tol: Tolerances, path: tuple[str | int, ...] = ()) -
     return doc
 
 
-def check_deterministic(first: Reference, second: Reference, tol: Tolerances,
-                        scenario: dict[str, Any]) -> GateFailure | None:
+def check_deterministic(
+    first: Reference, second: Reference, tol: Tolerances, scenario: dict[str, Any]
+) -> GateFailure | None:
     """Gate 3: a second execution in a fresh process grades equal to the first, artifacts included."""
     leaves = artifact_leaves(first, tol)
-    cmp = compare(substitute(first.output, leaves, first.files, "mask"),
-                  substitute(second.output, leaves, second.files, "mask"), tol)
+    cmp = compare(
+        substitute(first.output, leaves, first.files, "mask"),
+        substitute(second.output, leaves, second.files, "mask"),
+        tol,
+    )
     bad = [*cmp.mismatches, *judge_files(first, leaves, second.output, second.files, tol, trusted=True)]
     if not bad:
         return None
     m = bad[0]
     where = f"field `{m.path}`" if m.path else "the output"
-    return GateFailure("deterministic", f"{where} differs between two runs of the same scenario: "
-                       f"{_short(m.expected, 60)} vs {_short(m.got, 60)} — declare it in [outputs] ignore "
-                       f"if it is volatile (scenario {_short(scenario, 100)})")
+    return GateFailure(
+        "deterministic",
+        f"{where} differs between two runs of the same scenario: "
+        f"{_short(m.expected, 60)} vs {_short(m.got, 60)} — declare it in [outputs] ignore "
+        f"if it is volatile (scenario {_short(scenario, 100)})",
+    )
 
 
 def _structure_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:
@@ -88,9 +104,12 @@ def _structure_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], 
     keys_a = sorted(outputs[i]) if isinstance(outputs[i], dict) else []
     j = sigs.index(common)
     keys_b = sorted(outputs[j]) if isinstance(outputs[j], dict) else []
-    return bad, GateFailure("schema_stable", f"output structure or leaf types differ between scenarios "
-                            f"(keys {keys_a[:8]} vs {keys_b[:8]}); the same fields with the same types are needed "
-                            "on every scenario")
+    return bad, GateFailure(
+        "schema_stable",
+        f"output structure or leaf types differ between scenarios "
+        f"(keys {keys_a[:8]} vs {keys_b[:8]}); the same fields with the same types are needed "
+        "on every scenario",
+    )
 
 
 Values = dict[tuple[str, float], list[float]]  # (field pattern, atol) -> every finite |value| of the field
@@ -135,10 +154,12 @@ def tolerance_scale(outputs: list[Any], tol: Tolerances) -> GateFailure | None:
         nonzero = sorted(v for v in vals if v > 0.0)
         under = sum(v < atol for v in nonzero)
         if under and under > UNDER_SHARE * len(nonzero):
-            return GateFailure("tolerance_scale", f"field `{name or '(root)'}`: atol {atol:g} exceeds {under} of its "
-                               f"{len(nonzero)} nonzero reference values (smallest {nonzero[0]:.3g}, largest "
-                               f"{nonzero[-1]:.3g}), so zero, a sign flip or a unit slip would pass there — "
-                               + _advice(nonzero, peak))
+            return GateFailure(
+                "tolerance_scale",
+                f"field `{name or '(root)'}`: atol {atol:g} exceeds {under} of its "
+                f"{len(nonzero)} nonzero reference values (smallest {nonzero[0]:.3g}, largest "
+                f"{nonzero[-1]:.3g}), so zero, a sign flip or a unit slip would pass there — " + _advice(nonzero, peak),
+            )
     return None
 
 
@@ -146,13 +167,17 @@ def _advice(nonzero: list[float], peak: float) -> str:
     """What to declare instead; never an atol under rounding noise (that would fail correct answers on
     another CPU): a field at noise scale against the output's largest values is offered `zero = true`."""
     if nonzero[-1] <= NOISE * peak:
-        return (f"its values are rounding noise against the outputs' largest ({peak:.3g}): if it is zero by "
-                "construction declare `zero = true` in its [outputs.fields] table, with an atol at least "
-                f"{1 / ZERO_MARGIN:g} times its largest value; if it is not, grade it relative to its own values "
-                "(atol 0, rtol above its computation's precision)")
+        return (
+            f"its values are rounding noise against the outputs' largest ({peak:.3g}): if it is zero by "
+            "construction declare `zero = true` in its [outputs.fields] table, with an atol at least "
+            f"{1 / ZERO_MARGIN:g} times its largest value; if it is not, grade it relative to its own values "
+            "(atol 0, rtol above its computation's precision)"
+        )
     q = nonzero[int(UNDER_SHARE * (len(nonzero) - 1))]
-    return (f"set a per-field atol in [outputs.fields] below {q:.3g} (the field's smaller values; rtol then carries "
-            "the comparison), or `zero = true` if the field is zero by construction")
+    return (
+        f"set a per-field atol in [outputs.fields] below {q:.3g} (the field's smaller values; rtol then carries "
+        "the comparison), or `zero = true` if the field is zero by construction"
+    )
 
 
 def _zero_field(name: str, atol: float, vals: list[float]) -> GateFailure | None:
@@ -161,9 +186,12 @@ def _zero_field(name: str, atol: float, vals: list[float]) -> GateFailure | None
     worst = max(vals, default=0.0)
     if worst <= ZERO_MARGIN * atol:
         return None
-    return GateFailure("tolerance_scale", f"field `{name}` is declared `zero = true`, but a reference value "
-                       f"{worst:.3g} exceeds {ZERO_MARGIN:g} of its atol {atol:g}: it is not zero by construction, "
-                       f"or its atol is within its noise (set atol above {worst / ZERO_MARGIN:.3g})")
+    return GateFailure(
+        "tolerance_scale",
+        f"field `{name}` is declared `zero = true`, but a reference value "
+        f"{worst:.3g} exceeds {ZERO_MARGIN:g} of its atol {atol:g}: it is not zero by construction, "
+        f"or its atol is within its noise (set atol above {worst / ZERO_MARGIN:.3g})",
+    )
 
 
 def schema_outliers(outputs: list[Any], tol: Tolerances) -> tuple[set[int], GateFailure | None]:
@@ -181,8 +209,11 @@ def insensitive_pairs(outputs: list[Any], tol: Tolerances) -> list[tuple[int, in
 
 def insensitive_failure(a: dict[str, Any], b: dict[str, Any]) -> GateFailure:
     diff = sorted(k for k in a if a.get(k) != b.get(k))
-    return GateFailure("intervention_sensitive", f"scenarios that differ in {diff[:6]} give the same graded output "
-                       "— does the program read its inputs, or are the tolerances too loose?")
+    return GateFailure(
+        "intervention_sensitive",
+        f"scenarios that differ in {diff[:6]} give the same graded output "
+        "— does the program read its inputs, or are the tolerances too loose?",
+    )
 
 
 def replay_controls(spec: WorkflowSpec, public: list[Example], hidden: list[Example]) -> dict[str, dict[str, Any]]:
@@ -194,15 +225,22 @@ def replay_controls(spec: WorkflowSpec, public: list[Example], hidden: list[Exam
     controls = {
         "modal": [modal for _ in hidden],
         "nearest": [min(public, key=lambda p: input_distance(spec, p.scenario, h.scenario)) for h in hidden],
-        "best_public": [public[max(range(len(public)), key=lambda i: compare(hv, views[i], tol).field_agreement)]
-                        for hv in (reference_view(Reference(h.output, h.files), tol) for h in hidden)],
+        "best_public": [
+            public[max(range(len(public)), key=lambda i: compare(hv, views[i], tol).field_agreement)]
+            for hv in (reference_view(Reference(h.output, h.files), tol) for h in hidden)
+        ],
     }
     out = {}
     for name, chosen in controls.items():
-        runs = [(Reference(h.output, h.files), Execution(0, json.dumps(p.output).encode(), artifacts=p.files,
-                                                            trusted=True))
-                for h, p in zip(hidden, chosen)]
+        runs = [
+            (Reference(h.output, h.files), Execution(0, json.dumps(p.output).encode(), artifacts=p.files, trusted=True))
+            for h, p in zip(hidden, chosen)
+        ]
         v = verdict(name, runs, [], tol, public_refs=[Reference(p.output, p.files) for p in public])
-        out[name] = {"pass": v["pass"], "r_hid": v["r_hid"], "field_agreement": round(v["field_agreement"], 6),
-                     "label": v["label"]}
+        out[name] = {
+            "pass": v["pass"],
+            "r_hid": v["r_hid"],
+            "field_agreement": round(v["field_agreement"], 6),
+            "label": v["label"],
+        }
     return out

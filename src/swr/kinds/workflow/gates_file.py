@@ -1,6 +1,7 @@
 """private/gates.json, typed: every release gate's result as the build recorded it (DESIGN.md "Release
 gates"), the oracle's r_hid and the replay controls' scores. Written once by the build (task.write_gates), read
 by Task.gates, the baselines and the replay audit."""
+
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field

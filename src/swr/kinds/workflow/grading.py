@@ -11,17 +11,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from swr.core.errors import SwrError
-from swr.kinds.workflow.fork_pool import Fresh
+from swr.core.layout import CANDIDATE_RUN, TASK_TOML
 from swr.judge import Execution, missing_candidate
 from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.decision import Reference, decide, judge_scenario
-from swr.core.layout import CANDIDATE_RUN, TASK_TOML
+from swr.kinds.workflow.fork_pool import Fresh
 from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
 if TYPE_CHECKING:
-    from swr.kinds.workflow.task import Example, Task
     from swr.kinds.workflow.spec import WorkflowSpec
+    from swr.kinds.workflow.task import Example, Task
 
 Split = Literal["all", "public", "hidden"]
 
@@ -38,8 +38,9 @@ def candidate_problem(candidate: Path) -> str | None:
     return None
 
 
-def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox, files: Path,
-            fresh: Fresh | None = None) -> Execution:
+def execute(
+    task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sandbox, files: Path, fresh: Fresh | None = None
+) -> Execution:
     """One fresh sandboxed run of `./run`, with the task's files beneath the candidate's own;
     what it writes to $SWR_ARTIFACTS lands in `files`. `fresh`: the oracle's fork server, if it has one."""
     lower = (task.files_dir,) if task.files_dir else ()
@@ -47,14 +48,20 @@ def execute(task: Task, candidate: Path, scenario: dict[str, Any], sandbox: Sand
     stdin = (json.dumps(scenario) + "\n").encode()
     res = fresh(stdin, files) if fresh else None
     if res is None:
-        job = Job(["./run"], Mount(candidate.resolve(), WORKDIR, "overlay", lower), task.limits, artifacts=files,
-                  hidden=task.forbidden_packages)
+        job = Job(
+            ["./run"],
+            Mount(candidate.resolve(), WORKDIR, "overlay", lower),
+            task.limits,
+            artifacts=files,
+            hidden=task.forbidden_packages,
+        )
         res = run(sandbox, job, stdin)
     return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s, files)
 
 
-def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2,
-          fresh: Fresh | None = None) -> WorkflowVerdict:
+def grade(
+    task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all", jobs: int = 2, fresh: Fresh | None = None
+) -> WorkflowVerdict:
     """The verdict of DESIGN.md: hidden split decides, public split reported (feedback: public only).
     Each scenario is judged as soon as its run returns and its files are dropped then: the host holds at
     most `jobs` runs' artifacts (each bounded by the task's disk limit), however many scenarios there are."""
@@ -74,18 +81,35 @@ def grade(task: Task, candidate: Path, sandbox: Sandbox, *, split: Split = "all"
             shutil.rmtree(files, ignore_errors=True)
 
     try:
-        with tempfile.TemporaryDirectory(prefix=f"swr-grade-{os.getpid()}-") as tmp, \
-                ThreadPoolExecutor(max(1, jobs)) as pool:
+        with (
+            tempfile.TemporaryDirectory(prefix=f"swr-grade-{os.getpid()}-") as tmp,
+            ThreadPoolExecutor(max(1, jobs)) as pool,
+        ):
             judged = list(pool.map(lambda n: one(Path(tmp), n), range(len(todo))))
     except ArtifactConfigError as e:
         raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
     refs = lambda exs: [Reference(ex.output, ex.files) for ex in exs]  # noqa: E731
-    return WorkflowVerdict.model_validate(decide(task.id, judged[: len(hidden)], judged[len(hidden):], refs(hidden),
-                                                 refs(task.public), task.tolerances, threshold=task.pass_threshold))
+    return WorkflowVerdict.model_validate(
+        decide(
+            task.id,
+            judged[: len(hidden)],
+            judged[len(hidden) :],
+            refs(hidden),
+            refs(task.public),
+            task.tolerances,
+            threshold=task.pass_threshold,
+        )
+    )
 
 
-def oracle_verdict(task: Task, sandbox: Sandbox, jobs: int = 2, split: Split = "all",
-                   spec: WorkflowSpec | None = None, fresh: Fresh | None = None) -> WorkflowVerdict:
+def oracle_verdict(
+    task: Task,
+    sandbox: Sandbox,
+    jobs: int = 2,
+    split: Split = "all",
+    spec: WorkflowSpec | None = None,
+    fresh: Fresh | None = None,
+) -> WorkflowVerdict:
     """Grade the wrapped reference as a candidate (release gate 6, `-a oracle`); the build hands in the
     workflow it parsed, others read it from the task's private reference."""
     from swr.kinds.workflow.reference import write_oracle

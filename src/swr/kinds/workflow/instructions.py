@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from swr.sandbox import Limits, MiB
 from swr.kinds.workflow.spec import InputSpec, WorkflowSpec
+from swr.sandbox import Limits, MiB
 
 ARTIFACT_RULES = {
     "mesh": "a mesh matches on volume, area, bounds, Euler characteristic, watertightness and surface distance "
-            "(any of STL, OBJ, PLY, OFF; facet order and vertex numbering are free)",
+    "(any of STL, OBJ, PLY, OFF; facet order and vertex numbering are free)",
     "image": "an image matches on size, channels and per-pixel values as displayed, within tolerance (any lossless "
-             "format; an ICC profile or PNG gAMA is applied, a PNG cHRM other than sRGB's must be the reference's)",
+    "format; an ICC profile or PNG gAMA is applied, a PNG cHRM other than sRGB's must be the reference's)",
     "audio": "audio matches on sample rate, length and samples within tolerance",
     "table": "a table matches on columns, row count, column types and cells within tolerance (CSV, TSV or Parquet)",
     "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
-            "`<br>` vs `<br/>` are free)",
+    "`<br>` vs `<br/>` are free)",
     "text": "text matches line by line (line endings and trailing whitespace are free)",
 }
 _KIND = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
@@ -76,54 +76,103 @@ def _cell(text: str | None) -> str:
     return (text or "").replace("|", "\\|").replace("\n", " ")
 
 
-def render(spec: WorkflowSpec, out_schema: dict[str, Any], limits: Limits, n_public: int,
-           artifacts: dict[str, str] | None = None) -> str:
+def render(
+    spec: WorkflowSpec,
+    out_schema: dict[str, Any],
+    limits: Limits,
+    n_public: int,
+    artifacts: dict[str, str] | None = None,
+) -> str:
     """The task statement: summary, inputs, outputs, the candidate contract, and how to check."""
     tol = spec.outputs
-    lines = [f"# {spec.name}", "", spec.summary.strip(), "",
-             f"Software family: {spec.family}. Domain: {spec.domain}.", "", "## Inputs", "",
-             "Each scenario is one JSON object with these fields:", "",
-             "| field | type | range or choices | units | meaning |", "|---|---|---|---|---|"]
+    lines = [
+        f"# {spec.name}",
+        "",
+        spec.summary.strip(),
+        "",
+        f"Software family: {spec.family}. Domain: {spec.domain}.",
+        "",
+        "## Inputs",
+        "",
+        "Each scenario is one JSON object with these fields:",
+        "",
+        "| field | type | range or choices | units | meaning |",
+        "|---|---|---|---|---|",
+    ]
     for name, inp in sorted(spec.inputs.items()):
-        lines.append(f"| `{name}` | {inp.type} | {_cell(_range(inp))} | {_cell(inp.units)} | {_cell(inp.description)} |")
+        lines.append(
+            f"| `{name}` | {inp.type} | {_cell(_range(inp))} | {_cell(inp.units)} | {_cell(inp.description)} |"
+        )
     if any(i.type == "path" for i in spec.inputs.values()):
-        lines += ["", "Path inputs name files relative to the working directory; they are in `public/files/` "
-                  "and are placed beneath your solution's directory when it runs."]
-    lines += ["", "## Outputs", "", "Print one JSON object with these fields:", "",
-              "| field | type | units | meaning | tolerance |", "|---|---|---|---|---|"]
+        lines += [
+            "",
+            "Path inputs name files relative to the working directory; they are in `public/files/` "
+            "and are placed beneath your solution's directory when it runs.",
+        ]
+    lines += [
+        "",
+        "## Outputs",
+        "",
+        "Print one JSON object with these fields:",
+        "",
+        "| field | type | units | meaning | tolerance |",
+        "|---|---|---|---|---|",
+    ]
     for name, node in sorted(out_schema.get("properties", {}).items()):
         f = spec.outputs.fields.get(name)
         tol_text = "not graded" if name in tol.ignore else _tolerance(spec, name)
         kind = f"file ({node['artifact']})" if "artifact" in node else node.get("type", "")
-        lines.append(f"| `{name}` | {_cell(str(kind))} | {_cell(f.units if f else '')} | "
-                     f"{_cell(f.description if f else '')} | {tol_text} |")
-    nested = [(p, f) for p, f in sorted(spec.outputs.fields.items())
-              if "." in p and (f.atol or f.rtol or f.period or f.zero)]
+        lines.append(
+            f"| `{name}` | {_cell(str(kind))} | {_cell(f.units if f else '')} | "
+            f"{_cell(f.description if f else '')} | {tol_text} |"
+        )
+    nested = [
+        (p, f) for p, f in sorted(spec.outputs.fields.items()) if "." in p and (f.atol or f.rtol or f.period or f.zero)
+    ]
     if nested:
-        lines += ["", "Tolerances of nested fields (`*` is any list item or key): " + "; ".join(
-            f"`{p}`: {_tolerance(spec, p)}" for p, _ in nested) + "."]
+        lines += [
+            "",
+            "Tolerances of nested fields (`*` is any list item or key): "
+            + "; ".join(f"`{p}`: {_tolerance(spec, p)}" for p, _ in nested)
+            + ".",
+        ]
     if ignored := [p for p in tol.ignore if "." in p]:
         lines += ["", "Not graded: " + ", ".join(f"`{p}`" for p in ignored) + "."]
     if artifacts:
-        lines += ["", "File fields: " + ", ".join(f"`{p}` ({k})" for p, k in sorted(artifacts.items())) + ". Write "
-                  "the file into the directory named by `$SWR_ARTIFACTS` and print its bare file name. The file is "
-                  "judged by what it means, not its bytes: " + "; ".join(ARTIFACT_RULES[k] for k in
-                  sorted(set(artifacts.values()))) + ". The examples' files lie next to their `output.json`."]
-    lines += ["", "Numbers match when |yours − reference| ≤ atol + rtol·|reference|; integers, strings and booleans "
-              "must match exactly; lists must have the reference's length; extra fields are ignored.", "",
-              "## Examples", "",
-              f"`public/examples/<i>/scenario.json` and `output.json` hold {n_public} worked examples; "
-              "`public/schema.json` describes inputs and outputs.", "", "## What to deliver", "",
-              "An executable `solution/run`. For each scenario it is started afresh, in a sandbox with no network, "
-              "with `solution/` as its working directory; it reads the scenario JSON on stdin and writes one JSON "
-              "object on stdout. Files it writes into `$SWR_ARTIFACTS` may be referenced from the output by file "
-              "name. stderr is kept for diagnosis only.",
-              f"Limits per scenario: {limits.time_s:g} s wall time, {limits.memory_bytes // MiB} MiB memory, "
-              f"{limits.pids} processes, {limits.stdout_bytes // MiB} MiB of stdout.", "",
-              "## Checking your work", "",
-              "`./feedback` (or `swr feedback . solution`) runs your solution on the public examples and prints "
-              "the verdict. You are graded on hidden scenarios you have not seen: reproduce the computation, "
-              "do not copy the examples.", ""]
+        lines += [
+            "",
+            "File fields: " + ", ".join(f"`{p}` ({k})" for p, k in sorted(artifacts.items())) + ". Write "
+            "the file into the directory named by `$SWR_ARTIFACTS` and print its bare file name. The file is "
+            "judged by what it means, not its bytes: "
+            + "; ".join(ARTIFACT_RULES[k] for k in sorted(set(artifacts.values())))
+            + ". The examples' files lie next to their `output.json`.",
+        ]
+    lines += [
+        "",
+        "Numbers match when |yours − reference| ≤ atol + rtol·|reference|; integers, strings and booleans "
+        "must match exactly; lists must have the reference's length; extra fields are ignored.",
+        "",
+        "## Examples",
+        "",
+        f"`public/examples/<i>/scenario.json` and `output.json` hold {n_public} worked examples; "
+        "`public/schema.json` describes inputs and outputs.",
+        "",
+        "## What to deliver",
+        "",
+        "An executable `solution/run`. For each scenario it is started afresh, in a sandbox with no network, "
+        "with `solution/` as its working directory; it reads the scenario JSON on stdin and writes one JSON "
+        "object on stdout. Files it writes into `$SWR_ARTIFACTS` may be referenced from the output by file "
+        "name. stderr is kept for diagnosis only.",
+        f"Limits per scenario: {limits.time_s:g} s wall time, {limits.memory_bytes // MiB} MiB memory, "
+        f"{limits.pids} processes, {limits.stdout_bytes // MiB} MiB of stdout.",
+        "",
+        "## Checking your work",
+        "",
+        "`./feedback` (or `swr feedback . solution`) runs your solution on the public examples and prints "
+        "the verdict. You are graded on hidden scenarios you have not seen: reproduce the computation, "
+        "do not copy the examples.",
+        "",
+    ]
     return "\n".join(lines)
 
 

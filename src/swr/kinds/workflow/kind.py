@@ -1,6 +1,7 @@
 """The workflow kind (SWR): a wrapped program's workflow.toml built into variant tasks that the judge grades
 against the reference's outputs. Its TaskKind: discovery, the gated build (locally or on Dask), its share of
 release.json (the workflows and the gates block), the audits it takes part in, its verdict's table."""
+
 from __future__ import annotations
 
 import time
@@ -13,10 +14,10 @@ from typing import Any
 from swr.core.errors import SwrError
 from swr.kinds.protocol import BuildResult, Progress, Report
 from swr.kinds.rewards import share
-from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.kinds.workflow.spec import SPEC_FILE
 from swr.kinds.workflow.task import WORKFLOW_BRIEF, load_task
 from swr.kinds.workflow.taskfile import WorkflowTaskFile
+from swr.kinds.workflow.verdict import WorkflowVerdict
 
 NOT_APPLICABLE = {
     "adequacy": "a workflow's reference is the program itself: it states no rules to mutate",
@@ -41,8 +42,9 @@ class WorkflowKind:
         """A workflow task directory (its examples read)."""
         return load_task(root)
 
-    def build(self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress,
-              report: Report) -> list[BuildResult]:
+    def build(
+        self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress, report: Report
+    ) -> list[BuildResult]:
         """Every workflow built into its gated variants (names unique across the build)."""
         from swr.kinds.workflow.spec import load_spec
 
@@ -56,9 +58,14 @@ class WorkflowKind:
         """The workflows (by name; present even when none was built) and the gates block of release.json."""
         from swr.kinds.workflow.gates import GATES
 
-        return {"workflows": sorted((r.summary() for r in results), key=lambda w: w["name"]),
-                "gates": {"gates": list(GATES), "workflows_built": sum(not r.failure for r in results),
-                          "workflows_failed": sum(bool(r.failure) for r in results)}}
+        return {
+            "workflows": sorted((r.summary() for r in results), key=lambda w: w["name"]),
+            "gates": {
+                "gates": list(GATES),
+                "workflows_built": sum(not r.failure for r in results),
+                "workflows_failed": sum(bool(r.failure) for r in results),
+            },
+        }
 
     def not_applicable(self, audit: str) -> str | None:
         """Every audit but the verifier-program ones applies to workflow tasks."""
@@ -73,11 +80,13 @@ class WorkflowKind:
     def harbor_reward(self, verdict: Any) -> Mapping[str, float]:
         """Hidden scenarios that ran, that were well formed, r_hid, and no anti-shortcut finding."""
         hidden = [s for s in verdict.scenarios if s.split == "hidden"]
-        return {"execution": share(sum(not EXECUTION & set(s.labels) for s in hidden), len(hidden)),
-                "schema": share(sum(not SCHEMA & set(s.labels) for s in hidden), len(hidden)),
-                "semantic": float(verdict.r_hid or 0.0),
-                "anti_shortcut": 0.0 if verdict.anti_shortcut else 1.0,
-                "reward": 1.0 if verdict.passed else 0.0}
+        return {
+            "execution": share(sum(not EXECUTION & set(s.labels) for s in hidden), len(hidden)),
+            "schema": share(sum(not SCHEMA & set(s.labels) for s in hidden), len(hidden)),
+            "semantic": float(verdict.r_hid or 0.0),
+            "anti_shortcut": 0.0 if verdict.anti_shortcut else 1.0,
+            "reward": 1.0 if verdict.passed else 0.0,
+        }
 
 
 def _timed(fn: Callable[[], Any]) -> Any:
@@ -88,8 +97,9 @@ def _timed(fn: Callable[[], Any]) -> Any:
     return res
 
 
-def _workflows(specs: list[Any], staging: Path, opts: Any, sandbox: Any, progress: Progress,
-               report: Report) -> list[Any]:
+def _workflows(
+    specs: list[Any], staging: Path, opts: Any, sandbox: Any, progress: Progress, report: Report
+) -> list[Any]:
     """Every workflow built (results in `specs` order): `jobs` at a time here, each running its executions
     one at a time (a lone workflow gets the `jobs`), those that run system programs (`requires.apt`: the
     slowest executions) first so that none is left alone on one core at the end; or on Dask workers (where

@@ -12,17 +12,18 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from swr.core.layout import CANDIDATE_RUN
 from swr.core.trees import copy_tree
 from swr.kinds.workflow import fork_pool as forkserver
 from swr.kinds.workflow.fork_pool import ForkPool, preload_of, python_argv
-from swr.core.layout import CANDIDATE_RUN
-from swr.sandbox import WORKDIR, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 from swr.kinds.workflow.spec import WorkflowSpec
 from swr.kinds.workflow.warm_pool import Pool, Served, with_call_mount
+from swr.sandbox import WORKDIR, Job, Limits, MiB, Mount, RunResult, Sandbox, run
 
 WORKER_SCRIPT = Path(__file__).with_name("warm_worker.py")
 WORKER_DST = "/sandbox/swr/worker.py"
@@ -69,8 +70,14 @@ def _encode(scenario: dict[str, Any]) -> bytes:
 class Runner:
     """Executes the reference of one workflow inside a sandbox backend."""
 
-    def __init__(self, spec: WorkflowSpec, sandbox: Sandbox, workers: int = 1, limits: Limits | None = None,
-                 fork: bool | None = None):
+    def __init__(
+        self,
+        spec: WorkflowSpec,
+        sandbox: Sandbox,
+        workers: int = 1,
+        limits: Limits | None = None,
+        fork: bool | None = None,
+    ):
         self.spec = spec
         self.sandbox = sandbox
         self.limits = limits or limits_for(spec)
@@ -91,11 +98,23 @@ class Runner:
         d.mkdir()
         return d
 
-    def job(self, argv: list[str], limits: Limits | None = None, artifacts: Path | None = None,
-            env: dict[str, str] | None = None) -> Job:
+    def job(
+        self,
+        argv: list[str],
+        limits: Limits | None = None,
+        artifacts: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Job:
         extra = with_call_mount([Mount(WORKER_SCRIPT, WORKER_DST)]) if self.spec.entry else ()
-        return Job(argv, Mount(self.spec.directory, WORKDIR, "overlay"), limits or self.limits, artifacts=artifacts,
-                   extra_mounts=extra, env=dict(env or {}), fixed_addresses=True)
+        return Job(
+            argv,
+            Mount(self.spec.directory, WORKDIR, "overlay"),
+            limits or self.limits,
+            artifacts=artifacts,
+            extra_mounts=extra,
+            env=dict(env or {}),
+            fixed_addresses=True,
+        )
 
     def run(self, scenario: dict[str, Any]) -> RunResult:
         """The fast path: a warm worker for `entry` workflows, a fresh process otherwise."""
@@ -160,8 +179,14 @@ class Runner:
                     copy_files(self.spec.directory, names, files)
                 self._oracle = cand, files
         cand, files = self._oracle
-        return Job([f"./{CANDIDATE_RUN}"], Mount(cand, WORKDIR, "overlay", (files,) if files else ()), self.limits,
-                   env=dict(SECOND_ENV), hidden=tuple(self.spec.forbidden_packages), fixed_addresses=True)
+        return Job(
+            [f"./{CANDIDATE_RUN}"],
+            Mount(cand, WORKDIR, "overlay", (files,) if files else ()),
+            self.limits,
+            env=dict(SECOND_ENV),
+            hidden=tuple(self.spec.forbidden_packages),
+            fixed_addresses=True,
+        )
 
     def _fork_pool(self, key: Any, make: Callable[[], ForkPool | None]) -> ForkPool | None:
         if not self.fork:
@@ -270,8 +295,10 @@ def write_oracle(spec: WorkflowSpec, reference_dir: Path, dest: Path) -> Path:
         script = f"#!/bin/sh\nexec {shlex.join(spec.command)}\n"  # a bare python3: the sandbox PATH finds it
     else:
         module, func = (spec.entry or ":").split(":")
-        script = ("#!/usr/bin/env python3\nimport json, os, sys\nsys.path.insert(0, os.getcwd())\n"
-                  f"from {module} import {func}\njson.dump({func}(json.load(sys.stdin)), sys.stdout)\n")
+        script = (
+            "#!/usr/bin/env python3\nimport json, os, sys\nsys.path.insert(0, os.getcwd())\n"
+            f"from {module} import {func}\njson.dump({func}(json.load(sys.stdin)), sys.stdout)\n"
+        )
     run_file.write_text(script)
     run_file.chmod(run_file.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return dest

@@ -24,10 +24,18 @@ def _first_mismatch(s: Scenario) -> str:
 def workflow_verdict_table(v: WorkflowVerdict) -> RenderableType:
     """A workflow verdict as a table; what the candidate controls (paths, values, stderr) is shown as plain text."""
     r_hid, r_pub = ("-" if x is None else f"{x:.3f}" for x in (v.r_hid, v.r_pub))
-    title = (f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} ({plain(str(v.label))})  "
-             f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v.field_agreement:.3f}")
+    title = (
+        f"{plain(v.task)}: {'[green]PASS[/]' if v.passed else '[red]FAIL[/]'} ({plain(str(v.label))})  "
+        f"r_hid={r_hid}  r_pub={r_pub}  field agreement={v.field_agreement:.3f}"
+    )
     table = Table("split", "#", "result", "label", "fields", "first difference", title=title)
     for s in v.scenarios:
-        table.add_row(s.split, str(s.index), "pass" if s.passed else "fail", plain(s.label or ""),
-                      f"{s.matched}/{s.total}", plain(_first_mismatch(s)))
+        table.add_row(
+            s.split,
+            str(s.index),
+            "pass" if s.passed else "fail",
+            plain(s.label or ""),
+            f"{s.matched}/{s.total}",
+            plain(_first_mismatch(s)),
+        )
     return table

@@ -12,10 +12,10 @@ from pydantic_core import ErrorDetails
 
 from swr.core.errors import SwrError, load_toml
 from swr.core.hashing import tree_hash
+from swr.core.layout import WORKFLOW_TOML
 from swr.core.trees import JUNK
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options, zero_rtol
-from swr.core.layout import WORKFLOW_TOML
 
 SPEC_FILE = WORKFLOW_TOML
 DOMAINS = (
@@ -175,13 +175,23 @@ class WorkflowSpec(_Strict):
     @property
     def tolerances(self) -> Tolerances:
         o = self.outputs
-        fields = tuple((p, f.atol, zero_rtol(f.rtol, f.zero)) for p, f in sorted(o.fields.items())
-                       if f.atol is not None or f.rtol is not None or f.zero)
+        fields = tuple(
+            (p, f.atol, zero_rtol(f.rtol, f.zero))
+            for p, f in sorted(o.fields.items())
+            if f.atol is not None or f.rtol is not None or f.zero
+        )
         arts = artifact_options({p: f.artifact for p, f in o.fields.items() if f.artifact})
         periods = tuple((p, f.period) for p, f in sorted(o.fields.items()) if f.period is not None)
         zeros = tuple(p for p, f in sorted(o.fields.items()) if f.zero)
-        return Tolerances(atol=o.atol, rtol=o.rtol, ignore=tuple(o.ignore), fields=fields, artifacts=arts,
-                          periods=periods, zeros=zeros)
+        return Tolerances(
+            atol=o.atol,
+            rtol=o.rtol,
+            ignore=tuple(o.ignore),
+            fields=fields,
+            artifacts=arts,
+            periods=periods,
+            zeros=zeros,
+        )
 
     @cached_property
     def content_hash(self) -> str:
@@ -236,5 +246,8 @@ def _check_paths(spec: WorkflowSpec, path: Path) -> None:
         for choice in inp.choices or ():
             target = (root / str(choice)).resolve()
             if not target.is_file() or not target.is_relative_to(root):
-                raise SwrError(f"path choice {choice!r} is not a file inside the workflow directory",
-                               file=path, field=f"inputs.{name}.choices")
+                raise SwrError(
+                    f"path choice {choice!r} is not a file inside the workflow directory",
+                    file=path,
+                    field=f"inputs.{name}.choices",
+                )

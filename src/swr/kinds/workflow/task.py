@@ -14,29 +14,30 @@ from typing import Any
 from swr.core import outputs
 from swr.core.errors import SwrError, load_json
 from swr.core.jsonfile import dump_json
-from swr.core.recordfile import parse_record, read_record, write_record
 from swr.core.layout import TaskPaths, example_files
+from swr.core.recordfile import parse_record, read_record, write_record
 from swr.core.trees import KEEP_ALL, copy_tree
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
-from swr.kinds.taskfile import Anticheat, Environment, Forbidden, TaskLimits, dump_task_file, read_task_file
-from swr.kinds.workflow.taskfile import FieldTolerance, TaskLint, TaskTolerances, WorkflowTaskFile
 from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Split, TaskKind
 from swr.kinds.registry import named
-from swr.kinds.workflow.reference import copy_files, copy_reference
+from swr.kinds.taskfile import Anticheat, Environment, Forbidden, TaskLimits, dump_task_file, read_task_file
 from swr.kinds.workflow.gates_file import Gate, GatesFile
-from swr.kinds.workflow.verdict import WorkflowVerdict
+from swr.kinds.workflow.reference import copy_files, copy_reference
 from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec, load_spec
+from swr.kinds.workflow.taskfile import FieldTolerance, TaskLint, TaskTolerances, WorkflowTaskFile
+from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.sandbox import Limits, MiB
 from swr.sandbox.images import pin
 
-
 WORKFLOW_BRIEF = AgentBrief(
     goal="Read instruction.md and public/ there. Build an executable program solution/run that reads one JSON\n"
-         "scenario on stdin and prints one JSON object on stdout, reproducing the reference behaviour.",
-    feedback="grade solution/ on the public examples", finish="solution/run is graded on hidden scenarios",
+    "scenario on stdin and prints one JSON object on stdout, reproducing the reference behaviour.",
+    feedback="grade solution/ on the public examples",
+    finish="solution/run is graded on hidden scenarios",
     protected="instruction.md, task.toml, feedback or public/",
-    nudge="Use the tools: write solution/run, check it with feedback, then call finish.")
+    nudge="Use the tools: write solution/run, check it with feedback, then call finish.",
+)
 
 
 @dataclass
@@ -100,8 +101,9 @@ class Task(Forbidden):
         """The workflow kind (the registry's: a plug-in may replace it)."""
         return named(self.meta.kind)
 
-    def grade(self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2,
-              reference: bool = False) -> WorkflowVerdict:
+    def grade(
+        self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
+    ) -> WorkflowVerdict:
         """The judge's verdict on the hidden (and public) scenarios; a reference candidate is graded alike."""
         from swr.kinds.workflow.grading import grade as grade_workflow
 
@@ -162,8 +164,10 @@ class Task(Forbidden):
         """A catalog workflow prescribes no numerical method: its only thresholds are the declared tolerances,
         which the oracle attains exactly."""
         tol = self.tolerances
-        return {"thresholds": [{"field": "*", "atol": tol.atol, "rtol": tol.rtol, "attained": oracle.passed}],
-                "thresholds_met": True}
+        return {
+            "thresholds": [{"field": "*", "atol": tol.atol, "rtol": tol.rtol, "attained": oracle.passed}],
+            "thresholds_met": True,
+        }
 
     def copy_checked(self) -> bool:
         """No original: a candidate reimplements a program it cannot see."""
@@ -175,10 +179,20 @@ class Task(Forbidden):
         hidden = TaskPaths(self.root).hidden_examples
         cases = sum(1 for d in hidden.iterdir() if d.is_dir()) if hidden.is_dir() else 1
         first = TaskPaths(self.root).instruction.read_text().split("\n\n")
-        return HarborParts(python=env.python, apt=tuple(sorted(set(env.apt))), agent_pip=env.pip, agent_libs=(),
-                           judge_extras=(), judge_exact=False, project=None, memory_mb=lim.memory_mb,
-                           case_s=lim.time_s, hidden_cases=cases, verify_extra_s=0.0,
-                           summary=first[1].strip() if len(first) > 1 else self.meta.workflow)
+        return HarborParts(
+            python=env.python,
+            apt=tuple(sorted(set(env.apt))),
+            agent_pip=env.pip,
+            agent_libs=(),
+            judge_extras=(),
+            judge_exact=False,
+            project=None,
+            memory_mb=lim.memory_mb,
+            case_s=lim.time_s,
+            hidden_cases=cases,
+            verify_extra_s=0.0,
+            summary=first[1].strip() if len(first) > 1 else self.meta.workflow,
+        )
 
 
 def _write(path: Path, text: str) -> None:
@@ -195,8 +209,16 @@ def write_gates(root: Path, gates: dict[str, Any]) -> None:
     write_record(gates_path(root), parse_record(GatesFile, {"gates": gates}, gates_path(root)))
 
 
-def write_task(root: Path, meta: WorkflowTaskFile, instruction: str, schema: dict[str, Any],
-               public: list[Example], hidden: list[Example], reference_src: Path, files: list[str]) -> Task:
+def write_task(
+    root: Path,
+    meta: WorkflowTaskFile,
+    instruction: str,
+    schema: dict[str, Any],
+    public: list[Example],
+    hidden: list[Example],
+    reference_src: Path,
+    files: list[str],
+) -> Task:
     """Write one task directory (gates.json comes after the final gates); `files` travel with the task.
     Returns the task as written, for the build's final gates, without reading it back."""
     at = TaskPaths(root)
@@ -212,15 +234,23 @@ def write_task(root: Path, meta: WorkflowTaskFile, instruction: str, schema: dic
                 shutil.copyfile(ex.files / name, d / name)  # type: ignore[operator]
     copy_files(reference_src, files, at.files)
     copy_reference(reference_src, at.reference)
-    return _task(root, meta, [_as_written(ex, at.public_examples) for ex in public],
-                 [_as_written(ex, at.hidden_examples) for ex in hidden])
+    return _task(
+        root,
+        meta,
+        [_as_written(ex, at.public_examples) for ex in public],
+        [_as_written(ex, at.hidden_examples) for ex in hidden],
+    )
 
 
 def _as_written(ex: Example, split_dir: Path) -> Example:
     """An example as load_task reads it from its directory: values as the JSON files hold them (sorted keys,
     which the oracle then receives on stdin like every later candidate), files in the example's directory."""
-    return Example(ex.index, json.loads(dump_json(ex.scenario)), json.loads(dump_json(ex.output)),
-                   example_files(split_dir, ex.index)[0])
+    return Example(
+        ex.index,
+        json.loads(dump_json(ex.scenario)),
+        json.loads(dump_json(ex.output)),
+        example_files(split_dir, ex.index)[0],
+    )
 
 
 def _examples(d: Path) -> list[Example]:
@@ -247,12 +277,18 @@ def _task(root: Path, meta: WorkflowTaskFile, public: list[Example], hidden: lis
     """A Task from its task.toml model and its examples."""
     tol, lim = meta.tolerances, meta.limits
     fields = tol.fields.items()
-    tolerances = Tolerances(atol=tol.atol, rtol=tol.rtol, ignore=tol.ignore,
-                            fields=tuple((p, f.atol, f.rtol) for p, f in fields),
-                            artifacts=artifact_options({p: f.artifact for p, f in fields if f.artifact is not None}),
-                            periods=tuple((p, f.period) for p, f in fields if f.period is not None),
-                            zeros=tuple(p for p, f in fields if f.zero))
-    limits = Limits(time_s=lim.time_s, memory_bytes=lim.memory_mb * MiB, pids=lim.pids, stdout_bytes=lim.stdout_mb * MiB)
+    tolerances = Tolerances(
+        atol=tol.atol,
+        rtol=tol.rtol,
+        ignore=tol.ignore,
+        fields=tuple((p, f.atol, f.rtol) for p, f in fields),
+        artifacts=artifact_options({p: f.artifact for p, f in fields if f.artifact is not None}),
+        periods=tuple((p, f.period) for p, f in fields if f.period is not None),
+        zeros=tuple(p for p, f in fields if f.zero),
+    )
+    limits = Limits(
+        time_s=lim.time_s, memory_bytes=lim.memory_mb * MiB, pids=lim.pids, stdout_bytes=lim.stdout_mb * MiB
+    )
     return Task(meta.id, root, meta, tolerances, limits, public, hidden)
 
 
@@ -267,20 +303,32 @@ def task_meta(spec: WorkflowSpec, task_id: str, variant: int, limits: Limits) ->
     for p in tol.zeros:
         fields[p] = (fields.get(p) or FieldTolerance()).model_copy(update={"zero": True})
     return WorkflowTaskFile(
-        id=task_id, workflow=spec.name, family=spec.family, domain=spec.domain, variant=variant,
+        id=task_id,
+        workflow=spec.name,
+        family=spec.family,
+        domain=spec.domain,
+        variant=variant,
         workflow_hash=spec.content_hash,
-        limits=TaskLimits(time_s=limits.time_s, memory_mb=limits.memory_bytes // MiB, pids=limits.pids,
-                          stdout_mb=limits.stdout_bytes // MiB),
+        limits=TaskLimits(
+            time_s=limits.time_s,
+            memory_mb=limits.memory_bytes // MiB,
+            pids=limits.pids,
+            stdout_mb=limits.stdout_bytes // MiB,
+        ),
         tolerances=TaskTolerances(atol=tol.atol, rtol=tol.rtol, ignore=tuple(tol.ignore), fields=fields),
         environment=Environment(**environment(spec)),
         anticheat=Anticheat(forbidden_packages=tuple(spec.forbidden_packages)),
-        lint=TaskLint(accept=tuple(spec.lint.accept)) if spec.lint.accept else None)
+        lint=TaskLint(accept=tuple(spec.lint.accept)) if spec.lint.accept else None,
+    )
 
 
 def environment(spec: WorkflowSpec) -> dict[str, Any]:
     """The workflow's `[requires]`, pip packages pinned to the versions the references ran with."""
-    env: dict[str, Any] = {"python": "{}.{}".format(*sys.version_info[:2]), "pip": [pin(r) for r in spec.requires.pip],
-                           "apt": sorted(spec.requires.apt)}
+    env: dict[str, Any] = {
+        "python": "{}.{}".format(*sys.version_info[:2]),
+        "pip": [pin(r) for r in spec.requires.pip],
+        "apt": sorted(spec.requires.apt),
+    }
     if spec.requires.image:
         env["image"] = spec.requires.image
     return env

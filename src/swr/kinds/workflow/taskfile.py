@@ -1,11 +1,13 @@
 """The workflow kind's task.toml model: one variant of a wrapped workflow, its limits and tolerances."""
+
 from __future__ import annotations
 
 from typing import Any, Literal
 
 from pydantic import Field
 
-from swr.kinds.taskfile import Anticheat, Environment, TaskLimits, TaskModel as _Model
+from swr.kinds.taskfile import Anticheat, Environment, TaskLimits
+from swr.kinds.taskfile import TaskModel as _Model
 from swr.kinds.workflow.spec import LintAccept
 
 

@@ -1,5 +1,6 @@
 """A workflow task's verdict (the judge's, DESIGN.md "Judge and verdict"), typed. The judge builds it as JSON
 (swr.judge knows no kind); the workflow grader hands it on as this model."""
+
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
@@ -36,8 +37,18 @@ class WorkflowVerdict(Verdict):
     A workflow verdict names no kind in its JSON (the judge's format predates kinds)."""
 
     json_order: ClassVar[tuple[str, ...]] = (
-        "kind", "task", "pass", "label", "labels", "r_hid", "r_pub", "field_agreement", "anti_shortcut",
-        "scenarios", "detail")
+        "kind",
+        "task",
+        "pass",
+        "label",
+        "labels",
+        "r_hid",
+        "r_pub",
+        "field_agreement",
+        "anti_shortcut",
+        "scenarios",
+        "detail",
+    )
     kind: Literal["workflow"] = "workflow"
     score: None = None
     r_hid: int | float | None

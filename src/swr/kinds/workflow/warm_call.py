@@ -16,7 +16,8 @@ import json
 import os
 import sys
 import traceback
-from typing import IO, Any, Callable
+from collections.abc import Callable
+from typing import IO, Any
 
 CALL_DST = "/sandbox/swr/swr_warm_call.py"  # a name no reference module takes: the fork server's children inherit it
 ERROR_TAIL = 4000  # characters of a failed call's traceback kept in the reply

@@ -54,8 +54,13 @@ class Served:
         self.stderr.clear()
         return err
 
-    def read_line(self, deadline: float, cap: int | None = None, poll_s: float | None = None,
-                  over: Callable[[], bool] | None = None) -> tuple[bytes | None, str | None]:
+    def read_line(
+        self,
+        deadline: float,
+        cap: int | None = None,
+        poll_s: float | None = None,
+        over: Callable[[], bool] | None = None,
+    ) -> tuple[bytes | None, str | None]:
         """One reply line, or (None, why): "timeout" past the deadline, "output" past `cap` bytes without a
         newline, "disk" when `over()` says so (asked every `poll_s` of silence), None if the server ended."""
         f = self.h.proc.stdout
