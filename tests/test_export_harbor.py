@@ -17,7 +17,7 @@ import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -221,10 +221,16 @@ def task_python() -> Iterator[Path]:
 
 
 def _test_sh(
-    hp: HarborTaskPaths, scene: Path, judge_python: Path, task_python: Path, candidate: Path | str
+    hp: HarborTaskPaths,
+    scene: Path,
+    judge_python: Path,
+    task_python: Path,
+    candidate: Path | str,
+    plant: Callable[[Path], None] | None = None,
 ) -> tuple[dict, dict]:
     """test.sh on the host as the image runs it: the hidden tests (copied, modes kept) under a traversable
-    scene, in app/solution the candidate: "oracle" (solve.sh), "start" (the workspace's) or a directory."""
+    scene, in app/solution the candidate: "oracle" (solve.sh), "start" (the workspace's) or a directory; the
+    working directory is app/, the agent's workdir, as Harbor runs the verifier (`plant` writes into it first)."""
     tests, app, logs = scene / "tests", scene / "app", scene / "logs"
     shutil.copytree(hp.tests, tests)
     shutil.copytree(hp.workspace, app)  # what the image's workdir starts with
@@ -246,6 +252,8 @@ def _test_sh(
         shutil.rmtree(app / "solution")
         shutil.copytree(candidate, app / "solution")
     (scene / "rootview").mkdir()
+    if plant is not None:
+        plant(app)
     res = subprocess.run(
         [
             "unshare",
@@ -261,6 +269,7 @@ def _test_sh(
             str(hp.test_sh),
         ],
         env=env,
+        cwd=app,
         capture_output=True,
         text=True,
         timeout=1800,
@@ -298,6 +307,38 @@ def test_test_sh_rewards_the_oracle_and_not_the_starting_workspace(
             assert reward["reward"] == 0.0 and 0.0 < reward["semantic"] < 1.0, reward
         else:
             assert reward["reward"] == 0.0 and reward["semantic"] == 0.0, reward
+
+
+PLANTED_JUDGE = """import json, os, sys
+logs = sys.argv[-1]
+os.makedirs(logs, exist_ok=True)
+json.dump({k: 1.0 for k in ("execution", "schema", "semantic", "anti_shortcut", "reward")}, open(os.path.join(logs, "reward.json"), "w"))
+json.dump({"task": "planted", "pass": True}, open(os.path.join(logs, "verdict.json"), "w"))
+"""
+
+
+def _plant_judge(app: Path) -> None:
+    """What an agent can leave in its workdir for the verifier's `python -m`: a package named swr whose judge
+    writes a full reward, and a dist-info whose entry point claims the workflow kind."""
+    (app / "swr" / "export").mkdir(parents=True)
+    (app / "swr" / "__init__.py").write_text("")
+    (app / "swr" / "export" / "__init__.py").write_text("")
+    (app / "swr" / "export" / "harbor_judge.py").write_text(PLANTED_JUDGE)
+    (app / "planted-0.1.dist-info").mkdir()
+    (app / "planted-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: planted\nVersion: 0.1\n")
+    (app / "planted-0.1.dist-info" / "entry_points.txt").write_text("[swr.kinds]\nworkflow = planted:KIND\n")
+
+
+def test_a_judge_planted_in_the_agents_workdir_is_not_the_one_that_runs(
+    exported: Path, judge_python: Path, task_python: Path, scene: Path
+) -> None:
+    """Harbor runs test.sh in the agent's workdir (/app); a `python -m` there would import the agent's swr package
+    first and hand it the reward. The real judge grades the untouched starting workspace: reward 0."""
+    hp = HarborTaskPaths(exported / "good-linear-v1")
+    (scene / "run").mkdir()
+    reward, verdict = _test_sh(hp, scene / "run", judge_python, task_python, "start", plant=_plant_judge)
+    assert verdict["task"] == "good-linear-v1" and verdict["pass"] is False, verdict
+    assert reward["reward"] == 0.0, reward
 
 
 SPY = """#!/usr/bin/env python3

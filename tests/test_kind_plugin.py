@@ -176,6 +176,31 @@ def test_an_entry_point_registers_a_kind(echo_release: Path, tmp_path: Path) -> 
     assert {r["id"]: r["kind"] for r in json.loads(res.stdout)}["reverse-lines"] == "echo"
 
 
+def test_a_plugin_may_not_replace_a_built_in_kind(echo_release: Path, tmp_path: Path) -> None:
+    """A kind decides how its tasks are graded: a plug-in (SWR_KINDS or an entry point, e.g. a dist-info an agent
+    leaves on a path the judge reads) that names itself "workflow" would re-grade every workflow task by its own
+    rules. It is refused, whichever way it is registered."""
+    (tmp_path / "evil.py").write_text(
+        "from swr.kinds.workflow.kind import KIND as REAL\nclass Evil(type(REAL)):\n    pass\nKIND = Evil()\n"
+    )
+    _one_line_exit_2(
+        swr_with(_env(SWR_KINDS="evil:KIND", PYTHONPATH=str(tmp_path)), "tasks", str(echo_release)),
+        "'workflow'",
+        "already registered",
+        "SWR_KINDS",
+    )
+    info = tmp_path / "site" / "evil-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: evil\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[swr.kinds]\nworkflow = evil:KIND\n")
+    _one_line_exit_2(
+        swr_with(_env(PYTHONPATH=os.pathsep.join([str(tmp_path), str(tmp_path / "site")])), "tasks", str(echo_release)),
+        "'workflow'",
+        "already registered",
+        "entry point workflow",
+    )
+
+
 def test_a_bad_source_of_a_plugin_kind_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "src" / "rev").mkdir(parents=True)
     (tmp_path / "src" / "rev" / "echo.toml").write_text(

@@ -137,7 +137,10 @@ export SWR_HARBOR_USER="${{SWR_HARBOR_USER:-{AGENT_USER}}}" SWR_HARBOR_TASK_PATH
 export SWR_CACHE="${{SWR_CACHE:-{JUDGE_CACHE}}}"
 chmod -R go-rwx "$TESTS"  # hidden cases, outputs and verifier: root's alone while candidates run
 mkdir -p "$LOGS"
-exec "$PY" -m swr.export.harbor_judge "$TESTS/task" "$SOLUTION_DIR" "$LOGS"
+# Harbor runs this in the agent's workdir: `python -m` would put it first on sys.path (a planted swr package or
+# entry point would run as root), so the judge starts from / and isolated (-I: no cwd, no PYTHON*, no user site)
+cd /
+exec "$PY" -I -m swr.export.harbor_judge "$TESTS/task" "$SOLUTION_DIR" "$LOGS"
 """
 
 

@@ -20,8 +20,14 @@ _kinds: dict[str, TaskKind] = {}
 _loaded: list[str] = []  # the SWR_KINDS value the registry was filled with ("" before the first fill)
 
 
-def register(kind: TaskKind) -> TaskKind:
-    """Add a kind (the last registration of a name wins: a plug-in may replace a built-in)."""
+def register(kind: TaskKind, origin: str = "swr") -> TaskKind:
+    """Add a kind under a name no other kind has: a plug-in may add a kind, never replace one (a kind decides
+    how its tasks are graded, so a second "workflow" would re-grade every workflow task by its own rules)."""
+    known = _kinds.get(kind.name)
+    if known is not None and known is not kind:
+        raise SwrError(
+            f"task kind {kind.name!r} is already registered; a plug-in may add a kind, not replace one", field=origin
+        )
     _kinds[kind.name] = kind
     return kind
 
@@ -41,12 +47,13 @@ def _fill() -> None:
     env = os.environ.get(ENV, "")
     if _loaded and _loaded[0] == env:
         return
+    _kinds.clear()  # from scratch: a kind SWR_KINDS named before is gone with it
     for ref in BUILTIN:
         register(_resolve(ref, "swr"))
     for ep in entry_points(group=GROUP):
-        register(_resolve(ep.value, f"entry point {ep.name}"))
+        register(_resolve(ep.value, f"entry point {ep.name}"), f"entry point {ep.name}")
     for ref in filter(str.strip, env.split(",")):
-        register(_resolve(ref, ENV))
+        register(_resolve(ref, ENV), ENV)
     _loaded[:] = [env]
 
 
