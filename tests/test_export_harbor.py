@@ -332,8 +332,10 @@ def _plant_judge(app: Path) -> None:
 def test_a_judge_planted_in_the_agents_workdir_is_not_the_one_that_runs(
     exported: Path, judge_python: Path, task_python: Path, scene: Path
 ) -> None:
-    """Harbor runs test.sh in the agent's workdir (/app); a `python -m` there would import the agent's swr package
-    first and hand it the reward. The real judge grades the untouched starting workspace: reward 0."""
+    """Harbor runs test.sh in the agent's workdir (/app); a `python -m` there would import an swr package found there
+    first and hand it the reward. A "separate" verifier environment keeps only /app/solution, but a shared one (or a
+    Harbor that copies more back) keeps the workdir: the judge must not read it. The real judge grades the untouched
+    starting workspace: reward 0."""
     hp = HarborTaskPaths(exported / "good-linear-v1")
     (scene / "run").mkdir()
     reward, verdict = _test_sh(hp, scene / "run", judge_python, task_python, "start", plant=_plant_judge)
