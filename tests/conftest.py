@@ -18,7 +18,7 @@ from swr.assemble import BuildOptions, build
 from swr.core.layout import ReleasePaths
 from swr.core.release_dir import list_tasks, task_dir
 from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 from swr.sandbox import Sandbox, get_sandbox
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def sample_per_domain(release: Path, per_domain: int, seed: int = TEST_SEED) -> 
     """A seeded sample of task ids: `per_domain` tasks from each domain of the release."""
     by_domain: dict[str, list[str]] = {}
     for root in list_tasks(release):
-        by_domain.setdefault(load_task(root).meta.domain, []).append(root.name)
+        by_domain.setdefault(load_workflow_task(root).meta.domain, []).append(root.name)
     rng = random.Random(seed)
     return sorted(t for d in sorted(by_domain) for t in rng.sample(by_domain[d], min(per_domain, len(by_domain[d]))))
 
@@ -134,7 +134,7 @@ def release_slice(release: Path, task_ids: tuple[str, ...], dest: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def linear_task(linear_release: Path):
-    return load_task(task_dir(linear_release, "good-linear-v1"))
+    return load_workflow_task(task_dir(linear_release, "good-linear-v1"))
 
 
 def write_candidate(root: Path, script: str, shebang: str | None = None) -> Path:

@@ -425,7 +425,7 @@ def image_task(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from swr.assemble import BuildOptions, build
     from swr.core.release_dir import task_dir
     from swr.kinds.workflow.cache import ExecutionCache
-    from swr.kinds.workflow.task import load_task
+    from swr.kinds.workflow.task import load_workflow_task
 
     base = tmp_path_factory.mktemp("shade")
     (base / "wf").mkdir()
@@ -434,7 +434,7 @@ def image_task(tmp_path_factory: pytest.TempPathFactory) -> Any:
     opts = BuildOptions(variants=1, public=2, hidden=2, jobs=2, cache=ExecutionCache(base / "cache"))
     results = build([base / "wf"], base / "release", opts)
     assert not results[0].failure, results[0].failure
-    return load_task(task_dir(base / "release", "shade-image-v1"))
+    return load_workflow_task(task_dir(base / "release", "shade-image-v1"))
 
 
 def test_a_jpeg_of_many_scans_is_a_graded_failure_within_the_decode_budget(image_task: Any, tmp_path: Path) -> None:
@@ -469,12 +469,12 @@ def test_a_grade_holds_at_most_jobs_runs_of_artifacts(
 
     from swr.core.release_dir import task_dir
     from swr.kinds.workflow.grading import grade
-    from swr.kinds.workflow.task import load_task
+    from swr.kinds.workflow.task import load_workflow_task
 
     scratch = Path(tempfile.mkdtemp(prefix="swr-test-scratch-"))
     scratch.chmod(0o755)
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    task = load_task(task_dir(linear_release, "good-linear-v1"))
+    task = load_workflow_task(task_dir(linear_release, "good-linear-v1"))
     cap, jobs = 4 << 20, 2
     task = dataclasses.replace(task, limits=dataclasses.replace(task.limits, disk_bytes=cap))
     cand = write_candidate(

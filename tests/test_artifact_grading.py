@@ -14,7 +14,7 @@ from swr.core.hashing import tree_hash
 from swr.core.release_dir import task_dir
 from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.grading import grade, oracle_verdict
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 BOX = FIXTURES / "good-artifacts"
 
@@ -72,7 +72,7 @@ def box_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def box_task(box_release: Path):
-    return load_task(task_dir(box_release, "box-artifacts-v1"))
+    return load_workflow_task(task_dir(box_release, "box-artifacts-v1"))
 
 
 def test_reference_files_lie_next_to_each_output(box_task) -> None:

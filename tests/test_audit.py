@@ -131,9 +131,9 @@ def test_a_percentage_pass_criterion_is_caught(linear: Path, tmp_path: Path, san
     assert [f["check"] for f in lint_audit(lax)["findings"]] == ["percentage_pass"]
     from swr.core.release_dir import list_tasks
     from swr.kinds.workflow.grading import grade
-    from swr.kinds.workflow.task import load_task
+    from swr.kinds.workflow.task import load_workflow_task
 
-    task = load_task(list_tasks(lax)[0])
+    task = load_workflow_task(list_tasks(lax)[0])
     script = (
         "import json, sys\ns = json.load(sys.stdin)\nok = s == %r\n"
         "print(json.dumps({'y': 2 * s['a'] + s['b'] + (0 if ok else 1), 'z': [s['a'], s['b']]}))\n"

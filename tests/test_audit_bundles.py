@@ -20,7 +20,7 @@ from swr.audit.bundles import HOW_TO_LABEL, write_bundles
 from swr.audit.mutation import DESIGNED_VALID, task_mutants, wilson
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 SEED = "7"
 VERDICT_WORDS = (
@@ -87,7 +87,7 @@ def test_every_page_shows_instruction_scenario_reference_and_both_cases(release:
     assert [n["task"] for n in key["not_applicable"]] == ["statistics"]  # an engine task: no output to mutate
     assert {b["stratum"] for b in key["bundles"]} == {"structured", "geometry"}
     for b in key["bundles"]:
-        task = load_task(release / "tasks" / b["task"])
+        task = load_workflow_task(release / "tasks" / b["task"])
         page = (out / b["bundle_id"] / "index.html").read_text()
         assert html.escape((task.root / "instruction.md").read_text()) in page
         h = task.hidden[b["hidden_index"]]
@@ -115,7 +115,7 @@ def class_names(release: Path) -> set[str]:
         if root.name == "statistics":
             continue
         with tempfile.TemporaryDirectory() as scratch:
-            names |= {m.klass for _, m in task_mutants(load_task(root), 1, Path(scratch))}
+            names |= {m.klass for _, m in task_mutants(load_workflow_task(root), 1, Path(scratch))}
     return names
 
 

@@ -24,7 +24,7 @@ from swr.core.release_dir import list_tasks
 from swr.judge import Execution, Tolerances, judge_scenario
 from swr.judge.artifacts.fields import Reference
 from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 SCALE_CLASSES = ("scale_zero", "scale_negated", "scale_unit_slip_1e3", "scale_constant_across_scenarios")
 
@@ -276,7 +276,7 @@ def with_inert(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_every_input_axis_is_reexecuted(with_inert: Path) -> None:
-    task = load_task(list_tasks(with_inert)[0])
+    task = load_workflow_task(list_tasks(with_inert)[0])
     got = [(i, m.note, m.valid) for _, i, m in ignored_axis_mutants([task], "bwrap")]
     assert got == [(i, axis, axis == "c") for i in range(3) for axis in ("a", "b", "c")]
     r = mutation_audit(with_inert, per_class=1, jobs=1, reexecute=True)

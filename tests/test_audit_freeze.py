@@ -33,7 +33,7 @@ from swr.judge import Tolerances
 from swr.judge.artifacts.fields import Reference
 from swr.kinds.taskfile import read_task_file
 from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 
 @pytest.fixture(scope="module")
@@ -312,7 +312,7 @@ def test_catalog_freeze_and_held_out(catalog_release: Path, tmp_path: Path) -> N
     victim = next(
         t
         for t in record["held_out"]
-        if any(type(v) is float for _, v in leaves(load_task(task_dir(rel, t)).hidden[0].output, Tolerances()))
+        if any(type(v) is float for _, v in leaves(load_workflow_task(task_dir(rel, t)).hidden[0].output, Tolerances()))
     )
     loosen(rel, victim)
     after = json.loads(swr("audit", "held-out", str(rel), "--json", timeout=1800).stdout)

@@ -17,7 +17,7 @@ from swr.assemble import BuildOptions, build, discover
 from swr.core.hashing import content_hash, tree_hash
 from swr.core.release_dir import list_tasks, load_release, task_dir
 from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.task import load_task, write_task
+from swr.kinds.workflow.task import load_workflow_task, write_task
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -49,11 +49,11 @@ def test_catalog_builds_byte_identically_from_a_cold_cache(catalog_release: Path
 def test_write_task_hands_back_the_task_load_task_reads(linear_release: Path, tmp_path: Path) -> None:
     """The build's final gates grade the Task write_task returns: it must equal the one read back from disk,
     scenario keys in the files' (sorted) order, the order a candidate receives them in."""
-    src = load_task(task_dir(linear_release, "good-linear-v1"))
+    src = load_workflow_task(task_dir(linear_release, "good-linear-v1"))
     unsorted = [dataclasses.replace(e, scenario=dict(reversed(e.scenario.items()))) for e in src.public]
     assert any(list(e.scenario) != sorted(e.scenario) for e in unsorted)
     written = write_task(tmp_path / "t", src.meta, "instruction", {}, unsorted, src.hidden, src.reference_dir, [])
-    again = load_task(tmp_path / "t")
+    again = load_workflow_task(tmp_path / "t")
     assert written == again
     assert [list(e.scenario) for e in written.public] == [list(e.scenario) for e in again.public]
 
@@ -64,12 +64,12 @@ def test_another_seed_gives_other_scenarios(linear_release: Path, tmp_path: Path
     a = {
         content_hash(ex.scenario)
         for r in list_tasks(linear_release)
-        for ex in load_task(r).public + load_task(r).hidden
+        for ex in load_workflow_task(r).public + load_workflow_task(r).hidden
     }
     b = {
         content_hash(ex.scenario)
         for r in list_tasks(tmp_path / "seed1")
-        for ex in load_task(r).public + load_task(r).hidden
+        for ex in load_workflow_task(r).public + load_workflow_task(r).hidden
     }
     assert len(a) == len(b) == 12 and not a & b
     assert load_release(tmp_path / "seed1").content_hash != load_release(linear_release).content_hash
@@ -78,7 +78,7 @@ def test_another_seed_gives_other_scenarios(linear_release: Path, tmp_path: Path
 def test_hidden_scenarios_are_disjoint_from_every_sibling(catalog_release: Path) -> None:
     by_workflow: dict[str, list] = {}
     for root in list_tasks(catalog_release):
-        t = load_task(root)
+        t = load_workflow_task(root)
         by_workflow.setdefault(t.meta.workflow, []).append(t)
     assert by_workflow
     for tasks in by_workflow.values():

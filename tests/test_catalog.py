@@ -19,7 +19,7 @@ from swr.core.release_dir import task_dir
 from swr.kinds.workflow.gates import GATES, replay_controls
 from swr.kinds.workflow.grading import grade
 from swr.kinds.workflow.spec import DOMAINS, load_spec
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 SPECS = [load_spec(d) for d in discover([CATALOG])]
 TASK_IDS = [f"{s.name}-v{v}" for s in SPECS for v in range(1, CATALOG_VARIANTS + 1)]
@@ -56,7 +56,7 @@ def test_release_holds_every_shipped_task(catalog_release: Path) -> None:
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_every_gate_holds(task_id: str, catalog_release: Path, sandbox, tmp_path: Path) -> None:
-    task = load_task(task_dir(catalog_release, task_id))
+    task = load_workflow_task(task_dir(catalog_release, task_id))
     assert len(task.public) == 5 and len(task.hidden) == 3
     gates = task.gates
     assert set(gates) == set(GATES) and all(g.passed for g in gates.values())

@@ -28,7 +28,7 @@ from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.gates import tolerance_scale
 from swr.kinds.workflow.grading import grade
 from swr.kinds.workflow.spec import load_spec
-from swr.kinds.workflow.task import Task, load_task
+from swr.kinds.workflow.task import Task, load_workflow_task
 
 Edit = Callable[[dict[str, Any], Path, dict[str, Any]], dict[str, Any]]  # (output, its files, scenario) -> output
 
@@ -57,7 +57,7 @@ def build_one(base: Path, workflow: str, *, seed: int = 0, public: int = 2, hidd
     )
     res = build([spec_dir], base / "release", opts)
     assert not res[0].failure, res[0].failure
-    return load_task(task_dir(base / "release", f"{workflow}-v1"))
+    return load_workflow_task(task_dir(base / "release", f"{workflow}-v1"))
 
 
 def lookup(root: Path, task: Task, edit: Edit = lambda out, files, sc: out) -> Path:
@@ -234,7 +234,7 @@ def test_crs_transform_grades_conformal_angular_distortion_as_zero(tmp_path: Pat
         "--no-cache",
     )
     assert r.returncode == 0, r.stderr
-    task = load_task(task_dir(tmp_path / "r", "crs-transform-v1"))
+    task = load_workflow_task(task_dir(tmp_path / "r", "crs-transform-v1"))
     graded = task.hidden[0].output["projections"]
     assert all("angular_distortion_deg" in graded[p] for p in (*CONFORMAL, "robinson"))
     told = (task.root / "instruction.md").read_text()

@@ -206,14 +206,14 @@ def test_a_vanishing_adf_pvalue_is_graded_at_its_own_scale(tmp_path: Path, sandb
     from swr.assemble import BuildOptions, build
     from swr.core.release_dir import task_dir
     from swr.kinds.workflow.cache import ExecutionCache
-    from swr.kinds.workflow.task import load_task
+    from swr.kinds.workflow.task import load_workflow_task
 
     build(
         [next(CATALOG.glob("*/*/seasonal-ar"))],
         tmp_path / "rel",
         BuildOptions(variants=2, jobs=2, cache=ExecutionCache(tmp_path / "cache")),
     )
-    task = load_task(task_dir(tmp_path / "rel", "seasonal-ar-v2"))
+    task = load_workflow_task(task_dir(tmp_path / "rel", "seasonal-ar-v2"))
     assert any(ex.output["adf"]["pvalue"] < 1e-10 for ex in task.hidden)  # the premise: a vanishing p-value
 
     def tiny(fn: Callable[[float], float]) -> Edit:

@@ -23,7 +23,7 @@ from swr.harness.agents import Budget, Context, OracleAgent, Outcome
 from swr.harness.results import job_results, pass_at_k
 from swr.harness.run import JobConfig, run_job
 from swr.harness.store import Store
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, run
 
 
@@ -69,7 +69,7 @@ def test_oracle_passes_every_task_of_the_catalog(catalog_release: Path, tmp_path
 def test_workspace_holds_nothing_hidden_and_feedback_works_inside_the_sandbox(
     linear_release, sandbox, tmp_path: Path
 ) -> None:
-    task = load_task(task_dir(linear_release, "good-linear-v1"))
+    task = load_workflow_task(task_dir(linear_release, "good-linear-v1"))
     ws = workspace.create(task, tmp_path / "ws")
     names = set(ws.start)
     assert {"instruction.md", "task.toml", "feedback"} <= names

@@ -19,7 +19,7 @@ from swr.core.release_dir import task_dir
 from swr.harness import workspace
 from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.reference import write_oracle
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, run, sandbox_for
 from swr.sandbox.images import LOCAL_BASE
 
@@ -55,7 +55,7 @@ def in_sandbox(sb, script: str, work: Path) -> tuple[int, str]:
 
 
 def test_the_environment_is_pinned_and_keys_the_image(base: str, pint_release: Path, podman) -> None:
-    env = load_task(task_dir(pint_release, "unit-chain-v1")).environment
+    env = load_workflow_task(task_dir(pint_release, "unit-chain-v1")).environment
     from importlib.metadata import version
 
     assert env["pip"] == [f"pint=={version('pint')}"] and env["apt"] == []
@@ -83,7 +83,7 @@ def test_oracle_passes_in_the_image_built_from_requires(base: str, pint_release:
     )
     assert json.loads(nop.stdout)["passed"] == 0, nop.stdout
 
-    task = load_task(task_dir(pint_release, "unit-chain-v1"))
+    task = load_workflow_task(task_dir(pint_release, "unit-chain-v1"))
     sb = sandbox_for("podman", task.environment)
     assert sb.image in tags
     work = tmp_path / "probe"
@@ -100,7 +100,7 @@ def test_oracle_passes_in_the_image_built_from_requires(base: str, pint_release:
 
 def test_feedback_works_inside_the_image(base: str, pint_release: Path, tmp_path: Path) -> None:
     """An agent's `./feedback` runs swr itself inside the task's image."""
-    task = load_task(task_dir(pint_release, "unit-chain-v2"))
+    task = load_workflow_task(task_dir(pint_release, "unit-chain-v2"))
     ws = workspace.create(task, tmp_path / "ws")
     write_oracle(task.reference_spec(), task.reference_dir, ws.solution)
     code, out = in_sandbox(sandbox_for("podman", task.environment), "./feedback --json", ws.root)
@@ -124,7 +124,7 @@ def test_a_task_that_names_an_image_runs_in_it(base: str, podman, tmp_path: Path
         rel = tmp_path / "release"
         opts = BuildOptions(variants=1, public=2, hidden=2, cache=ExecutionCache(tmp_path / "c"))
         assert not build([wf], rel, opts)[0].failure
-        task = load_task(task_dir(rel, "named-image-v1"))
+        task = load_workflow_task(task_dir(rel, "named-image-v1"))
         assert task.environment["image"] == tag
 
         sb = sandbox_for("podman", task.environment)

@@ -18,7 +18,7 @@ from swr.audit.lint import lint_audit
 from swr.core.release_dir import list_tasks
 from swr.harness.fingerprint import public_hash
 from swr.kinds.workflow.cache import ExecutionCache
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 RUN = """import json, sys
 s = json.load(sys.stdin)
@@ -79,7 +79,7 @@ def _edit_accepts(release: Path, dest: Path, accepts: list[dict[str, str]], atol
 
 
 def test_an_accept_silences_exactly_its_finding(release: Path) -> None:
-    meta = load_task(list_tasks(release)[0]).meta
+    meta = load_workflow_task(list_tasks(release)[0]).meta
     assert meta.lint is not None and meta.lint.accept[0].why == WHY  # the build carried it into task.toml
     r = lint_audit(release)
     assert [(f["check"], f["field"]) for f in r["findings"]] == [("tolerance_too_loose", "w")] * 2
@@ -92,7 +92,11 @@ def test_an_accept_silences_exactly_its_finding(release: Path) -> None:
 
 def test_a_field_constant_up_to_roundoff_is_not_loose(release: Path) -> None:
     """`unit` is 1 give or take a few dozen ulps: a constant, which lint does not call a loose varying field."""
-    units = {ex.output["unit"] for t in list_tasks(release) for ex in load_task(t).hidden + load_task(t).public}
+    units = {
+        ex.output["unit"]
+        for t in list_tasks(release)
+        for ex in load_workflow_task(t).hidden + load_workflow_task(t).public
+    }
     assert len(units) > 1 and max(units) - 1.0 < 1e-13
     assert not [f for f in lint_audit(release)["findings"] if f["field"] == "unit"]
 

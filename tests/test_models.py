@@ -17,7 +17,7 @@ from swr.core.release_dir import task_dir
 from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.taskfile import dump_task_file, read_task_file
 from swr.kinds.verdict import parse_verdict, run_outcome
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 from swr.kinds.workflow.taskfile import WorkflowTaskFile
 from swr.kinds.workflow.verdict import WorkflowVerdict
 
@@ -28,7 +28,7 @@ def test_a_built_task_records_its_kind_and_reads_back_as_its_model(linear_releas
     meta = read_task_file(root)
     assert isinstance(meta, WorkflowTaskFile) and meta.id == "good-linear-v1" and meta.variant == 1
     assert dump_task_file(meta) == (root / "task.toml").read_text()  # the file is the model's own dump
-    assert load_task(root).meta == meta
+    assert load_workflow_task(root).meta == meta
 
 
 def _doctored(release: Path, tmp_path: Path, edit) -> Path:  # noqa: ANN001

@@ -24,7 +24,7 @@ from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import RESERVED, Reference, artifact_leaves, safe_file
 from swr.kinds import covered
-from swr.kinds.workflow.task import Example, Task, load_task
+from swr.kinds.workflow.task import Example, Task, load_workflow_task
 
 from .mutants import Mutant
 from .mutation import DEPENDS, DESIGNED_VALID, task_mutants
@@ -73,7 +73,7 @@ def write_bundles(
         for root in order:
             if tasks is not None and len(keyed) >= tasks:
                 break
-            entry = _bundle(load_task(root), staging, f"bundle-{len(keyed) + 1:03d}", seed)
+            entry = _bundle(load_workflow_task(root), staging, f"bundle-{len(keyed) + 1:03d}", seed)
             (not_applicable if "why" in entry else keyed).append(entry)
         (staging / LABELS_CSV).write_text(_label_sheet([b["bundle_id"] for b in keyed]))
         (staging / PAGE).write_text(_index_page([b["bundle_id"] for b in keyed]))

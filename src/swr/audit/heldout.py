@@ -16,7 +16,7 @@ from swr.core.layout import ReleasePaths
 from swr.core.release_dir import task_dir
 from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts.fields import Reference
-from swr.kinds.workflow.task import Task, load_task
+from swr.kinds.workflow.task import Task, load_workflow_task
 
 from .freeze import load_freeze
 from .heldout_geometry import geometry_trials
@@ -47,7 +47,7 @@ def task_trials(task: Task, per_class: int, seed: int, scratch: Path) -> Iterato
 
 def audit_heldout_task(root: Path, per_class: int, seed: int) -> dict[str, Any]:
     """Counts per (class, stratum) and every wrong decision of one task (a process-pool unit)."""
-    task = load_task(root)
+    task = load_workflow_task(root)
     counts: dict[str, dict[str, Any]] = {}
     wrong: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="swr-heldout-") as scratch:

@@ -16,7 +16,7 @@ from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import parse_output, reference_view
 from swr.kinds.workflow.reference import Runner
-from swr.kinds.workflow.task import Task, load_task
+from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
 
 from .constants import as_findings
@@ -281,7 +281,7 @@ def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jo
     linted, not_linted = kinds.covered(roots, "lint")  # tolerance tables
     engines, _ = kinds.covered(roots, "selfreport")  # verifier programs, probed
     not_applicable = [n for n in not_linted if n["task"] not in {r.name for r in engines}]
-    tasks = [load_task(r) for r in linted]
+    tasks = [load_workflow_task(r) for r in linted]
     findings = [f for t in tasks for f in lint_task(t)]
     probes: list[dict[str, Any]] = []
     if engines:

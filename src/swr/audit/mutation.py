@@ -18,7 +18,7 @@ from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
 from swr.judge.decision import parse_output, reference_view
 from swr.kinds.workflow.reference import Runner
-from swr.kinds.workflow.task import Task, load_task
+from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
 
 from .artifact_mutants import artifact_mutants
@@ -138,7 +138,7 @@ def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str
 
 
 def audit_task(root: Path, per_class: int, seed: int = 0) -> dict[str, Any]:
-    task = load_task(root)
+    task = load_workflow_task(root)
     with tempfile.TemporaryDirectory(prefix="swr-mutants-") as scratch:
         return grade_mutants(task, task_mutants(task, per_class, Path(scratch), seed))
 
@@ -245,7 +245,7 @@ def mutation_audit(
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=4))
     if reexecute:
-        tasks = [load_task(r) for r in roots]
+        tasks = [load_workflow_task(r) for r in roots]
         for task, i, m in ignored_axis_mutants(tasks, sandbox):
             parts.append(grade_mutants(task, iter([(i, m)])))
     return {"release": str(release), "tasks": len(roots), **summarise(parts), "not_applicable": not_applicable}

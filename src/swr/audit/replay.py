@@ -8,7 +8,7 @@ from typing import Any
 from swr import kinds
 from swr.core.release_dir import list_tasks
 from swr.kinds.workflow.gates import replay_controls
-from swr.kinds.workflow.task import load_task
+from swr.kinds.workflow.task import load_workflow_task
 
 CONTROLS = ("modal", "nearest", "best_public")
 
@@ -18,7 +18,7 @@ def replay_audit(release: Path) -> dict[str, Any]:
     rows = []
     roots, not_applicable = kinds.covered(list_tasks(release), "replay")
     for root in roots:
-        task = load_task(root)
+        task = load_workflow_task(root)
         controls = replay_controls(task.reference_spec(), task.public, task.hidden)
         oracle = task.gates.get("oracle_passes")
         rows.append(

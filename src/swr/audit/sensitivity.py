@@ -17,7 +17,7 @@ from swr.judge.artifacts.fields import Reference
 from swr.judge.decision import parse_output, reference_view
 from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.scenario import sample_scenario
-from swr.kinds.workflow.task import Task, load_task
+from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
 
 from .oracle import leaf_within, leaves, within
@@ -101,7 +101,7 @@ def _probe_all(tasks: list[Task], sandbox: str) -> dict[str, dict[str, bool]]:
 def sensitivity_audit(release: Path, *, reexecute: bool = True, sandbox: str = "bwrap") -> dict[str, Any]:
     """The paper's four sensitivity metrics; the last (one-at-a-time probes) needs `reexecute`."""
     roots, not_applicable = kinds.covered(list_tasks(release), "sensitivity")
-    tasks = [load_task(r) for r in roots]
+    tasks = [load_workflow_task(r) for r in roots]
     rows = [pair_stats(t) for t in tasks]
     params = _probe_all(tasks, sandbox) if reexecute else {}
     inert: dict[str, set[str]] = {}

@@ -140,11 +140,11 @@ def _obfuscate_task(
     task_id: str | None,
     sandbox: str,
 ) -> None:
-    from swr.kinds.revival.obfuscate_task import load_task, obfuscate_task
+    from swr.kinds.revival.obfuscate_task import load_plain_revival, obfuscate_task
     from swr.kinds.revival.spec import ObfuscateVariant
     from swr.sandbox import get_sandbox
 
-    base = load_task(task).spec.obfuscate or ObfuscateVariant()
+    base = load_plain_revival(task).spec.obfuscate or ObfuscateVariant()
     given = {k: v for k, v in {"seed": seed, "strip": tuple(strip), "package": package, "name": task_id}.items() if v}
     try:
         variant = ObfuscateVariant.model_validate({**base.model_dump(), **given})

@@ -88,7 +88,7 @@ class _Map:
         return ".".join(self.name(p) for p in module.split("."))
 
 
-def load_task(task_dir: Path) -> RevivalTask:
+def load_plain_revival(task_dir: Path) -> RevivalTask:
     """A built, plain deleted-module revival task with its private parts; anything else is one line."""
     meta = read_task_file(task_dir)
     at = TaskPaths(task_dir)
@@ -203,7 +203,7 @@ def obfuscate_task(
 ) -> Variant:
     """Write the obfuscated variant of the task at task_dir (default beside it, under its new id); refuse
     with one line when the obfuscated project does not clear the plain task's gates."""
-    task = load_task(task_dir)
+    task = load_plain_revival(task_dir)
     spec = task.spec
     variant = variant or spec.obfuscate or ObfuscateVariant()
     recorded = json.loads(task.paths.recorded.read_text())

@@ -15,7 +15,7 @@ from swr.core.errors import SwrError
 from swr.kinds.protocol import BuildResult, Progress, Report
 from swr.kinds.rewards import share
 from swr.kinds.workflow.spec import SPEC_FILE
-from swr.kinds.workflow.task import WORKFLOW_BRIEF, load_task
+from swr.kinds.workflow.task import WORKFLOW_BRIEF, load_workflow_task
 from swr.kinds.workflow.taskfile import WorkflowTaskFile
 from swr.kinds.workflow.verdict import WorkflowVerdict
 
@@ -40,7 +40,7 @@ class WorkflowKind:
 
     def load(self, root: Path, meta: Any) -> Any:
         """A workflow task directory (its examples read)."""
-        return load_task(root)
+        return load_workflow_task(root)
 
     def build(
         self, sources: Sequence[Path], staging: Path, options: Any, sandbox: Any, progress: Progress, report: Report

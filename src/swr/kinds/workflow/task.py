@@ -243,7 +243,7 @@ def write_task(
 
 
 def _as_written(ex: Example, split_dir: Path) -> Example:
-    """An example as load_task reads it from its directory: values as the JSON files hold them (sorted keys,
+    """An example as load_workflow_task reads it from its directory: values as the JSON files hold them (sorted keys,
     which the oracle then receives on stdin like every later candidate), files in the example's directory."""
     return Example(
         ex.index,
@@ -263,7 +263,7 @@ def _examples(d: Path) -> list[Example]:
     return out
 
 
-def load_task(root: str | Path) -> Task:
+def load_workflow_task(root: str | Path) -> Task:
     """Load a task directory (full, or a public-only workspace copy)."""
     root = Path(root)
     at = TaskPaths(root)
