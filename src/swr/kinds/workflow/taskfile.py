@@ -27,7 +27,8 @@ class TaskTolerances(_Model):
 
 
 class Grading(_Model):
-    pass_threshold: float = Field(default=1.0, gt=0, le=1)  # share of hidden scenarios a pass needs (`swr audit lint` flags <1)
+    # share of hidden scenarios a pass needs (`swr audit lint` flags <1)
+    pass_threshold: float = Field(default=1.0, gt=0, le=1)
 
 
 class TaskLint(_Model):
