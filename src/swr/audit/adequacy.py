@@ -86,7 +86,7 @@ def _mutations(tree: ast.AST) -> Iterator[tuple[ast.AST, str, str, Callable[[], 
                 _attr(node, "op", _SWAPS[type(node.op)]()),
             )
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            yield node, "drop not", "negation", (lambda n=node: n.operand)
+            yield node, "drop not", "negation", (lambda n=node: n.operand)  # type: ignore[misc]  # mypy cannot infer a lambda with a default argument
         elif isinstance(node, ast.Constant) and type(node.value) is int and node.value in (0, 1):
             yield node, f"{node.value}->{1 - node.value}", "constant", _attr(node, "value", 1 - node.value)
         elif (
@@ -96,11 +96,11 @@ def _mutations(tree: ast.AST) -> Iterator[tuple[ast.AST, str, str, Callable[[], 
         ):
             name = _callee(node)
             if name == "quantize" and isinstance(node.func, ast.Attribute):
-                yield node, "drop .quantize()", "rounding", (lambda n=node: n.func.value)  # type: ignore[attr-defined]
+                yield node, "drop .quantize()", "rounding", (lambda n=node: n.func.value)  # type: ignore[misc]  # mypy cannot infer a lambda with a default argument
             elif name in ("Decimal", "Fraction"):
                 yield node, f"{name}()->float()", "rounding", _attr(node, "func", ast.Name("float", ast.Load()))
             else:  # round(), or the reference's own rounding function
-                yield node, f"drop {name}()", "rounding", (lambda n=node: n.args[0])
+                yield node, f"drop {name}()", "rounding", (lambda n=node: n.args[0])  # type: ignore[misc]  # mypy cannot infer a lambda with a default argument
 
 
 def _callee(call: ast.Call) -> str:
@@ -151,7 +151,7 @@ def _imported(reference: Path, here: Path, tree: ast.AST) -> list[Path]:
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            mods = [(reference / a.name.replace(".", "/"), []) for a in node.names]
+            mods: list[tuple[Path, list[str]]] = [(reference / a.name.replace(".", "/"), []) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = reference if not node.level else here.parents[node.level - 1]
             mods = [(base / (node.module or "").replace(".", "/"), [a.name for a in node.names])]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from swr import kinds
 from swr.core.release_dir import list_tasks
@@ -137,7 +137,7 @@ def consensus_audit(
                 continue
             scratch = Path(tmp) / str(n)
             scratch.mkdir()
-            flags += task_consensus(task, found, sb, scratch, quorum)
+            flags += task_consensus(cast(Task, task), found, sb, scratch, quorum)
     return {
         "release": str(release),
         "tasks_compared": seen,

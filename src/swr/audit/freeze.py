@@ -84,7 +84,7 @@ def parse_ids(values: list[str]) -> list[str]:
 def families(release: Path) -> tuple[dict[str, list[str]], list[dict[str, str]]]:
     """Workflow task ids by family, and the tasks the audit does not apply to (with the reason)."""
     by_family: dict[str, list[str]] = {}
-    not_applicable = []
+    not_applicable: list[dict[str, str]] = []
     roots, not_applicable = covered(list_tasks(release), "freeze")
     for root in roots:
         meta = read_task_file(root)

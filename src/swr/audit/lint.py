@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from swr import kinds
 from swr.core.layout import WORKFLOW_TOML
@@ -15,6 +15,7 @@ from swr.core.release_dir import list_tasks
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import parse_output, reference_view
+from swr.kinds.engine.task import EngineTask
 from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
@@ -285,7 +286,9 @@ def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jo
     findings = [f for t in tasks for f in lint_task(t)]
     probes: list[dict[str, Any]] = []
     if engines:
-        found, probes, na = self_report_audit([kinds.load(r) for r in engines], get_sandbox(sandbox), jobs)
+        found, probes, na = self_report_audit(
+            [cast(EngineTask, kinds.load(r)) for r in engines], get_sandbox(sandbox), jobs
+        )
         findings, not_applicable = findings + found, not_applicable + na
     if rerun:
         sb = get_sandbox(sandbox)

@@ -187,6 +187,7 @@ def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
     meshes = [(p, n) for p, n in artifact_leaves(ref, tol) if artifact_kind(Path(n)) == "mesh"]
     if not meshes:
         return within(reference_view(ref, tol), reference_view(other, tol), tol)
+    assert ref.files is not None  # artifact_leaves finds none without a files directory
     if not within(
         substitute(reference_view(ref, tol), meshes, None, "mask"),
         substitute(reference_view(other, tol), meshes, None, "mask"),
@@ -198,7 +199,7 @@ def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
         theirs = safe_file(other.files, got) if isinstance(got, str) else None
         if theirs is None or not near_shape(
             load_mesh(ref.files / name),
-            load_mesh(theirs),  # type: ignore[operator]
+            load_mesh(theirs),
             tol.options_for(path),
             *tol.for_path(path),
         ):

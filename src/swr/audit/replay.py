@@ -15,7 +15,7 @@ CONTROLS = ("modal", "nearest", "best_public")
 
 def replay_audit(release: Path) -> dict[str, Any]:
     """Per control: mean hidden-field agreement and pass rate over tasks; the recorded oracle row."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     roots, not_applicable = kinds.covered(list_tasks(release), "replay")
     for root in roots:
         task = load_workflow_task(root)
@@ -32,7 +32,7 @@ def replay_audit(release: Path) -> dict[str, Any]:
             }
         )
     n = len(rows) or 1
-    summary = {
+    summary: dict[str, dict[str, Any]] = {
         name: {
             "mean_field_agreement": sum(r[name]["field_agreement"] for r in rows) / n,
             "pass_rate": sum(r[name]["pass"] for r in rows) / n,

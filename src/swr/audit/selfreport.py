@@ -184,7 +184,7 @@ def probe_task(task: EngineTask, sandbox: Sandbox, jobs: int = 2) -> tuple[list[
         fields = {check: groups for check in flagged}
         if flagged and len(groups) > 1:  # which reported field each check follows
             per = {
-                g: probe.followers(cases, ref, base, ignoring, lambda p, g=g: diagnostic(p, declared) == g)
+                g: probe.followers(cases, ref, base, ignoring, lambda p, g=g: diagnostic(p, declared) == g)  # type: ignore[misc]  # mypy cannot infer a lambda with a default argument
                 for g in groups
             }
             fields = {check: [g for g in groups if check in per[g]] or groups for check in flagged}

@@ -14,7 +14,7 @@ from swr.cli.common import JOBS, JSON, SANDBOX, app, err, handled, out
 from swr.core.errors import SwrError
 
 if TYPE_CHECKING:
-    from swr.assemble import WorkflowResult
+    from swr.kinds.protocol import BuildResult
 
 
 def _progress() -> Progress:
@@ -35,7 +35,7 @@ def _log_line(text: str) -> None:
         err.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
-def _workflow_done(r: WorkflowResult, i: int, n: int) -> None:
+def _workflow_done(r: BuildResult, i: int, n: int) -> None:
     """`[i/n] family/workflow: k tasks (t s)`, or why it was left out."""
     from swr.cli.tables import dropped_note
 
@@ -314,4 +314,5 @@ def main() -> None:  # pragma: no cover - console entry
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()
+    sys.exit()

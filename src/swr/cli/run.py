@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
 from swr.cli.common import JSON, SANDBOX, app, err, handled, out
+
+if TYPE_CHECKING:
+    from swr.sandbox.podman import PodmanSandbox
 
 JOBS_DIR = typer.Option(Path("jobs"), "--jobs-dir", help="Where the store and run records live.")
 
@@ -163,7 +166,7 @@ def _images(backend: str):  # noqa: ANN202
 
     if backend not in ("podman", "docker"):
         raise SwrError(f"images need podman or docker, not {backend!r}", field="--sandbox")
-    return get_sandbox(backend).images
+    return cast("PodmanSandbox", get_sandbox(backend)).images  # podman or docker: a PodmanSandbox
 
 
 @image_app.command("base")

@@ -42,13 +42,14 @@ CANDIDATE = re.compile(r"[^\s'\"`()<>|;&{}$*?!\\,=:\[\]]+")  # runs of character
 
 def resolve(path: str, cwd: Parts | None) -> Parts | None:
     """A path as parts relative to the workspace, or None when it lies outside or cannot be known."""
+    base: Parts
     if path == WORKDIR or path.startswith(WORKDIR + "/"):
         base, rel = (), path[len(WORKDIR) :]
     elif path.startswith(("/", "~")) or cwd is None:
         return None
     else:
         base, rel = cwd, path
-    parts = list(base)
+    parts: list[str] = list(base)
     for p in rel.split("/"):
         if p == "..":
             if not parts:
@@ -79,6 +80,7 @@ def _quoted(cmd: str, i: int) -> tuple[str, int]:
 def shell_tokens(cmd: str) -> Iterator[tuple[str, str]]:
     """("word" | "op" | "data", text): bash words with quotes removed, operators, and here-document bodies
     (as data). Enough of bash to follow `cd` and find paths; not a full parser."""
+    word: list[str]
     i, word, in_word, heredocs, want_delim = 0, [], False, [], False
     while i <= len(cmd):
         c = cmd[i] if i < len(cmd) else " "

@@ -100,7 +100,8 @@ def hf_counter(name: str) -> Counter:
     from transformers import AutoTokenizer
 
     try:
-        tok = AutoTokenizer.from_pretrained(name, local_files_only=True)
+        # Any: transformers types apply_chat_template's result as a union over its flags (return_dict, tokenize)
+        tok: Any = AutoTokenizer.from_pretrained(name, local_files_only=True)
     except Exception as e:  # noqa: BLE001 - OSError, ValueError, hub errors: not on this machine
         raise SwrError(f"no local tokenizer {name!r} ({type(e).__name__})", field="--tokenizer") from None
     if not tok.chat_template:

@@ -138,7 +138,7 @@ def job_results(
             raise SwrError(f"no job named {job!r}", file=store.path)
         planned = [tuple(p) for p in cfg["planned"]]
         split = {by: task_cohorts(Path(cfg["release"]), {p[0] for p in planned}, by, cutoff) for by in cohorts}
-        out = summarise(store.runs(job), planned, k, split)  # type: ignore[arg-type]
+        out = summarise(store.runs(job), planned, k, split)
         return {
             "job": job,
             "agent": cfg["agent"],

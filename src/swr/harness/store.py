@@ -9,11 +9,14 @@ import threading
 import time
 from dataclasses import MISSING, Field, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from swr.core.errors import SwrError
 from swr.core.layout import results_db
 from swr.kinds.verdict import Verdict, dump_verdict, parse_verdict
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Each job owns its records: a run's key (a content hash of what it is) is unique within its job only, so a
 # second job with the same settings plans the same keys and still keeps records of its own. A table's columns
@@ -133,7 +136,7 @@ def _decode(f: Field[Any], value: Any) -> Any:
     if codec == "bool":
         return bool(value)
     if codec == "json":
-        return json.loads(value) if value else f.default_factory()  # type: ignore[misc]
+        return json.loads(value) if value else cast("Callable[[], Any]", f.default_factory)()  # json columns have one
     if codec == "verdict":
         return parse_verdict(json.loads(value)) if value else None
     return value

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
+    from swr.kinds.taskfile import TaskModel
     from swr.kinds.verdict import Verdict
 
 Split = Literal["all", "hidden", "public"]
@@ -95,7 +96,7 @@ class KindTask(Protocol):
     root: Path
 
     @property
-    def meta(self) -> BaseModel:
+    def meta(self) -> TaskModel:
         """Its task.toml model (kind, family and domain at least): what `swr tasks` and the report show."""
         ...
 

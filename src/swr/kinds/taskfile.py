@@ -5,7 +5,7 @@ chooses through the registry (absent means workflow). Here: what every kind's mo
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -19,6 +19,17 @@ class TaskModel(BaseModel):
     kind's model has `kind`, `id`, `family`, `domain`, `anticheat` (Anticheat) and `environment` (Environment)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    if TYPE_CHECKING:  # for the checker only (not fields here): each kind's model defines these fields itself
+
+        @property
+        def kind(self) -> str: ...
+        @property
+        def id(self) -> str: ...
+        @property
+        def family(self) -> str: ...
+        @property
+        def domain(self) -> str: ...
 
     @property
     def source(self) -> str:
@@ -91,9 +102,9 @@ class Forbidden:
     @property
     def forbidden_packages(self) -> tuple[str, ...]:
         """Packages a candidate must not use: unimportable in its sandbox, and named by anti-cheat."""
-        return self.meta.anticheat.forbidden_packages
+        return cast(tuple[str, ...], self.meta.anticheat.forbidden_packages)
 
     @property
     def forbidden_binaries(self) -> tuple[str, ...]:
         """Programs a candidate must not run: absent from its sandbox's PATH."""
-        return self.meta.anticheat.forbidden_binaries
+        return cast(tuple[str, ...], self.meta.anticheat.forbidden_binaries)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.core.layout import CANDIDATE_RUN
-from swr.kinds.engine.spec import VERIFY, Check, EngineSpec
+from swr.core.layout import CANDIDATE_RUN, VERIFY
+from swr.kinds.engine.spec import Check, EngineSpec
 from swr.kinds.engine.verdict import EngineVerdict
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run
 

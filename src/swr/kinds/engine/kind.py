@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from swr.core.layout import ENGINE_TOML as ENGINE_FILE
 from swr.core.layout import ReleasePaths
-from swr.kinds.engine.spec import ENGINE_FILE
 from swr.kinds.engine.task import build_engine, load_engine_task
 from swr.kinds.engine.taskfile import EngineTaskFile
 from swr.kinds.engine.verdict import EngineVerdict

@@ -99,8 +99,8 @@ def break_project(spec: RevivalSpec, orig: Path, broken: Path) -> tuple[dict[str
     """The broken project (hidden tests removed; for deleted-module the module's files too), the reference
     files it lacks ({project path: file}) and what the instruction says is missing."""
     copy_tree(orig, broken, ignore=JUNK | BUILD_OUTPUTS, symlinks=True)
-    for rel in spec.verify.hidden:
-        target = broken / rel
+    for hidden_rel in spec.verify.hidden:
+        target = broken / hidden_rel
         shutil.rmtree(target) if target.is_dir() else target.unlink()
     if spec.kind != "deleted-module":
         return {}, ""
@@ -115,7 +115,7 @@ def break_project(spec: RevivalSpec, orig: Path, broken: Path) -> tuple[dict[str
 def check_task(root: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
     """The starting workspace must fail in the target environment, the reference must pass there, and pass
     ./feedback as an agent's workspace runs it: the public tests alone, without the hidden ones."""
-    task = load_revival_task(root, read_task_file(root))  # type: ignore[arg-type]
+    task = load_revival_task(root, read_task_file(root))
     v = task.verifier()
     nop = grade_revival(v, task.id, task.project, sandbox)
     with tempfile.TemporaryDirectory(prefix="swr-revival-oracle-") as d:
@@ -221,7 +221,7 @@ def honest_rebuild(spec: RevivalSpec) -> Path | None:
 def check_rebuild(root: Path, rebuild: Path, threshold: float, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
     """The honest rebuild, graded as an agent's candidate would be (not as the task's reference), must pass
     with no finding at the calibrated threshold."""
-    task = load_revival_task(root, read_task_file(root))  # type: ignore[arg-type]
+    task = load_revival_task(root, read_task_file(root))
     v = replace(task.verifier(), copy_threshold=threshold)
     with tempfile.TemporaryDirectory(prefix="swr-revival-rebuild-") as d:
         cand = Path(d) / "r"

@@ -370,8 +370,8 @@ def _break(
 ) -> tuple[Path, dict[str, Path], str]:
     """The obfuscated project broken as the plain one was: hidden tests and the deleted module's files gone."""
     copy_tree(obf, dest, ignore=KEEP_ALL, symlinks=True)
-    for rel in new.verify.hidden:
-        shutil.rmtree(dest / rel) if (dest / rel).is_dir() else (dest / rel).unlink()
+    for hidden_rel in new.verify.hidden:
+        shutil.rmtree(dest / hidden_rel) if (dest / hidden_rel).is_dir() else (dest / hidden_rel).unlink()
     old = sorted(
         f.relative_to(task.reference_dir / MODULE_REF).as_posix()
         for f in (task.reference_dir / MODULE_REF).rglob("*")

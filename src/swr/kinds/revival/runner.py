@@ -25,6 +25,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # types for the checker only, as comments: this file runs on any Python 3
     from collections.abc import Callable  # noqa: F401
+    from typing import Any, Dict, Tuple  # noqa: F401, UP035 - comment types that Python 3.6 can evaluate
 
 MARK = "@@swr-revival-results@@"
 

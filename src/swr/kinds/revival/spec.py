@@ -47,9 +47,9 @@ class Verify(_Strict):
     public: tuple[str, ...] = ()  # test files or node ids that ./feedback runs (their files are hashed)
     pythonpath: tuple[str, ...] = (".",)
     probes: tuple[str, ...] = ()
-    atol: float = Field(0.0, ge=0)
-    rtol: float = Field(1e-9, ge=0)
-    timeout_s: float = Field(600.0, gt=0)
+    atol: float = Field(default=0.0, ge=0)
+    rtol: float = Field(default=1e-9, ge=0)
+    timeout_s: float = Field(default=600.0, gt=0)
 
     @field_validator("hidden", "public", "pythonpath", "probes")
     @classmethod
@@ -81,7 +81,7 @@ class ObfuscateVariant(_Strict):
     control: every project name renamed, docstrings and the original's name gone, the same verifier."""
 
     seed: int = 0
-    name: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # its task id (default: from the new names)
+    name: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # its task id (default: from the new names)
     summary: str | None = None  # its summary (default: the plain one, the original's names replaced)
     package: str | None = None  # the top-level package, when the project has several
     strip: tuple[str, ...] = ()  # more text to replace everywhere (a title, an author)
@@ -94,9 +94,9 @@ class RevivalSpec(_Strict):
     domain: Literal[DOMAINS]  # type: ignore[valid-type]
     summary: str
     source: str  # "pypi:NAME==VERSION" or "local"
-    sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     released: dt.date
-    module: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_.]*$")
+    module: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_.]*$")
     native: Env
     target: Env
     verify: Verify

@@ -53,7 +53,7 @@ class RevivalTask(Forbidden):
 
     id: str
     root: Path
-    meta: RevivalTaskFile  # type: ignore[assignment]
+    meta: RevivalTaskFile
 
     @property
     def paths(self) -> TaskPaths:

@@ -16,7 +16,7 @@ class RevivalFeedback(_Model):
 
     public: tuple[str, ...] = ()  # test files or node ids in the project
     pythonpath: tuple[str, ...] = (".",)
-    timeout_s: float = Field(600.0, gt=0)
+    timeout_s: float = Field(default=600.0, gt=0)
 
 
 class RevivalTaskFile(_Model):

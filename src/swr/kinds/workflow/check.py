@@ -38,9 +38,10 @@ def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int =
     """Raise SwrError naming the file, field or gate that fails; otherwise report what ran."""
     spec = load_spec(directory)
     if not command_exists(spec):
+        assert spec.command is not None  # command_exists is True for a spec without a command
         raise SwrError(
             f"program `{spec.command[0]}` not found",
-            file=spec.directory / SPEC_FILE,  # type: ignore[index]
+            file=spec.directory / SPEC_FILE,
             field="command",
         )
     sb = get_sandbox(sandbox)

@@ -93,7 +93,7 @@ def preload_of(script: Path, roots: tuple[Path, ...]) -> list[list[Any]]:
         for node in nodes:
             if isinstance(node, ast.ImportFrom) and node.level:
                 continue
-            pairs = (
+            pairs: list[list[Any]] = (
                 [[a.name, []] for a in node.names]
                 if isinstance(node, ast.Import)
                 else [[node.module or "", sorted(a.name for a in node.names if a.name != "*")]]

@@ -34,7 +34,7 @@ from typing import Any
 if __package__:  # imported on the host (tests)
     from swr.kinds.workflow import warm_call
 else:  # run inside the sandbox: warm_call.py is mounted beside this script
-    import swr_warm_call as warm_call  # type: ignore[import-not-found,no-redef]
+    import swr_warm_call as warm_call  # type: ignore[no-redef]
 
 STDERR_CAP = 1 << 20
 # jemalloc (pyarrow, which pandas imports) re-creates its background thread in a child (pthread_atfork)
@@ -132,9 +132,9 @@ def kill_strays() -> None:
         _reap()
         if not alive:
             return
-        for p in alive:
+        for pid in alive:
             try:
-                os.kill(p, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.002)
@@ -220,9 +220,9 @@ def run_program(argv: list[str]) -> int:
     import atexit
 
     atexit._run_exitfuncs()
-    for f in (sys.stdout, sys.stderr):
+    for stream in (sys.stdout, sys.stderr):
         try:
-            f.flush()
+            stream.flush()
         except (OSError, ValueError):
             code = code or 120
     return code
@@ -269,6 +269,7 @@ def told(err: bytes, nonce: bytes | None) -> tuple[bytes, list[str]]:
     at = err.rfind(b"\n" + nonce) if nonce else -1
     if at < 0:
         return err, []
+    assert nonce is not None  # at >= 0 only when a nonce was given
     return err[:at], err[at + len(nonce) + 1 :].decode(errors="replace").split("\n")[1:]
 
 

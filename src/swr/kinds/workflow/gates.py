@@ -48,7 +48,7 @@ def parse_output(res: RunResult, scenario: dict[str, Any]) -> tuple[dict[str, An
     """Gate 2 for one scenario: the reference exits 0 and prints one JSON object."""
     if not res.ok:
         tail = res.stderr.decode(errors="replace").strip().splitlines()
-        why = f"limit {res.limit} hit" if res.limit else f"exit code {res.returncode}"
+        why: str | None = f"limit {res.limit} hit" if res.limit else f"exit code {res.returncode}"
         last = f": {tail[-1][:200]}" if tail else ""
         return None, GateFailure(
             "reference_succeeds", f"the reference failed on scenario {_short(scenario)} ({why}){last}"

@@ -20,6 +20,8 @@ from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from swr.kinds.workflow.spec import WorkflowSpec
     from swr.kinds.workflow.task import Example, Task
 
@@ -88,7 +90,7 @@ def grade(
             judged = list(pool.map(lambda n: one(Path(tmp), n), range(len(todo))))
     except ArtifactConfigError as e:
         raise SwrError(f"artifact comparison: {e}", file=task.root / TASK_TOML, field="tolerances.fields") from None
-    refs = lambda exs: [Reference(ex.output, ex.files) for ex in exs]  # noqa: E731
+    refs: Callable[[list[Example]], list[Reference]] = lambda exs: [Reference(ex.output, ex.files) for ex in exs]  # noqa: E731
     return WorkflowVerdict.model_validate(
         decide(
             task.id,

@@ -12,10 +12,10 @@ from swr.kinds.workflow.spec import LintAccept
 
 
 class FieldTolerance(_Model):
-    atol: float | None = Field(None, ge=0)
-    rtol: float | None = Field(None, ge=0)
+    atol: float | None = Field(default=None, ge=0)
+    rtol: float | None = Field(default=None, ge=0)
     artifact: dict[str, Any] | None = None  # the artifact comparator's options, for a file-valued field
-    period: float | None = Field(None, gt=0)  # values compared modulo this (angles)
+    period: float | None = Field(default=None, gt=0)  # values compared modulo this (angles)
     zero: bool | None = None  # true: zero by construction (its rtol is already 0 in `rtol`); absent otherwise
 
 
@@ -27,7 +27,8 @@ class TaskTolerances(_Model):
 
 
 class Grading(_Model):
-    pass_threshold: float = Field(1.0, gt=0, le=1)  # share of hidden scenarios a pass needs (`swr audit lint` flags <1)
+    # share of hidden scenarios a pass needs (`swr audit lint` flags <1)
+    pass_threshold: float = Field(default=1.0, gt=0, le=1)
 
 
 class TaskLint(_Model):

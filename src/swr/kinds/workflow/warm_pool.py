@@ -6,6 +6,7 @@ warm_call.py, mounted by `call_mount()`."""
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import select
@@ -14,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from swr.kinds.workflow.warm_call import CALL_DST
 from swr.sandbox import Handle, Mount
@@ -43,7 +44,7 @@ class Served:
         self._drainer.start()
 
     def _drain(self) -> None:
-        f = self.h.proc.stderr
+        f = cast("io.BufferedReader | None", self.h.proc.stderr)  # Popen's default buffering: a BufferedReader
         assert f is not None
         for chunk in iter(lambda: f.read1(1 << 16), b""):
             self.stderr.append(chunk)

@@ -14,7 +14,7 @@ import sys
 if __package__:  # imported on the host (tests)
     from swr.kinds.workflow import warm_call
 else:  # run inside the sandbox: warm_call.py is mounted beside this script
-    import swr_warm_call as warm_call  # type: ignore[import-not-found,no-redef]
+    import swr_warm_call as warm_call  # type: ignore[no-redef]
 
 
 def main() -> None:
