@@ -278,8 +278,8 @@ def test_run_on_an_unreachable_scheduler_is_one_line_naming_it(linear_release: P
     """`swr run` and `swr build` share one executor (swr.core.executors): a scheduler that does not answer is
     a usage error naming --scheduler for runs too, not a connection traceback."""
     cfg = JobConfig(
-        linear_release,
-        "oracle",
+        release=linear_release,
+        agent="oracle",
         include=("good-linear-v1",),
         jobs_dir=tmp_path,
         executor="dask",

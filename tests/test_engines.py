@@ -96,7 +96,7 @@ def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp
     assert res.returncode == 0, res.stderr
     summary = json.loads(res.stdout)
     assert summary["pass_at_1"] == 1.0
-    assert summary["scores"] == {r.task: r.verdict["score"] for r in oracle}  # every engine's k/N, k = N
+    assert summary["scores"] == {r.task: r.verdict.score for r in oracle}  # every engine's k/N, k = N
     shown = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs")).stdout
     rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in shown.splitlines() if "│" in line]
     assert ["logic-synth", summary["scores"]["logic-synth"]] in rows  # the best-score table's row

@@ -232,7 +232,7 @@ def test_a_copying_agents_run_fails_and_export_sft_takes_nothing_of_it(
     finally:
         srv.close()
     assert not r.passed and r.label == "copied_original", (r.label, r.error)
-    assert r.verdict["score"].split("/")[0] == r.verdict["score"].split("/")[1]
+    assert r.verdict.score.split("/")[0] == r.verdict.score.split("/")[1]
     res = swr("export", "sft", "copy", "--jobs-dir", str(tmp_path / "jobs"), "--out", str(tmp_path / "c.jsonl"))
     assert res.returncode == 2 and "copied_original: 1" in res.stderr, res.stderr
     assert not (tmp_path / "c.jsonl").exists()

@@ -127,7 +127,7 @@ def test_a_shipped_binary_is_not_graded(task: RevivalTask, built: Path, tmp_path
         assert v.labels == ["tests_failed", "probe_mismatch"], v.labels
         assert "No module named 'bitarray._bitarray'" in json.dumps([r.model_dump(by_alias=True) for r in v.records])
     else:
-        assert v["labels"][0] == "build_failure" and "prebuilt/_bitarray.o" in v["detail"], v["detail"][-500:]
+        assert v.labels[0] == "build_failure" and "prebuilt/_bitarray.o" in v.detail, v.detail[-500:]
 
 
 def test_swr_run_oracle_passes_and_nop_fails(release: Path, tmp_path: Path) -> None:

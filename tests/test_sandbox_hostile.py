@@ -47,6 +47,7 @@ from hostile_scripts import (
 )
 
 from swr.kinds.workflow.grading import execute, grade
+from swr.kinds.verdict import dump_verdict
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import STDERR_CAP
 
@@ -186,7 +187,7 @@ def test_private_files_env_and_proc_do_not_leak(linear_task, backend, tmp_path, 
     tails = "".join(s.stderr_tail for s in scenarios(v))  # (mismatches legitimately show references)
     for s in leaks:
         assert s not in tails, f"candidate found {s!r}"
-    assert secret not in json.dumps(v) and "SWR_TEST_SECRET" not in json.dumps(v)
+    assert secret not in dump_verdict(v) and "SWR_TEST_SECRET" not in dump_verdict(v)
     for s in scenarios(v):
         seen = first_line(s)
         assert seen["visible"] == HIDDEN, seen
@@ -345,7 +346,7 @@ def test_100_mib_on_stdout_hits_output_limit_and_is_bounded(linear_task, backend
     task = limited(linear_task, time_s=20)
     v, wall = timed_grade(task, cand, backend)
     assert_exec_failure(v, "output")
-    assert len(json.dumps(v)) < 256 * 1024  # the verdict carries no stdout
+    assert len(dump_verdict(v)) < 256 * 1024  # the verdict carries no stdout
     ex = execute(task, cand, task.hidden[0].scenario, backend, tmp_path / "files")
     assert ex.limit == "output"
     assert task.limits.stdout_bytes < len(ex.stdout) <= task.limits.stdout_bytes + 64 * 1024
