@@ -46,8 +46,8 @@ from hostile_scripts import (
     wrong_answer_py,
 )
 
-from swr.kinds.workflow.grading import execute, grade
 from swr.kinds.verdict import dump_verdict
+from swr.kinds.workflow.grading import execute, grade
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 from swr.sandbox.base import STDERR_CAP
 
