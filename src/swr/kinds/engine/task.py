@@ -5,7 +5,6 @@ engine.toml), the verifier, the reference, and the build's record (self-tests, a
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import shutil
 import time
@@ -17,16 +16,16 @@ from swr.audit.adequacy import adequacy_line
 from swr.core.jsonfile import dump_json
 from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.core.recordfile import parse_record, write_record
-from swr.core.trees import KEEP_ALL, copy_tree
+from swr.core.trees import copy_tree
+from swr.kinds.base import BaseTask
 from swr.kinds.engine.build_file import EngineBuildFile
 from swr.kinds.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
 from swr.kinds.engine.grading import CandidateTerms
 from swr.kinds.engine.spec import EngineSpec, load_engine
 from swr.kinds.engine.taskfile import EngineInterface, EngineTaskFile
 from swr.kinds.engine.verdict import EngineVerdict
-from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Split, TaskKind
-from swr.kinds.registry import named
-from swr.kinds.taskfile import Anticheat, Forbidden, dump_task_file
+from swr.kinds.protocol import AgentBrief, HarborParts, Split
+from swr.kinds.taskfile import Anticheat, dump_task_file
 from swr.sandbox import Sandbox
 
 ENGINE_LIBS = (
@@ -50,7 +49,7 @@ FEEDBACK_NOTE = (
 
 
 @dataclass
-class EngineTask(Forbidden):
+class EngineTask(BaseTask):
     """An engine task as graders and agents see it (`hidden` is empty in a public-only copy)."""
 
     id: str
@@ -93,11 +92,6 @@ class EngineTask(Forbidden):
 
     # The KindTask protocol (swr.kinds.protocol): what every command asks of a task, whatever its kind.
 
-    @property
-    def kind(self) -> TaskKind:
-        """The engine kind (the registry's: a plug-in may replace it)."""
-        return named(self.meta.kind)
-
     def grade(
         self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
     ) -> EngineVerdict:
@@ -136,27 +130,6 @@ class EngineTask(Forbidden):
     def build_gates(self) -> dict[str, Any]:
         """None: an engine's build record holds its checks (private/build.json), not release gates."""
         return {}
-
-    def scanned_forbidden(self) -> tuple[str, ...]:
-        """Importing an existing implementation is the cheat anti-cheat names."""
-        return self.forbidden_packages
-
-    def cohort(self, by: str, cutoff: dt.date | None) -> str:
-        """Engine tasks are not split into cohorts."""
-        return NOT_APPLICABLE
-
-    def sibling_group(self) -> str:
-        """Its engine."""
-        return f"{self.meta.kind}:{self.meta.source}"
-
-    def start_workspace(self, public: Path, solution: Path) -> None:
-        """public/ (spec.md and the worked examples) and an empty solution/."""
-        copy_tree(TaskPaths(self.root).public, public, ignore=KEEP_ALL)
-        solution.mkdir()
-
-    def not_applicable(self, audit: str) -> str | None:
-        """As its kind says."""
-        return self.kind.not_applicable(audit)
 
     def attained(self, oracle: Any) -> dict[str, Any]:
         """An engine's reference follows its spec's method: each threshold with its margin."""

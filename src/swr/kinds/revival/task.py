@@ -18,8 +18,8 @@ from swr.core.errors import SwrError
 from swr.core.jsonfile import dump_json
 from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.trees import KEEP_ALL, copy_tree
-from swr.kinds.protocol import AgentBrief, HarborParts, Split, TaskKind
-from swr.kinds.registry import named
+from swr.kinds.base import BaseTask
+from swr.kinds.protocol import AgentBrief, HarborParts, Split
 from swr.kinds.revival import copied, envs, originals
 from swr.kinds.revival.build_file import read_build_file
 from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
@@ -27,7 +27,7 @@ from swr.kinds.revival.source import apply_patch
 from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
 from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
 from swr.kinds.revival.verdict import RevivalVerdict
-from swr.kinds.taskfile import Anticheat, Environment, Forbidden, dump_task_file
+from swr.kinds.taskfile import Anticheat, Environment, dump_task_file
 from swr.sandbox import Mount
 from swr.sandbox.bwrap import TOP_LEVEL
 
@@ -48,7 +48,7 @@ GOALS = {
 
 
 @dataclass
-class RevivalTask(Forbidden):
+class RevivalTask(BaseTask):
     """A revival task as graders and agents see it (a public-only copy has no private/)."""
 
     id: str
@@ -141,11 +141,6 @@ class RevivalTask(Forbidden):
 
     # The rest of the KindTask protocol (swr.kinds.protocol): what every command asks of a task.
 
-    @property
-    def kind(self) -> TaskKind:
-        """The revival kind (the registry's: a plug-in may replace it)."""
-        return named(self.meta.kind)
-
     def write_oracle(self, dest: Path) -> None:
         """The broken project with the reference applied (see write_oracle)."""
         write_oracle(self, dest)
@@ -183,17 +178,13 @@ class RevivalTask(Forbidden):
     def sibling_group(self) -> str:
         """Its id; an obfuscated twin's is its original's, so a held-out split keeps the pair together."""
         source = self.meta.source
-        if self.meta.obfuscated and self.paths.build_record.is_file():
-            source = json.loads(self.paths.build_record.read_text()).get("obfuscated_from") or source
+        if self.meta.obfuscated and (built := read_build_file(self.paths.build_record)):
+            source = built.obfuscated_from or source
         return f"{self.meta.kind}:{source}"
 
     def start_workspace(self, public: Path, solution: Path) -> None:
         """The broken project as solution/ (the workspace's one root commit holds it); no public/."""
         copy_tree(self.project, solution, ignore=KEEP_ALL, symlinks=True)
-
-    def not_applicable(self, audit: str) -> str | None:
-        """As its kind says."""
-        return self.kind.not_applicable(audit)
 
     def attained(self, oracle: Any) -> dict[str, Any]:
         """Its probes' tolerances are attained when the oracle passes them."""

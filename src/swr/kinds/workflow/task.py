@@ -3,7 +3,6 @@ instruction, public/ and hidden/ examples, the private reference and its gates).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import shutil
 import sys
@@ -16,12 +15,11 @@ from swr.core.errors import SwrError, load_json
 from swr.core.jsonfile import dump_json
 from swr.core.layout import TaskPaths, example_files
 from swr.core.recordfile import parse_record, read_record, write_record
-from swr.core.trees import KEEP_ALL, copy_tree
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
-from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Split, TaskKind
-from swr.kinds.registry import named
-from swr.kinds.taskfile import Anticheat, Environment, Forbidden, TaskLimits, dump_task_file, read_task_file
+from swr.kinds.base import BaseTask
+from swr.kinds.protocol import AgentBrief, HarborParts, Split
+from swr.kinds.taskfile import Anticheat, Environment, TaskLimits, dump_task_file, read_task_file
 from swr.kinds.workflow.gates_file import Gate, GatesFile
 from swr.kinds.workflow.reference import copy_files, copy_reference
 from swr.kinds.workflow.spec import SPEC_FILE, WorkflowSpec, load_spec
@@ -50,7 +48,7 @@ class Example:
 
 
 @dataclass
-class Task(Forbidden):
+class Task(BaseTask):
     """A task as graders, agents and audits see it; `hidden` is empty in a public-only workspace."""
 
     id: str
@@ -96,11 +94,6 @@ class Task(Forbidden):
 
     # The KindTask protocol (swr.kinds.protocol): what every command asks of a task, whatever its kind.
 
-    @property
-    def kind(self) -> TaskKind:
-        """The workflow kind (the registry's: a plug-in may replace it)."""
-        return named(self.meta.kind)
-
     def grade(
         self, candidate: Path, sandbox: Any, *, split: Split = "all", jobs: int = 2, reference: bool = False
     ) -> WorkflowVerdict:
@@ -138,27 +131,6 @@ class Task(Forbidden):
     def build_gates(self) -> dict[str, Any]:
         """The release gates by name, as the build recorded them."""
         return self.gates
-
-    def scanned_forbidden(self) -> tuple[str, ...]:
-        """Importing the wrapped package is the cheat anti-cheat names."""
-        return self.forbidden_packages
-
-    def cohort(self, by: str, cutoff: dt.date | None) -> str:
-        """Workflow tasks are not split into cohorts."""
-        return NOT_APPLICABLE
-
-    def sibling_group(self) -> str:
-        """Its workflow: every variant shares the wrapped program."""
-        return f"{self.meta.kind}:{self.meta.source}"
-
-    def start_workspace(self, public: Path, solution: Path) -> None:
-        """public/ (the examples) and an empty solution/."""
-        copy_tree(TaskPaths(self.root).public, public, ignore=KEEP_ALL)
-        solution.mkdir()
-
-    def not_applicable(self, audit: str) -> str | None:
-        """As its kind says."""
-        return self.kind.not_applicable(audit)
 
     def attained(self, oracle: Any) -> dict[str, Any]:
         """A catalog workflow prescribes no numerical method: its only thresholds are the declared tolerances,
