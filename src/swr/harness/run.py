@@ -9,7 +9,7 @@ import os
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -165,17 +165,9 @@ def _execute(cfg: JobConfig, p: Planned, base: RunRecord, d: RunPaths, t0: float
     if out.trajectory is not None:
         d.trajectory.write_text(json.dumps(out.trajectory, indent=1))
     passed, label, labels = run_outcome(v, out.limit, bool(cheats), cfg.cheat_policy)
-    return RunRecord(
-        key=p.key,
-        job=cfg.name,
-        task=p.task,
-        task_hash=p.task_hash,
-        agent=cfg.agent,
-        model=cfg.model,
-        attempt=p.attempt,
+    return replace(  # the run's identity, family and domain as `base` holds them
+        base,
         status="done",
-        family=base.family,
-        domain=base.domain,
         passed=passed,
         label=label,
         labels=labels,
