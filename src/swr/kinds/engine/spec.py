@@ -50,6 +50,22 @@ class Check(_Strict):
         return self
 
 
+class Score(_Strict):
+    """How the task is scored, as the paper's Table 2: k of N items (operations, analyses, quantity groups) must
+    pass. The hidden cases define the items (a case's `items`, else the case itself); `why` justifies k."""
+
+    unit: str = Field(min_length=1)  # what one item is
+    items: int = Field(gt=0)  # N: the build checks the hidden cases hold exactly this many
+    pass_at: int = Field(gt=0)  # k: items that must pass
+    why: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _k_of_n(self) -> Score:
+        if self.pass_at > self.items:
+            raise ValueError(f"pass_at {self.pass_at} is more than the {self.items} items")
+        return self
+
+
 class Interface(_Strict):
     """How a candidate is called: `./run` with one case's input JSON on stdin, one JSON object out."""
 
@@ -88,6 +104,7 @@ class EngineSpec(_Strict):
     apt: list[str] = []  # Debian packages its verifier and reference tools run (an exported Harbor image installs them)
     diagnostics: list[str] = []  # dotted paths (`*` any key or index) of figures the candidate reports about itself
     rules: list[Rule] = []  # spec rules with their mutants (swr audit adequacy)
+    score: Score | None = None  # k/N over items (docs/engines.md); required once every engine declares it
     directory: Path = Field(exclude=True)
 
     @property
