@@ -294,6 +294,9 @@ def sandbox_path() -> str:
     return f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin"
 
 
+FORWARDED_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # CPU quirks a job inherits from swr's environment
+
+
 def base_env(job: Job, workdir: str, artifacts: str, home: str) -> dict[str, str]:
     """A cleared environment: nothing of the caller's leaks in but CPU-quirk settings."""
     env = {
@@ -310,7 +313,7 @@ def base_env(job: Job, workdir: str, artifacts: str, home: str) -> dict[str, str
         "SWR_ARTIFACTS": artifacts,
         "SWR_WORKDIR": workdir,
     }
-    for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+    for k in FORWARDED_ENV:
         if k in os.environ:
             env[k] = os.environ[k]
     env.update(job.env)

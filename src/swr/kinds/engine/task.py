@@ -18,8 +18,9 @@ from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, 
 from swr.core.recordfile import parse_record, write_record
 from swr.core.trees import copy_tree
 from swr.kinds.base import BaseTask
+from swr.kinds.engine import build_cache
 from swr.kinds.engine.build_file import EngineBuildFile
-from swr.kinds.engine.check import FIXED_NOTE, check_engine, draws_from_seed, margins_line
+from swr.kinds.engine.check import FIXED_NOTE, Checked, check_engine, draws_from_seed, margins_line
 from swr.kinds.engine.grading import CandidateTerms
 from swr.kinds.engine.spec import EngineSpec, load_engine
 from swr.kinds.engine.taskfile import EngineInterface, EngineTaskFile
@@ -292,7 +293,7 @@ def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int, 
     the failure. An engine without a generator says that its hidden cases are fixed (build output, build.json)."""
     t0 = time.monotonic()
     spec = load_engine(directory)
-    checked = check_engine(directory, sandbox, jobs, seed)
+    checked = _checked(spec, sandbox, jobs, seed)
     margins = margins_line(checked.report["achievability"])
     seeded = draws_from_seed(spec)
     if not seeded:
@@ -302,3 +303,15 @@ def build_engine(directory: Path, tasks_dir: Path, sandbox: Sandbox, jobs: int, 
         return EngineResult(spec, [], "; ".join(checked.problems), time.monotonic() - t0, margins, seeded, killed)
     write_engine_task(spec, tasks_dir / spec.name, checked.public, checked.hidden, checked.report)
     return EngineResult(spec, [spec.name], None, time.monotonic() - t0, margins, seeded, killed)
+
+
+def _checked(spec: EngineSpec, sandbox: Sandbox, jobs: int, seed: int) -> Checked:
+    """check_engine's findings, from the build cache when the same engine was checked on the same host, swr and
+    seed before (swr.kinds.engine.build_cache); a clean check is stored for next time."""
+    k = build_cache.key(spec, seed, sandbox.name)
+    if (hit := build_cache.load(k)) is not None:
+        return Checked(hit["report"], [], hit["public"], hit["hidden"])
+    checked = check_engine(spec.directory, sandbox, jobs, seed)
+    if not checked.problems:
+        build_cache.store(k, {"report": checked.report, "public": checked.public, "hidden": checked.hidden})
+    return checked
