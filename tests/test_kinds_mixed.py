@@ -16,9 +16,9 @@ from swr.harness.baselines import baseline_rows
 from swr.sandbox import get_sandbox
 
 WORKFLOW = CATALOG / "data-document" / "duckdb" / "sales-window-sql"
-ENGINE = ROOT / "engines" / "statistics"
+ENGINE = ROOT / "engines" / "mes"  # the cheapest engine to build and audit
 REVIVAL = ROOT / "revivals" / "periodictable-numpy2"
-TASKS = {"sales-window-sql-v1": "workflow", "statistics": "engine", "periodictable-numpy2": "revival"}
+TASKS = {"sales-window-sql-v1": "workflow", "mes": "engine", "periodictable-numpy2": "revival"}
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_one_build_writes_each_kinds_part_of_release_json(mixed: Path) -> None:
     summary = json.loads(ReleasePaths(mixed).summary.read_text())
     assert summary["tasks"] == sorted(TASKS)
     assert [(w["name"], w["status"]) for w in summary["workflows"]] == [("sales-window-sql", "ok")]
-    assert [(e["name"], e["kind"]) for e in summary["engines"]] == [("statistics", "engine")]
+    assert [(e["name"], e["kind"]) for e in summary["engines"]] == [("mes", "engine")]
     assert [(r["name"], r["kind"]) for r in summary["revivals"]] == [("periodictable-numpy2", "revival")]
     assert (summary["gates"]["workflows_built"], summary["gates"]["workflows_failed"]) == (1, 0)
 
@@ -46,12 +46,12 @@ def test_tasks_images_and_baselines_take_every_kind(mixed: Path) -> None:
     assert res.returncode == 0, res.stderr
     rows = {r["id"]: r for r in json.loads(res.stdout)}
     assert {t: r["kind"] for t, r in rows.items()} == TASKS
-    assert rows["sales-window-sql-v1"]["gates"] == "7/7" and rows["statistics"]["gates"] == "-"
+    assert rows["sales-window-sql-v1"]["gates"] == "7/7" and rows["mes"]["gates"] == "-"
     assert all(r["public"] > 0 and r["hidden"] > 0 for r in rows.values())
     res = swr("image", "build", str(mixed), timeout=1800)
     assert res.returncode == 0, res.stderr
     images = dict(line.split("\t") for line in res.stdout.splitlines())
-    assert images["statistics"] == images["periodictable-numpy2"] == "host"
+    assert images["mes"] == images["periodictable-numpy2"] == "host"
     assert images["sales-window-sql-v1"].startswith("localhost/swr-env:")  # its pinned pip environment
     base = {r["task"]: r for r in baseline_rows(mixed, get_sandbox("bwrap"), 2)}
     assert {t: (r["oracle"], r["nop"]) for t, r in base.items()} == {t: (True, False) for t in TASKS}
@@ -64,7 +64,7 @@ def test_audits_ask_each_task_whether_they_apply(mixed: Path) -> None:
     res = swr("audit", "adequacy", str(mixed), "--json", timeout=1800)
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)
-    assert [(e["engine"], e["rules_killed"] == e["rules_declared"]) for e in got["engines"]] == [("statistics", True)]
+    assert [(e["engine"], e["rules_killed"] == e["rules_declared"]) for e in got["engines"]] == [("mes", True)]
     assert {n["task"]: n["kind"] for n in got["not_applicable"]} == {
         "sales-window-sql-v1": "workflow",
         "periodictable-numpy2": "revival",
@@ -73,7 +73,7 @@ def test_audits_ask_each_task_whether_they_apply(mixed: Path) -> None:
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)
     assert [n["task"] for n in got["not_applicable"]] == ["periodictable-numpy2"]  # the engine is probed instead
-    assert [p["task"] for p in got["self_report_probes"]] == ["statistics"]
+    assert [p["task"] for p in got["self_report_probes"]] == ["mes"]
 
 
 def test_harbor_counts_each_kinds_hidden_cases(mixed: Path, tmp_path: Path) -> None:
@@ -84,9 +84,9 @@ def test_harbor_counts_each_kinds_hidden_cases(mixed: Path, tmp_path: Path) -> N
     res = swr("export", "harbor", str(mixed), "--out", str(tmp_path / "h"), "--json")
     assert res.returncode == 0, res.stderr
     meta = {t: tomllib.loads((tmp_path / "h" / t / "task.toml").read_text()) for t in TASKS}
-    hidden = len(list((ReleasePaths(mixed).task("statistics").root / "private" / "hidden").glob("*.json")))
-    assert hidden > 0 and meta["statistics"]["metadata"]["hidden_cases"] == hidden
-    per_case = meta["statistics"]["metadata"]["swr_limits"]["time_s_per_case"]
-    assert meta["statistics"]["verifier"]["timeout_sec"] == 600.0 + per_case * hidden
+    hidden = len(list((ReleasePaths(mixed).task("mes").root / "private" / "hidden").glob("*.json")))
+    assert hidden > 0 and meta["mes"]["metadata"]["hidden_cases"] == hidden
+    per_case = meta["mes"]["metadata"]["swr_limits"]["time_s_per_case"]
+    assert meta["mes"]["verifier"]["timeout_sec"] == 600.0 + per_case * hidden
     assert meta["sales-window-sql-v1"]["metadata"]["hidden_cases"] == 3  # --hidden 3 scenarios
     assert meta["periodictable-numpy2"]["metadata"]["hidden_cases"] == 1  # the suite counts as one
