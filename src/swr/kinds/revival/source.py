@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -29,6 +30,7 @@ SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
 DEBIAN_MIRROR = "https://deb.debian.org/debian"  # $SWR_DEBIAN_MIRROR overrides it (a local mirror, the tests)
 ORIG_SUFFIXES = (".tar.xz", ".tar.gz", ".tar.bz2")
 FETCH_TIMEOUT_S = 120
+PYPI_JSON = "https://pypi.org/pypi"
 
 
 def sdist(spec: RevivalSpec) -> Path:
@@ -48,7 +50,13 @@ def cached_sdist(name: str, version: str, sha256: str, python: Path | None = Non
     kept = [p for p in _archives(_sdists() / sha256) if _sha256(p) == sha256]
     if kept:
         return kept[0]
-    archive = fetch_sdist(name, version, python, spec)
+    try:
+        archive = fetch_sdist(name, version, python, spec)
+    except SwrError:  # pip prepares the sdist's metadata, which an old setup.py's setup_requires can fail: the index
+        found = pypi_file(name, version, sha256)
+        if found is None:
+            raise
+        archive = found
     if (got := _sha256(archive)) != sha256:
         raise SwrError(f"{archive.name} has sha256 {got}, the spec says {sha256}", file=spec, field="sha256")
     return archive
@@ -83,17 +91,39 @@ def debian_orig(spec: RevivalSpec) -> Path:
                 file=spec.directory / REVIVAL_TOML,
                 field="sha256",
             )
-        home = _sdists() / got
-        home.mkdir(parents=True, exist_ok=True)
-        tmp = home / f".{name}.{os.getpid()}"
-        tmp.write_bytes(data)
-        os.replace(tmp, home / name)
-        return home / name
+        return _keep(name, data)
     raise SwrError(
         f"no {src}_{upstream}.orig.tar.* in {mirror}/pool/main/{prefix}/{src}/ ({why})",
         file=spec.directory / REVIVAL_TOML,
         field="source",
     )
+
+
+def pypi_file(name: str, version: str, sha256: str) -> Path | None:
+    """NAME==VERSION's file with this sha256, straight from PyPI's JSON API (no metadata is built); None when
+    the release lists no such file or the index cannot be read."""
+    url = f"{PYPI_JSON}/{name}/json"
+    try:
+        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_S) as r:
+            files = json.load(r).get("releases", {}).get(version, [])
+        hit = next((f for f in files if f.get("digests", {}).get("sha256") == sha256), None)
+        if hit is None:
+            return None
+        with urllib.request.urlopen(hit["url"], timeout=FETCH_TIMEOUT_S) as r:
+            data = r.read()
+    except (urllib.error.URLError, OSError, ValueError, KeyError):
+        return None
+    return _keep(hit["filename"], data) if hashlib.sha256(data).hexdigest() == sha256 else None
+
+
+def _keep(name: str, data: bytes) -> Path:
+    """The bytes kept in the cache under their sha256, as `name` (written whole, then renamed)."""
+    home = _sdists() / hashlib.sha256(data).hexdigest()
+    home.mkdir(parents=True, exist_ok=True)
+    tmp = home / f".{name}.{os.getpid()}"
+    tmp.write_bytes(data)
+    os.replace(tmp, home / name)
+    return home / name
 
 
 def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path | None = None) -> Path:
