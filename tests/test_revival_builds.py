@@ -275,6 +275,35 @@ def test_a_debian_source_is_the_upstream_orig_tarball(debian_mirror: tuple[Path,
         _debian_spec(tmp, "debian:tinyproj=1.0-1", None)
 
 
+def test_an_sdist_pip_cannot_prepare_comes_from_the_index_json_by_sha256(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pykdtree 1.3.1's setup.py asks for numpy at setup time, so the native pip cannot download it: the file with
+    the spec's sha256 is taken from PyPI's JSON API instead (served here on localhost), never another file."""
+    from swr.kinds.revival import source
+
+    data = b"an sdist"
+    sha = hashlib.sha256(data).hexdigest()
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "tiny-1.0.tar.gz").write_bytes(data)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    (tmp_path / "tiny").mkdir()
+    listing = {"filename": "tiny-1.0.tar.gz", "url": f"{base}/files/tiny-1.0.tar.gz", "digests": {"sha256": sha}}
+    (tmp_path / "tiny" / "json").write_text(json.dumps({"releases": {"1.0": [listing]}}))
+    monkeypatch.setattr(source, "PYPI_JSON", base)
+    monkeypatch.setenv("SWR_CACHE", str(tmp_path / "cache"))
+    try:
+        got = source.pypi_file("tiny", "1.0", sha)
+        assert got is not None and got.read_bytes() == data and got.parent.name == sha
+        assert source.pypi_file("tiny", "1.0", "0" * 64) is None  # no file of that hash: nothing is taken
+        assert source.pypi_file("tiny", "2.0", sha) is None
+    finally:
+        server.shutdown()
+
+
 # ------------------------------------------------------------------ the Makefile installs every revival's apt
 
 
