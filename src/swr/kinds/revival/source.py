@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.error
+import urllib.request
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -24,6 +27,10 @@ from swr.kinds.revival.envs import interpreter
 from swr.kinds.revival.spec import RevivalSpec
 
 SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
+DEBIAN_MIRROR = "https://deb.debian.org/debian"  # $SWR_DEBIAN_MIRROR overrides it (a local mirror, the tests)
+ORIG_SUFFIXES = (".tar.xz", ".tar.gz", ".tar.bz2")
+FETCH_TIMEOUT_S = 120
+PYPI_JSON = "https://pypi.org/pypi"
 
 
 def sdist(spec: RevivalSpec) -> Path:
@@ -43,10 +50,80 @@ def cached_sdist(name: str, version: str, sha256: str, python: Path | None = Non
     kept = [p for p in _archives(_sdists() / sha256) if _sha256(p) == sha256]
     if kept:
         return kept[0]
-    archive = fetch_sdist(name, version, python, spec)
+    try:
+        archive = fetch_sdist(name, version, python, spec)
+    except SwrError:  # pip prepares the sdist's metadata, which an old setup.py's setup_requires can fail: the index
+        found = pypi_file(name, version, sha256)
+        if found is None:
+            raise
+        archive = found
     if (got := _sha256(archive)) != sha256:
         raise SwrError(f"{archive.name} has sha256 {got}, the spec says {sha256}", file=spec, field="sha256")
     return archive
+
+
+def debian_orig(spec: RevivalSpec) -> Path:
+    """The upstream tarball (`SRC_UPSTREAM.orig.tar.*`) of a `debian:SRC=VERSION` source from the Debian pool,
+    kept in the swr cache under its sha256 like an sdist; a wrong sha256 is refused."""
+    assert spec.debian is not None and spec.sha256 is not None  # RevivalSpec's validator
+    kept = [p for p in _archives(_sdists() / spec.sha256) if _sha256(p) == spec.sha256]
+    if kept:
+        return kept[0]
+    src, version = spec.debian
+    upstream = version.partition(":")[2] or version  # no epoch
+    upstream = upstream.rpartition("-")[0] or upstream  # no Debian revision
+    mirror = os.environ.get("SWR_DEBIAN_MIRROR", DEBIAN_MIRROR).rstrip("/")
+    prefix = src[:4] if src.startswith("lib") else src[0]
+    why = "not found"
+    for suffix in ORIG_SUFFIXES:
+        name = f"{src}_{upstream}.orig{suffix}"
+        try:
+            with urllib.request.urlopen(f"{mirror}/pool/main/{prefix}/{src}/{name}", timeout=FETCH_TIMEOUT_S) as r:
+                data = r.read()
+        except urllib.error.HTTPError as e:
+            why = f"HTTP {e.code}"
+            continue
+        except (urllib.error.URLError, OSError) as e:
+            raise SwrError(f"cannot download {name}: {e}", file=spec.directory / REVIVAL_TOML, field="source") from None
+        if (got := hashlib.sha256(data).hexdigest()) != spec.sha256:
+            raise SwrError(
+                f"{name} has sha256 {got}, the spec says {spec.sha256}",
+                file=spec.directory / REVIVAL_TOML,
+                field="sha256",
+            )
+        return _keep(name, data)
+    raise SwrError(
+        f"no {src}_{upstream}.orig.tar.* in {mirror}/pool/main/{prefix}/{src}/ ({why})",
+        file=spec.directory / REVIVAL_TOML,
+        field="source",
+    )
+
+
+def pypi_file(name: str, version: str, sha256: str) -> Path | None:
+    """NAME==VERSION's file with this sha256, straight from PyPI's JSON API (no metadata is built); None when
+    the release lists no such file or the index cannot be read."""
+    url = f"{PYPI_JSON}/{name}/json"
+    try:
+        with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_S) as r:
+            files = json.load(r).get("releases", {}).get(version, [])
+        hit = next((f for f in files if f.get("digests", {}).get("sha256") == sha256), None)
+        if hit is None:
+            return None
+        with urllib.request.urlopen(hit["url"], timeout=FETCH_TIMEOUT_S) as r:
+            data = r.read()
+    except (urllib.error.URLError, OSError, ValueError, KeyError):
+        return None
+    return _keep(hit["filename"], data) if hashlib.sha256(data).hexdigest() == sha256 else None
+
+
+def _keep(name: str, data: bytes) -> Path:
+    """The bytes kept in the cache under their sha256, as `name` (written whole, then renamed)."""
+    home = _sdists() / hashlib.sha256(data).hexdigest()
+    home.mkdir(parents=True, exist_ok=True)
+    tmp = home / f".{name}.{os.getpid()}"
+    tmp.write_bytes(data)
+    os.replace(tmp, home / name)
+    return home / name
 
 
 def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path | None = None) -> Path:
@@ -87,7 +164,7 @@ def _sdists() -> Path:
 
 
 def _archives(d: Path) -> list[Path]:
-    return sorted(p for p in d.glob("*") if p.suffix in (".gz", ".zip", ".bz2")) if d.is_dir() else []
+    return sorted(p for p in d.glob("*") if p.suffix in (".gz", ".zip", ".bz2", ".xz")) if d.is_dir() else []
 
 
 def _sha256(path: Path) -> str:
@@ -95,11 +172,12 @@ def _sha256(path: Path) -> str:
 
 
 def original(spec: RevivalSpec, dest: Path) -> Path:
-    """The intact project at dest: the sdist's single top directory, or project/ of a local source."""
+    """The intact project at dest: the sdist's (or Debian .orig tarball's) single top directory, or project/
+    of a local source."""
     if spec.source == "local":
         copy_tree(spec.directory / REVIVAL_PROJECT, dest, ignore=JUNK | BUILD_OUTPUTS)
         return dest
-    return unpack(sdist(spec), dest)
+    return unpack(debian_orig(spec) if spec.debian else sdist(spec), dest)
 
 
 def unpack(archive: Path, dest: Path) -> Path:
