@@ -90,7 +90,8 @@ class Replay:
         if ev == "interlock":
             return self.interlock(e, pending)
         if ev == "output":
-            if e.get("tag") not in self.outs or not isinstance(e.get("value"), bool) or e["value"] == self.outs[e["tag"]]:
+            tag = e.get("tag")
+            if tag not in self.outs or not isinstance(e.get("value"), bool) or e["value"] == self.outs[tag]:
                 return "an output entry that changes no output"
             self.outs[e["tag"]] = e["value"]
             return ""
