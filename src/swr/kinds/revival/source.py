@@ -70,8 +70,8 @@ def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path 
             capture_output=True,
             text=True,
         )
-        got = _archives(Path(d))
-        if res.returncode != 0 or not got:
+        got = _archives(Path(d)) or _index_sdist(name, version, Path(d))
+        if not got:
             lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
             raise SwrError(
                 f"cannot download the sdist: {lines[-1] if lines else res.returncode}", file=spec, field="source"
@@ -80,6 +80,31 @@ def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path 
         home.mkdir(exist_ok=True)
         os.replace(got[0], home / got[0].name)
         return home / got[0].name
+
+
+def _index_sdist(name: str, version: str, dest: Path) -> list[Path]:
+    """NAME==VERSION's sdist as the index lists it (PEP 691's JSON form), downloaded into dest; [] when the
+    index has none or cannot be asked. `pip download` prepares an sdist's metadata, running its setup.py: one
+    that imports numpy (numpy.distutils) fails in pip's isolated build, yet the archive is all that is wanted."""
+    import json
+    import urllib.request
+
+    from swr.kinds.revival.pypi import SIMPLE_API, SIMPLE_JSON
+    from swr.kinds.revival.spec import norm
+
+    req = urllib.request.Request(SIMPLE_API.format(name=norm(name)), headers={"Accept": SIMPLE_JSON})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            files = json.load(resp).get("files", [])
+        for f in files:
+            project, _, rest = str(f.get("filename", "")).rpartition("-")
+            if norm(project) == norm(name) and rest in (f"{version}{x}" for x in (".tar.gz", ".zip", ".tar.bz2")):
+                with urllib.request.urlopen(f["url"], timeout=120) as r:
+                    (dest / f["filename"]).write_bytes(r.read())
+                return _archives(dest)
+    except (OSError, ValueError, AttributeError, KeyError):
+        pass
+    return []
 
 
 def _sdists() -> Path:
