@@ -136,8 +136,9 @@ def test_a_port_that_wraps_every_routine_does_not_compile(task: RevivalTask, tmp
     half = _oracle(task, tmp_path / "half")
     text = (half / MESON).read_text()
     only = "\n            'only:', 'loadapxsh', 'apxg2q', 'apxg2all', 'apxq2g', ':'],"
-    assert only in text
-    (half / MESON).write_text(text.replace(only, "],"))
+    f90 = ", 'fortranapex-f2pywrappers2.f90'"  # without `only:`, f2py skips the modules: no F90 wrappers
+    assert only in text and f90 in text
+    (half / MESON).write_text(text.replace(only, "],").replace(f90, ""))
     v = _grade(task, half)
     assert not v.passed and v.labels[0] == "build_failure", v.labels
     assert "conflicts with symbol from module" in v.detail, v.detail[-800:]
@@ -145,16 +146,17 @@ def test_a_port_that_wraps_every_routine_does_not_compile(task: RevivalTask, tmp
 
 @pytest.mark.full
 def test_a_port_that_keeps_np_float_builds_and_fails(task: RevivalTask, tmp_path: Path) -> None:
-    """Moving the build is not the whole port: np.float is gone since NumPy 1.24, so the extension builds and
-    every Apex() fails when it loads its coefficients."""
+    """Moving the build is not the whole port: np.float is gone since NumPy 1.24, so the extension builds, the
+    tests of the Fortran routines pass, and every Apex() fails when it loads its coefficients (the probe)."""
     half = _oracle(task, tmp_path / "half")
     src = (half / APEX).read_text()
     assert "fa.loadapxsh(self.datafile, float(year))" in src
     (half / APEX).write_text(src.replace("float(year))", "np.float(year))"))
     v = _grade(task, half)
     assert not v.passed and "build_failure" not in v.labels, v.labels
-    assert v.labels == ["tests_failed", "probe_mismatch"], v.labels
-    assert "np.float" in json.dumps([r.model_dump(by_alias=True) for r in v.records])
+    assert v.labels == ["probe_mismatch"] and v.score == "17/18", (v.labels, v.score)
+    (probe,) = [r for r in v.records if r.check == "probe"]
+    assert "np.float" in json.dumps(probe.model_dump(by_alias=True)), probe
 
 
 @pytest.mark.full
