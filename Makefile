@@ -38,9 +38,12 @@ demo-full: $(VENV)/.catalog
 
 # The container tests need podman, runc and debootstrap; the engine tasks' verifiers CalculiX, ngspice and
 # Yosys; tests/test_report.py headless Chromium (Debian packages; installed when running as root).
-SYSDEPS := podman runc debootstrap calculix-ccx ngspice yosys chromium patch
+# REVIVAL_APT: every Debian package a revival's `apt` names (tests/test_revival_builds.py checks the list is complete)
+REVIVAL_APT := gcc libc6-dev
+SYSDEPS := podman runc debootstrap calculix-ccx ngspice yosys chromium patch $(REVIVAL_APT)
 sysdeps:
-	@missing=$$(for c in podman runc debootstrap ccx ngspice yosys chromium patch; do command -v $$c >/dev/null || echo $$c; done); \
+	@missing=$$(for c in podman runc debootstrap ccx ngspice yosys chromium patch; do command -v $$c >/dev/null || echo $$c; done; \
+	  for p in $(REVIVAL_APT); do dpkg-query -W -f '$${db:Status-Status}' $$p 2>/dev/null | grep -qx installed || echo $$p; done); \
 	  [ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	  --no-install-recommends $(SYSDEPS); } \
 	  || echo "missing: apt-get install $(SYSDEPS) (tests/test_sandbox_podman.py, tests/test_engines.py, tests/test_report.py)"

@@ -46,6 +46,7 @@ def verifier(
     probes.mkdir()
     if probe:
         (probes / "look.py").write_text(probe)
+    steps = ("python setup.py build_ext --inplace",) if kind == "build" else ()  # a build task's build (setup.py)
     spec = RevivalSpec(
         name="hostile",
         kind=kind,
@@ -53,8 +54,8 @@ def verifier(
         summary="A hostile candidate.",
         source="local",
         released=dt.date(2020, 1, 1),
-        native=Env(python="3.12"),
-        target=Env(python="3.12"),
+        native=Env(python="3.12", build=steps),
+        target=Env(python="3.12", build=steps),
         verify=Verify(hidden=(hidden,), probes=(PROBE,) if probe else (), timeout_s=120),
         directory=tmp,
     )

@@ -5,6 +5,8 @@ its verifier and the reference passes it, both in the target environment. Each p
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import tempfile
 import time
@@ -12,7 +14,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
+from swr.core.hashing import content_hash, tree_hash
 from swr.core.layout import REVIVAL_TOML, TaskPaths
 from swr.core.trees import BUILD_OUTPUTS, JUNK, KEEP_ALL, copy_tree
 from swr.kinds.revival import copied, envs
@@ -73,13 +77,51 @@ def original_tests(project: Path, spec: RevivalSpec, dest: Path) -> Path:
 
 
 def record_native(spec: RevivalSpec, project: Path, tests: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
-    """The untouched original in its native environment: the tests that pass there and each probe's JSON;
-    problems when anything fails (a reference that does not run records nothing)."""
-    v = Verifier(spec, tests, spec.directory / "probes", envs.ensure(spec.native))
+    """The untouched original in its native environment (built by its `native.build` steps first): the tests
+    that pass there and each probe's JSON; problems when anything fails (a reference that does not run records
+    nothing). A recording that holds is kept in swr's cache under recording_key: a native build is made once."""
+    v = Verifier(spec, tests, spec.directory / "probes", envs.ensure(spec.native), native=True)
+    kept = recordings_dir() / f"{recording_key(v, project)}.json"
+    if kept.is_file():
+        return json.loads(kept.read_text()), []
+    recorded, problems = _record(v, project, sandbox)
+    if not problems:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        tmp = kept.with_name(f".{kept.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(recorded, sort_keys=True))
+        os.replace(tmp, kept)
+    return recorded, problems
+
+
+def recordings_dir() -> Path:
+    return default_cache_dir() / "revival-recordings"
+
+
+def recording_key(v: Verifier, project: Path) -> str:
+    """What a native recording depends on: the environment (interpreter, pins, Debian packages, build steps),
+    the original's files, the tests laid over it, the probes, what the verifier runs, and the code that stages,
+    builds and runs them."""
+    probes = v.probes_dir
+    return content_hash(
+        {
+            "env": {"version": v.venv.version, **v.env.model_dump(mode="json")},
+            "project": tree_hash(project),
+            "tests": tree_hash(v.tests_dir),
+            "probes": tree_hash(probes) if probes.is_dir() else None,
+            "verify": v.spec.verify.model_dump(mode="json"),
+            "code": [file_hash(Path(__file__).parent, f) for f in ("runner.py", "grading.py")],
+        }
+    )
+
+
+def _record(v: Verifier, project: Path, sandbox: Sandbox) -> tuple[dict[str, Any], list[str]]:
+    spec = v.spec
     try:
         seen = observe(v, project, sandbox, hidden_and_public(spec))
     except tree.Rejected as e:
         return {}, [f"the original cannot be staged for its tests: {e}"]
+    if seen["build"] is not None:
+        return {}, [f"the original does not build natively: {seen['build'][-600:]}"]
     if seen["tests"] is None:
         return {}, [f"the original's tests do not run natively: {seen['tests_detail'][-300:]}"]
     bad = sorted(t for t, o in seen["tests"].items() if o not in ("passed", "skipped"))
@@ -162,6 +204,8 @@ def build_revival(
     line. `kind`: what the caller expects the spec to declare (`swr revive make --kind`)."""
     t0 = time.monotonic()
     spec = load_revival(directory)
+    for which in ("native", "target"):  # a missing system package is the caller's to install: one line, exit 2
+        envs.require_apt(getattr(spec, which), directory / REVIVAL_TOML, f"{which}.apt")
     if kind is not None and kind != spec.kind:
         raise SwrError(f"the spec's kind is {spec.kind!r}, not {kind!r}", file=directory / REVIVAL_TOML, field="kind")
     root = root if root is not None else tasks_dir / spec.name

@@ -5,6 +5,7 @@ own host paths, so a candidate can neither install into nor pin back the environ
 from __future__ import annotations
 
 import fcntl
+import fnmatch
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 from swr.core.cachedir import default_cache_dir
 from swr.core.errors import SwrError
 from swr.core.hashing import content_hash
-from swr.kinds.revival.spec import Env
+from swr.kinds.revival.spec import APT, Env
 from swr.sandbox import Mount
 
 READY = ".swr-ready"  # written last: a venv without it is half-built and made again
@@ -60,13 +61,58 @@ def envs_dir() -> Path:
     return default_cache_dir() / "revival-envs"
 
 
+def env_key(env: Env, version: str) -> str:
+    """The venv's content key: the interpreter's full version, the pins and the Debian packages the pins may
+    build against (an environment without `apt` keeps the key it had before `apt` existed). Build steps are
+    not in it: they change what is built in a project, never the venv (they key the native recording)."""
+    doc: dict[str, object] = {"python": version, "pip": sorted(env.pip)}
+    if env.apt:
+        doc["apt"] = sorted(env.apt)
+    return content_hash(doc)[:20]
+
+
+def missing_apt(env: Env) -> list[str]:
+    """The env's Debian packages not installed on this host (or installed at a version its pin does not
+    match), as dpkg-query reports them."""
+    out = []
+    for want in env.apt:
+        m = APT.match(want)
+        assert m is not None  # Env's validator
+        name, pin = m.group(1), m.group(2)
+        try:
+            res = subprocess.run(
+                ["dpkg-query", "-W", "-f", "${db:Status-Status} ${Version}", name], capture_output=True, text=True
+            )
+        except FileNotFoundError:  # not a Debian system: nothing is installed the way the spec says
+            out.append(want)
+            continue
+        status, _, version = res.stdout.strip().partition(" ")
+        if res.returncode != 0 or status != "installed" or (pin and not fnmatch.fnmatchcase(version, pin)):
+            out.append(want)
+    return out
+
+
+def require_apt(env: Env, file: Path | None = None, field: str = "apt") -> None:
+    """One line naming the packages missing for env and the apt-get line that installs them."""
+    if missing := missing_apt(env):
+        names = " ".join(m.split("=")[0] for m in missing)
+        raise SwrError(
+            f"Debian package(s) not installed: {', '.join(missing)} (apt-get install -y {names}; "
+            "`make sysdeps` installs every revival's)",
+            file=file,
+            field=field,
+        )
+
+
 def ensure(env: Env) -> Venv:
-    """The venv for env, made if absent (under a lock: parallel builds share it); a pip failure is one line."""
+    """The venv for env, made if absent (under a lock: parallel builds share it); a pip failure or a missing
+    Debian package is one line."""
     prefix, version = interpreter(env.python)
-    key = content_hash({"python": version, "pip": sorted(env.pip)})[:20]
+    key = env_key(env, version)
     root = envs_dir() / key
     if (root / READY).is_file():  # made already; in an agent's sandbox its directory is read-only (no lock)
         return Venv(root, prefix, version)
+    require_apt(env)
     root.parent.mkdir(parents=True, exist_ok=True)
     with open(root.parent / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

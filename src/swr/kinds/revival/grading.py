@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shlex
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from swr.judge.compare import compare
 from swr.kinds.revival import anticheat, copied
 from swr.kinds.revival.envs import Venv
 from swr.kinds.revival.runner import MARK
-from swr.kinds.revival.spec import RevivalSpec
+from swr.kinds.revival.spec import Env, RevivalSpec
 from swr.kinds.revival.verdict import RevivalVerdict
 from swr.sandbox import WORKDIR, GiB, Job, Limits, Mount, Sandbox, run, tree
 from swr.sandbox.base import hand_over
@@ -30,7 +31,6 @@ TAIL = 2000
 RUNNER = "_swr_runner.py"
 INI = "_swr_pytest.ini"
 PROJECT = "project"
-BUILD = ("setup.py", "build_ext", "--inplace")  # a `build` task's build, run in the project by the target python
 COMPILED = (".so", ".pyd", ".dylib", ".o", ".a")  # shipped binaries: deleted, what is graded is built from source
 # A build's disk: the scratch directory (the staged candidate and all the build writes) is a tmpfs of this size
 # and size // BLOCK files as root (capped_dir), so a flood stops at the cap, not at the next poll; the staged copy
@@ -75,6 +75,16 @@ class Verifier:
     original: Path | None = None  # a deleted module's original files (private): a rebuild must not be them again
     start: Path | None = None  # the starting workspace: its files are not the rebuild
     copy_threshold: float = copied.DEFAULT_THRESHOLD
+    native: bool = False  # the original recorded in the native environment (its build steps), else the target's
+
+    @property
+    def env(self) -> Env:
+        return self.spec.native if self.native else self.spec.target
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The build steps run in the project before its tests and probes (revival.toml's `build`)."""
+        return self.env.build
 
 
 def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> Path:
@@ -82,9 +92,9 @@ def stage(candidate: Path, scratch: Path, v: Verifier, overlay: bool = True) -> 
     it), the runner, an empty pytest config and the probes. The candidate comes in through the safe export
     (no link followed, no special file, bounded: tree.Rejected past STAGED) and its links stay inert: the
     tests are written through none of them, so nothing the candidate names is a destination on the host.
-    A `build` task's shipped binaries stay out too: what is graded is built from source."""
+    With build steps, shipped binaries stay out too: what is graded is built from source."""
     proj = scratch / PROJECT
-    tree.export(candidate, proj, STAGED, ignore=_left_out(v.spec.kind == "build", overlay))
+    tree.export(candidate, proj, STAGED, ignore=_left_out(bool(v.steps), overlay))
     if overlay:
         for f in sorted(v.tests_dir.rglob("*")):
             if f.is_file() and not f.is_symlink():
@@ -191,25 +201,34 @@ def run_probe(v: Verifier, scratch: Path, probe: str, sandbox: Sandbox) -> tuple
     return (out, "") if isinstance(out, dict) else (None, "stdout is JSON but not an object")
 
 
-def build_step(v: Verifier, scratch: Path, sandbox: Sandbox) -> str | None:
-    """A `build` task's project built in place in the scratch copy; why not, or None. The reason comes last
-    (a verdict's detail is its tail): a build that filled its capped directory says so."""
-    res = run(
-        sandbox,
-        Job(
-            [str(v.venv.python), *BUILD],
-            Mount(scratch.resolve(), WORKDIR, "rw"),
-            replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s),
-            extra_mounts=v.venv.mounts(),
-            hidden=v.forbidden,
-            hidden_paths=v.copies,
-        ),
-        b"",
+def build_step(v: Verifier, project: Path, sandbox: Sandbox) -> str | None:
+    """The environment's build steps run in turn in the project (in the scratch copy), each its own sandboxed
+    run with the build cap, the venv's bin/ first on PATH; why the first failing one failed (its output's tail,
+    then which step and how), or None. The reason comes last (a verdict's detail is its tail): a build that
+    filled its capped directory says so."""
+    for i, step in enumerate(v.steps, 1):
+        res = run(sandbox, step_job(v, project, step), b"")
+        if res.ok:
+            continue
+        out = (res.stdout + res.stderr).decode(errors="replace")
+        how = res.limit or f"exit code {res.returncode}"
+        why = f"{out[-(TAIL - 400) :]}\nbuild step {i} `{step[:200]}` failed ({how})"
+        return f"{why}\n{full}" if (full := _full(project)) else why
+    return None
+
+
+def step_job(v: Verifier, project: Path, step: str) -> Job:
+    """One build step: `sh -c STEP` in the project, writable, in the venv (`python`, `pip` are its own)."""
+    venv = str(v.venv.root)
+    script = f'export VIRTUAL_ENV={shlex.quote(venv)} PATH={shlex.quote(venv + "/bin")}:"$PATH"\n{step}'
+    return Job(
+        ["/bin/sh", "-c", script],
+        Mount(project.resolve(), WORKDIR, "rw"),
+        replace(BUILD_LIMITS, time_s=v.spec.verify.timeout_s),
+        extra_mounts=v.venv.mounts(),
+        hidden=v.forbidden,
+        hidden_paths=v.copies,
     )
-    if res.ok:
-        return None
-    why = f"build failed ({res.limit or res.returncode}): {res.stderr.decode(errors='replace')[-TAIL:]}"
-    return f"{why}\n{full}" if (full := _full(scratch)) else why
 
 
 def _full(path: Path) -> str | None:
@@ -235,7 +254,7 @@ def observe(
         capped_dir(Path(d) / "s", BUILD_LIMITS.disk_bytes, executable=True),
     ):
         scratch = stage(project, Path(d) / "s", v, overlay)
-        if v.spec.kind == "build" and (err := _build_in(v, scratch, sandbox)):
+        if v.steps and (err := _build_in(v, scratch, sandbox)):
             return {"tests": None, "tests_detail": err, "probes": {}, "build": err}
         outcomes, detail = run_tests(v, scratch, tests, sandbox)
         got = {p: run_probe(v, scratch, p, sandbox) for p in (v.spec.verify.probes if probes else ())}

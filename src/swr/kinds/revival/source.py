@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.error
+import urllib.request
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -24,6 +26,9 @@ from swr.kinds.revival.envs import interpreter
 from swr.kinds.revival.spec import RevivalSpec
 
 SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
+DEBIAN_MIRROR = "https://deb.debian.org/debian"  # $SWR_DEBIAN_MIRROR overrides it (a local mirror, the tests)
+ORIG_SUFFIXES = (".tar.xz", ".tar.gz", ".tar.bz2")
+FETCH_TIMEOUT_S = 120
 
 
 def sdist(spec: RevivalSpec) -> Path:
@@ -47,6 +52,48 @@ def cached_sdist(name: str, version: str, sha256: str, python: Path | None = Non
     if (got := _sha256(archive)) != sha256:
         raise SwrError(f"{archive.name} has sha256 {got}, the spec says {sha256}", file=spec, field="sha256")
     return archive
+
+
+def debian_orig(spec: RevivalSpec) -> Path:
+    """The upstream tarball (`SRC_UPSTREAM.orig.tar.*`) of a `debian:SRC=VERSION` source from the Debian pool,
+    kept in the swr cache under its sha256 like an sdist; a wrong sha256 is refused."""
+    assert spec.debian is not None and spec.sha256 is not None  # RevivalSpec's validator
+    kept = [p for p in _archives(_sdists() / spec.sha256) if _sha256(p) == spec.sha256]
+    if kept:
+        return kept[0]
+    src, version = spec.debian
+    upstream = version.partition(":")[2] or version  # no epoch
+    upstream = upstream.rpartition("-")[0] or upstream  # no Debian revision
+    mirror = os.environ.get("SWR_DEBIAN_MIRROR", DEBIAN_MIRROR).rstrip("/")
+    prefix = src[:4] if src.startswith("lib") else src[0]
+    why = "not found"
+    for suffix in ORIG_SUFFIXES:
+        name = f"{src}_{upstream}.orig{suffix}"
+        try:
+            with urllib.request.urlopen(f"{mirror}/pool/main/{prefix}/{src}/{name}", timeout=FETCH_TIMEOUT_S) as r:
+                data = r.read()
+        except urllib.error.HTTPError as e:
+            why = f"HTTP {e.code}"
+            continue
+        except (urllib.error.URLError, OSError) as e:
+            raise SwrError(f"cannot download {name}: {e}", file=spec.directory / REVIVAL_TOML, field="source") from None
+        if (got := hashlib.sha256(data).hexdigest()) != spec.sha256:
+            raise SwrError(
+                f"{name} has sha256 {got}, the spec says {spec.sha256}",
+                file=spec.directory / REVIVAL_TOML,
+                field="sha256",
+            )
+        home = _sdists() / got
+        home.mkdir(parents=True, exist_ok=True)
+        tmp = home / f".{name}.{os.getpid()}"
+        tmp.write_bytes(data)
+        os.replace(tmp, home / name)
+        return home / name
+    raise SwrError(
+        f"no {src}_{upstream}.orig.tar.* in {mirror}/pool/main/{prefix}/{src}/ ({why})",
+        file=spec.directory / REVIVAL_TOML,
+        field="source",
+    )
 
 
 def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path | None = None) -> Path:
@@ -112,7 +159,7 @@ def _sdists() -> Path:
 
 
 def _archives(d: Path) -> list[Path]:
-    return sorted(p for p in d.glob("*") if p.suffix in (".gz", ".zip", ".bz2")) if d.is_dir() else []
+    return sorted(p for p in d.glob("*") if p.suffix in (".gz", ".zip", ".bz2", ".xz")) if d.is_dir() else []
 
 
 def _sha256(path: Path) -> str:
@@ -120,11 +167,12 @@ def _sha256(path: Path) -> str:
 
 
 def original(spec: RevivalSpec, dest: Path) -> Path:
-    """The intact project at dest: the sdist's single top directory, or project/ of a local source."""
+    """The intact project at dest: the sdist's (or Debian .orig tarball's) single top directory, or project/
+    of a local source."""
     if spec.source == "local":
         copy_tree(spec.directory / REVIVAL_PROJECT, dest, ignore=JUNK | BUILD_OUTPUTS)
         return dest
-    return unpack(sdist(spec), dest)
+    return unpack(debian_orig(spec) if spec.debian else sdist(spec), dest)
 
 
 def unpack(archive: Path, dest: Path) -> Path:

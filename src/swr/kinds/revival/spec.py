@@ -17,6 +17,10 @@ from swr.kinds.engine.spec import DOMAINS
 KINDS = ("deleted-module", "dependency-rot", "build")
 PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?==[A-Za-z0-9.+!_-]+$")
 PYPI = re.compile(r"^pypi:([A-Za-z0-9][A-Za-z0-9._-]*)==([A-Za-z0-9.+!_-]+)$")
+# a Debian source package at a version (epoch and Debian revision allowed): its upstream .orig.tar.* is the source
+DEBIAN = re.compile(r"^debian:([a-z0-9][a-z0-9+.-]+)=((?:\d+:)?[A-Za-z0-9.+~-]+)$")
+# a Debian binary package, optionally pinned: `name` or `name=version`, a trailing `*` globbing point releases
+APT = re.compile(r"^([a-z0-9][a-z0-9+.-]+)(?:=((?:\d+:)?[A-Za-z0-9.+~-]+\*?))?$")
 
 
 class _Strict(BaseModel):
@@ -24,10 +28,29 @@ class _Strict(BaseModel):
 
 
 class Env(_Strict):
-    """An interpreter (a pyenv version prefix, e.g. "3.12") and exact pins installed into a fresh venv."""
+    """An interpreter (a pyenv version prefix, e.g. "3.12") and exact pins installed into a fresh venv; the
+    Debian packages the host must have for it (`apt`, checked, never installed by swr); and the `build` steps,
+    shell commands run in the project inside the sandbox (network off, the build cap) before its tests."""
 
     python: str = Field(pattern=r"^\d+\.\d+(\.\d+)?$")
     pip: tuple[str, ...] = ()
+    apt: tuple[str, ...] = ()
+    build: tuple[str, ...] = ()
+
+    @field_validator("apt")
+    @classmethod
+    def _debian(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [p for p in v if not APT.match(p)]
+        if bad:
+            raise ValueError(f"not a Debian package `name` or `name=version[*]`: {bad[0]!r}")
+        return v
+
+    @field_validator("build")
+    @classmethod
+    def _steps(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        if any(not s.strip() for s in v):
+            raise ValueError("a build step is a non-empty shell command")
+        return v
 
     @field_validator("pip")
     @classmethod
@@ -93,7 +116,7 @@ class RevivalSpec(_Strict):
     kind: Literal[KINDS]  # type: ignore[valid-type]
     domain: Literal[DOMAINS]  # type: ignore[valid-type]
     summary: str
-    source: str  # "pypi:NAME==VERSION" or "local"
+    source: str  # "pypi:NAME==VERSION", "debian:SRCPKG=VERSION" or "local"
     sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     released: dt.date
     module: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -106,10 +129,12 @@ class RevivalSpec(_Strict):
 
     @model_validator(mode="after")
     def _check(self) -> RevivalSpec:
-        if self.source != "local" and not PYPI.match(self.source):
-            raise ValueError(f"source is `pypi:NAME==VERSION` or `local`, not {self.source!r}")
+        if self.source != "local" and not PYPI.match(self.source) and not DEBIAN.match(self.source):
+            raise ValueError(f"source is `pypi:NAME==VERSION`, `debian:SRCPKG=VERSION` or `local`, not {self.source!r}")
         if self.source != "local" and self.sha256 is None:
-            raise ValueError("a pypi source needs `sha256` (of its sdist)")
+            raise ValueError("a pypi or debian source needs `sha256` (of its sdist or .orig.tar.*)")
+        if self.kind == "build" and not (self.native.build and self.target.build):
+            raise ValueError("a build task says how it is built: `native.build` and `target.build` (shell steps)")
         if self.module is not None and self.kind != "deleted-module":
             raise ValueError("`module` is for deleted-module tasks")
         if self.obfuscate is not None and self.kind != "deleted-module":
@@ -120,6 +145,12 @@ class RevivalSpec(_Strict):
     def pypi(self) -> tuple[str, str] | None:
         """(name, version) of a PyPI source."""
         m = PYPI.match(self.source)
+        return (m.group(1), m.group(2)) if m else None
+
+    @property
+    def debian(self) -> tuple[str, str] | None:
+        """(source package, version) of a Debian source."""
+        m = DEBIAN.match(self.source)
         return (m.group(1), m.group(2)) if m else None
 
     @property

@@ -22,7 +22,7 @@ from swr.kinds.base import BaseTask
 from swr.kinds.protocol import AgentBrief, HarborParts, Split
 from swr.kinds.revival import copied, envs, originals
 from swr.kinds.revival.build_file import read_build_file
-from swr.kinds.revival.grading import BUILD, Verifier, grade_revival, no_public_tests
+from swr.kinds.revival.grading import Verifier, grade_revival, no_public_tests
 from swr.kinds.revival.source import apply_patch
 from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
 from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
@@ -41,7 +41,7 @@ GOALS = {
     "dependency-rot": "This project no longer runs: the libraries it depends on have moved on. Port it to the "
     "target environment below so that it computes what it computed before.",
     "build": "This project no longer builds with the current toolchain. Make it build and run in the target "
-    f"environment below: the verifier builds it from source with `python {' '.join(BUILD)}` "
+    "environment below: the verifier builds it from source with {build} "
     "in the project (compiled files in `solution/`, extension modules, objects and static libraries, are "
     "deleted first).",
 }
@@ -128,7 +128,8 @@ class RevivalTask(BaseTask):
 
     def target(self) -> Env:
         """The target environment as task.toml records it (the same venv key as the spec's)."""
-        return Env(python=self.meta.target.python or "", pip=self.meta.target.pip)
+        t = self.meta.target
+        return Env(python=t.python or "", pip=t.pip, apt=t.apt, build=self.meta.feedback.build)
 
     def agent_sandbox(self) -> tuple[tuple[Mount, ...], dict[str, str]]:
         """The target venv and its interpreter, read-only at their host paths, and where swr finds them:
@@ -200,7 +201,15 @@ class RevivalTask(BaseTask):
         fb = self.meta.feedback
         return HarborParts(
             python=self.meta.target.python,
-            apt=tuple(sorted({*self.meta.environment.apt, *(BUILD_APT if self.meta.revival == "build" else ())})),
+            apt=tuple(
+                sorted(
+                    {
+                        *self.meta.environment.apt,
+                        *(a.partition("=")[0] for a in self.meta.target.apt),
+                        *(BUILD_APT if self.meta.revival == "build" else ()),
+                    }
+                )
+            ),
             agent_pip=self.meta.environment.pip,
             agent_libs=(),
             judge_extras=(),
@@ -267,12 +276,19 @@ def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
         summary=spec.summary,
         released=spec.released,
         obfuscated=obfuscated,
-        target=Environment(python=spec.target.python, pip=spec.target.pip),
+        target=Environment(python=spec.target.python, pip=spec.target.pip, apt=spec.target.apt),
         anticheat=Anticheat(forbidden_packages=forbidden),
         feedback=RevivalFeedback(
-            public=spec.verify.public, pythonpath=spec.verify.pythonpath, timeout_s=spec.verify.timeout_s
+            public=spec.verify.public,
+            pythonpath=spec.verify.pythonpath,
+            timeout_s=spec.verify.timeout_s,
+            build=spec.target.build,
         ),
     )
+
+
+def _steps(spec: RevivalSpec) -> str:
+    return ", then ".join(f"`{step}`" for step in spec.target.build) or "its own setup"
 
 
 def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = False) -> str:
@@ -291,7 +307,7 @@ def instruction(spec: RevivalSpec, what: str, python: str, obfuscated: bool = Fa
         else ", ".join(spec.anticheat.forbidden_packages) or "none"
     )
     return (
-        f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what)}\n\n"
+        f"# {spec.name}: {spec.summary}\n\n{GOALS[spec.kind].format(what=what, build=_steps(spec))}\n\n"
         f"The project is in `solution/` (a git repository's only commit holds this starting state). It must "
         f"work there, unchanged in layout, with Python {python} and exactly these packages (a read-only "
         f"environment: you cannot add to it, and declaring an older version of any of them is a violation):\n\n"

@@ -17,6 +17,7 @@ class RevivalFeedback(_Model):
     public: tuple[str, ...] = ()  # test files or node ids in the project
     pythonpath: tuple[str, ...] = (".",)
     timeout_s: float = Field(default=600.0, gt=0)
+    build: tuple[str, ...] = ()  # the target's build steps (revival.toml `target.build`), run before the tests
 
 
 class RevivalTaskFile(_Model):
