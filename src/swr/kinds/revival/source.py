@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -23,12 +24,14 @@ from swr.core.errors import SwrError
 from swr.core.layout import PORT_PATCH, REVIVAL_PROJECT, REVIVAL_TOML
 from swr.core.trees import BUILD_OUTPUTS, JUNK, copy_tree
 from swr.kinds.revival.envs import interpreter
-from swr.kinds.revival.spec import RevivalSpec
+from swr.kinds.revival.spec import RevivalSpec, norm
 
 SKIP = frozenset({".git", "__pycache__", ".tox", ".eggs", "build", "dist"})
 DEBIAN_MIRROR = "https://deb.debian.org/debian"  # $SWR_DEBIAN_MIRROR overrides it (a local mirror, the tests)
 ORIG_SUFFIXES = (".tar.xz", ".tar.gz", ".tar.bz2")
 FETCH_TIMEOUT_S = 120
+SIMPLE_API = "https://pypi.org/simple/{name}/"  # the index pip reads, in its JSON form (PEP 691)
+SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 
 
 def sdist(spec: RevivalSpec) -> Path:
@@ -133,20 +136,14 @@ def _index_sdist(name: str, version: str, dest: Path) -> list[Path]:
     """NAME==VERSION's sdist as the index lists it (PEP 691's JSON form), downloaded into dest; [] when the
     index has none or cannot be asked. `pip download` prepares an sdist's metadata, running its setup.py: one
     that imports numpy (numpy.distutils) fails in pip's isolated build, yet the archive is all that is wanted."""
-    import json
-    import urllib.request
-
-    from swr.kinds.revival.pypi import SIMPLE_API, SIMPLE_JSON
-    from swr.kinds.revival.spec import norm
-
     req = urllib.request.Request(SIMPLE_API.format(name=norm(name)), headers={"Accept": SIMPLE_JSON})
     try:
-        with urllib.request.urlopen(req, timeout=120) as resp:
+        with urllib.request.urlopen(req, timeout=FETCH_TIMEOUT_S) as resp:
             files = json.load(resp).get("files", [])
         for f in files:
             project, _, rest = str(f.get("filename", "")).rpartition("-")
             if norm(project) == norm(name) and rest in (f"{version}{x}" for x in (".tar.gz", ".zip", ".tar.bz2")):
-                with urllib.request.urlopen(f["url"], timeout=120) as r:
+                with urllib.request.urlopen(f["url"], timeout=FETCH_TIMEOUT_S) as r:
                     (dest / f["filename"]).write_bytes(r.read())
                 return _archives(dest)
     except (OSError, ValueError, AttributeError, KeyError):
