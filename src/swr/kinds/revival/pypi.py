@@ -19,11 +19,9 @@ from pathlib import Path
 
 from swr.core.errors import SwrError
 from swr.core.layout import REVIVAL_TOML
-from swr.kinds.revival.source import fetch_sdist, unpack
+from swr.kinds.revival.source import SIMPLE_API, SIMPLE_JSON, fetch_sdist, unpack
 from swr.kinds.revival.spec import PYPI, norm
 
-SIMPLE_API = "https://pypi.org/simple/{name}/"
-SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 TODO = "TODO"
 # CPython minors and their first release: the native interpreter a scaffold proposes is the newest minor
 # that was out when the sdist was published (a guess the scaffold says is one).

@@ -31,6 +31,8 @@ DEBIAN_MIRROR = "https://deb.debian.org/debian"  # $SWR_DEBIAN_MIRROR overrides 
 ORIG_SUFFIXES = (".tar.xz", ".tar.gz", ".tar.bz2")
 FETCH_TIMEOUT_S = 120
 PYPI_JSON = "https://pypi.org/pypi"
+SIMPLE_API = "https://pypi.org/simple/{name}/"  # the index pip reads, in its JSON form (PEP 691)
+SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
 
 
 def sdist(spec: RevivalSpec) -> Path:
@@ -148,7 +150,7 @@ def fetch_sdist(name: str, version: str, python: Path | None = None, spec: Path 
             text=True,
         )
         got = _archives(Path(d))
-        if res.returncode != 0 or not got:
+        if not got:
             lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
             raise SwrError(
                 f"cannot download the sdist: {lines[-1] if lines else res.returncode}", file=spec, field="source"
