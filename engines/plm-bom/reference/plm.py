@@ -16,7 +16,7 @@ REVS = SINGLE + [a + b for a in SINGLE for b in SINGLE]
 OPS = ("create_part", "revise", "add_line", "remove_line", "create_eco", "add_affected", "submit_eco",
        "reject_eco", "approve_eco", "explode", "where_used")
 QUERIES = ("explode", "where_used")
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits: \d would take any script's
 
 
 class Rejected(Exception):

@@ -40,7 +40,7 @@ def is_int(v: Any) -> bool:
 
 
 def is_date(v: Any) -> bool:
-    if not isinstance(v, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+    if not isinstance(v, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", v):
         return False
     try:
         datetime.date.fromisoformat(v)
