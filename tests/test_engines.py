@@ -64,6 +64,7 @@ def cheating_candidate(engine: str, cheat: str, dest: Path) -> Path:
         ("cfd-2d", "closed-form", "tolerance_failure:divergence"),  # reports zero divergence, is not divergence-free
         ("cad-2d", "both-keys", "tolerance_failure:value_error"),  # an answer and an `error` in every result
         ("statistics", "nist-strd", "tolerance_failure:lre_linear"),  # every NIST certified value, no fit
+        ("plm-bom", "flat-totals", "invariant_failure:answers_consistent"),  # leaf totals not multiplied down
     ],
 )
 def test_swr_grade_fails_the_cheat(engines_release: Path, tmp_path: Path, engine: str, cheat: str, label: str) -> None:
@@ -324,3 +325,38 @@ def test_the_nist_table_would_pass_nist_sets_in_disguise(tmp_path: Path) -> None
         worst = verify.worst(case["expected"], verify.results_by_id(ran.output))
         perfect.append(min(score for score, _ in worst.values()) >= 10)
     assert all(perfect), perfect
+
+
+def test_plm_bom_grades_the_candidates_own_records(backend: Sandbox, tmp_path: Path) -> None:
+    """plm-bom's records_consistent and answers_consistent fold the candidate's own journal, on either backend.
+    An ECO approval that leaves one affected revision behind (the final state made to match) is not all or
+    nothing; a journal whose first lifecycle change is illegal leaves every later answer unverified, though each
+    equals the reference's (answers_consistent used to pass whenever the fold broke: `swr audit lint`'s
+    self-report probe flagged it); leaf totals one off fail the answers alone."""
+    import copy
+
+    from swr.audit.selfreport import replay_candidate
+    from swr.kinds.engine.grading import grade_engine
+    from swr.kinds.engine.spec import read_cases
+
+    spec = load_engine(ENGINES / "plm-bom")
+    cases = {c["id"]: c for c in read_cases(spec.directory, "cases/public")}
+    out = {name: copy.deepcopy(c["expected"]) for name, c in cases.items()}
+    half = out["e3-eco-failures"]
+    approval = next(j for j in half["journal"] if j["op"] == "approve_eco" and j["status"] == "accepted")
+    left = approval["changes"].pop(-2)  # FRAME A released, the last affected revision of ECO-B
+    frame = half["final"]["parts"][left["part"]]["revisions"][left["rev"]]
+    frame.update(state="in_review", effective_from=None, history=frame["history"][:-1])
+    broken = out["e2-assembly-revision"]
+    next(c for j in broken["journal"] for c in j["changes"] if c["change"] == "state")["from"] = "released"
+    totals = next(j for j in out["e1-bracket"]["journal"] if j["op"] == "explode" and j["result"])["result"]["totals"]
+    totals["PLATE"] += 1
+    cand = replay_candidate(tmp_path / "cand", list(cases.values()), out)
+    v = grade_engine(spec, spec.directory / "verifier", cand, list(cases.values()), backend, 2, spec.name)
+    got = {(r.case, r.check): r for r in v.records}
+    assert not got["e3-eco-failures", "records_consistent"].passed
+    assert "all or nothing" in got["e3-eco-failures", "records_consistent"].detail
+    assert got["e2-assembly-revision", "queries_exact"].passed
+    assert not got["e2-assembly-revision", "answers_consistent"].passed
+    assert got["e1-bracket", "records_consistent"].passed and got["e1-bracket", "transactions_exact"].passed
+    assert not got["e1-bracket", "answers_consistent"].passed and not got["e1-bracket", "queries_exact"].passed
