@@ -14,7 +14,6 @@ import pytest
 from conftest import ROOT, swr
 
 from swr import kinds
-from swr.core.errors import SwrError
 from swr.harness.agents import Budget
 from swr.harness.run import JobConfig, run_job
 from swr.kinds.engine.spec import load_engine
@@ -182,17 +181,6 @@ def test_the_host_has_what_the_probes_hide() -> None:
     import importlib.util
 
     assert shutil.which("yosys") and importlib.util.find_spec("networkx") and importlib.util.find_spec("manifold3d")
-
-
-def test_a_proof_check_with_a_share_is_refused(tmp_path: Path) -> None:
-    d = tmp_path / "bad"
-    shutil.copytree(ENGINES / "logic-synth", d)
-    text = (d / "engine.toml").read_text()
-    (d / "engine.toml").write_text(text.replace('kind = "proof"', 'kind = "proof"\nshare = 0.9', 1))
-    with pytest.raises(SwrError, match="must hold on every case"):
-        load_engine(d)
-    res = swr("build", str(d), "--out", str(tmp_path / "out"))
-    assert res.returncode == 2 and "engine.toml" in res.stderr and "checks" in res.stderr
 
 
 def _hidden_files(release: Path, engine: str) -> dict[str, str]:
