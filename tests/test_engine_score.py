@@ -15,12 +15,14 @@ from conftest import ROOT, swr
 
 from swr.audit.adequacy import grade_until_failed
 from swr.core.errors import SwrError
+from swr.harness.store import RunRecord, Store
 from swr.kinds.engine.grading import grade_case, verdict
 from swr.kinds.engine.spec import EngineSpec, Score, load_engine
 from swr.kinds.engine.verdict import EngineVerdict
-from swr.kinds.verdict import dump_verdict
+from swr.kinds.verdict import dump_verdict, parse_verdict
 from swr.sandbox import Sandbox, get_sandbox
 
+ENGINES = ROOT / "engines"
 TOML = """name = "toy-sum"
 domain = "data-document"
 analog = "a spreadsheet's SUM"
@@ -230,9 +232,6 @@ def test_the_build_refuses_hidden_items_that_do_not_match_the_score(
     assert "engine.toml" in lines[0] and "score.items" in lines[0] and message in lines[0], lines
 
 
-ENGINES = ROOT / "engines"
-
-
 @pytest.mark.parametrize(
     "edit, field",
     [
@@ -258,3 +257,93 @@ def test_every_shipped_engine_declares_its_score() -> None:
     for name in ("erp-ledger", "fe-elastic", "logic-synth", "mes", "place-route", "solid-3d", "cfd-2d"):
         s = load_engine(ENGINES / name).score
         assert s.pass_at == s.items and "N/N" in s.why, name
+
+
+# ------------------------------------------------------------------ the Table 2 layout: swr results, swr report
+
+
+def _release(d: Path) -> Path:
+    """A release holding the task.toml files of two engines (as their build writes them) and one workflow task."""
+    from swr.core.layout import TaskPaths
+    from swr.kinds.engine.task import public_meta
+    from swr.kinds.taskfile import TaskLimits, dump_task_file
+    from swr.kinds.workflow.taskfile import TaskTolerances, WorkflowTaskFile
+
+    for name in ("statistics", "erp-ledger"):
+        at = TaskPaths(d / "tasks" / name)
+        at.root.mkdir(parents=True)
+        at.toml.write_text(dump_task_file(public_meta(load_engine(ENGINES / name))))
+    limits = TaskLimits(time_s=1, memory_mb=1, pids=1, stdout_mb=1)
+    w = WorkflowTaskFile(
+        id="w1", workflow="w", family="f", domain="d", variant=1, workflow_hash="h", limits=limits,
+        tolerances=TaskTolerances(atol=0, rtol=0),
+    )  # fmt: skip
+    TaskPaths(d / "tasks" / "w1").root.mkdir(parents=True)
+    TaskPaths(d / "tasks" / "w1").toml.write_text(dump_task_file(w))
+    return d
+
+
+def _engine_run(task: str, score: str, passed: bool) -> dict[str, Any]:
+    v = {"kind": "engine", "task": task, "pass": passed, "score": score, "label": "pass" if passed else "x"}
+    verdict = {**v, "labels": [] if passed else ["x"], "failed_checks": [], "records": [], "cases": []}
+    return {"status": "done", "passed": passed, "label": v["label"], "verdict": parse_verdict(verdict)}
+
+
+def _jobs(d: Path, release: Path) -> None:
+    """m1: statistics passed 5/5; erp-ledger failed twice, best 3/4. m2: statistics failed 4/5 (k >= a
+    pass_at would not make it pass here: the run's own pass mark is shown), erp-ledger passed 4/4, and a
+    workflow task passed (no row: its kind has no score table)."""
+    wf = {"task": "w1", "pass": True, "label": None, "labels": [], "r_hid": 1.0, "r_pub": None}
+    runs = {
+        "ja": ("m1", [("statistics", 1, _engine_run("statistics", "5/5", True)),
+                      ("erp-ledger", 1, _engine_run("erp-ledger", "2/4", False)),
+                      ("erp-ledger", 2, _engine_run("erp-ledger", "3/4", False))]),
+        "jb": ("m2", [("statistics", 1, _engine_run("statistics", "4/5", False)),
+                      ("erp-ledger", 1, _engine_run("erp-ledger", "4/4", True)),
+                      ("w1", 1, {"status": "done", "passed": True, "label": "pass", "verdict": parse_verdict(
+                          {**wf, "field_agreement": 1.0, "anti_shortcut": [], "scenarios": []})})]),
+    }  # fmt: skip
+    store = Store(d)
+    try:
+        for job, (model, planned) in runs.items():
+            keys = [[t, a, f"{job}-{t}-{a}"] for t, a, _ in planned]
+            store.put_job(job, {"agent": "openai", "model": model, "release": str(release), "planned": keys})
+            for (t, a, fields), (_, _, key) in zip(planned, keys):
+                store.put_run(
+                    RunRecord(key=key, job=job, task=t, task_hash="h", agent="openai", model=model, attempt=a, **fields)
+                )
+    finally:
+        store.close()
+
+
+def test_results_prints_the_table_2_layout_over_two_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    _jobs(tmp_path / "jobs", _release(tmp_path / "rel"))
+    doc = json.loads(swr("results", "ja", "jb", "--jobs-dir", str(tmp_path / "jobs"), "--json").stdout)
+    t = doc["score_tables"]["engine"]
+    assert list(doc["score_tables"]) == ["engine"] and t["head"] == ["engine", "analog"]
+    assert t["models"] == ["openai/m1", "openai/m2"]
+    assert [(r["engine"], [r["cells"][m]["text"] for m in t["models"]]) for r in t["rows"]] == [
+        ("erp-ledger", ["✗ 3/4", "✓ 4/4"]),
+        ("statistics", ["✓ 5/5", "✗ 4/5"]),
+    ]
+    assert t["rows"][1]["analog"] == load_engine(ENGINES / "statistics").analog
+    assert t["rows"][0]["cells"]["openai/m1"]["run"] == "ja-erp-ledger-2"  # the best of the two runs
+    assert {m: p["text"] for m, p in t["passed"].items()} == {"openai/m1": "1/2", "openai/m2": "1/2"}
+    out = swr("results", "ja", "jb", "--jobs-dir", str(tmp_path / "jobs")).stdout
+    rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in out.splitlines() if "│" in line]
+    analog = load_engine(ENGINES / "erp-ledger").analog
+    assert ["erp-ledger", analog, "✗ 3/4", "✓ 4/4"] in rows, out
+    assert ["Engines passed", "", "1/2", "1/2"] in rows, out
+
+
+def test_the_report_shows_the_table_2_layout(tmp_path: Path) -> None:
+    from swr.report import build_report
+
+    _jobs(tmp_path / "jobs", _release(tmp_path / "rel"))
+    build_report(["ja", "jb"], tmp_path / "report", tmp_path / "jobs")
+    html = (tmp_path / "report" / "index.html").read_text()
+    section = html[html.index('id="engines-table"') :]
+    section = section[: section.index("</table>")]
+    assert "erp-ledger" in section and "✗ 3/4" in section and "✓ 4/4" in section and "✓ 5/5" in section
+    assert "Engines passed" in section and section.count("1/2") == 2 and "w1" not in section

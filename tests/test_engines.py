@@ -99,6 +99,17 @@ def test_oracle_passes_every_engine_task_and_nop_none(engines_release: Path, tmp
     shown = swr("results", oracle[0].job, "--jobs-dir", str(tmp_path / "jobs")).stdout
     rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in shown.splitlines() if "│" in line]
     assert ["logic-synth", summary["scores"]["logic-synth"]] in rows  # the best-score table's row
+    both = swr("results", oracle[0].job, nop[0].job, "--jobs-dir", str(tmp_path / "jobs"), "--json")
+    table = json.loads(both.stdout)["score_tables"]["engine"]  # Table 2's layout: a column per model
+    o, n = (f"{r.agent}/{r.model or 'none'}" for r in (oracle[0], nop[0]))
+    assert len(table["rows"]) == len(oracle) and table["models"] == sorted([o, n])
+    for row in table["rows"]:
+        items = load_engine(ENGINES / row["engine"]).score.items
+        assert (row["cells"][o]["text"], row["cells"][n]["text"]) == (f"✓ {items}/{items}", f"✗ 0/{items}"), row
+    assert (table["passed"][o]["text"], table["passed"][n]["text"]) == (
+        f"{len(oracle)}/{len(oracle)}",
+        f"0/{len(oracle)}",
+    )
 
 
 def test_consensus_flags_candidates_that_agree_against_the_reference(engines_release: Path, tmp_path: Path) -> None:
