@@ -208,6 +208,16 @@ def test_the_build_scores_the_reference_n_of_n_and_each_cheat_under_pass_at(tmp_
     record = json.loads((tmp_path / "rel" / "tasks" / "toy-sum" / "private" / "build.json").read_text())
     assert record["reference"]["score"] == "7/7"  # the 3 worked examples and the 4 hidden items
     assert record["nop"]["score"] == "0/4" and record["cheats"]["wrong-b"]["score"] == "3/4"
+    # the release's own reference, made to miss item c at pass_at 3: it still passes, but the achievability
+    # audit calls the task unachievable (the reference must score N/N)
+    private = tmp_path / "rel" / "tasks" / "toy-sum" / "private"
+    h1 = json.loads((private / "hidden" / "h1.json").read_text())
+    (private / "hidden" / "h1.json").write_text(json.dumps({**h1, "input": {**h1["input"], "quirks": ["omit-c"]}}))
+    (private / "engine.toml").write_text((private / "engine.toml").read_text().replace("pass_at = 4", "pass_at = 3"))
+    audit = swr("audit", "achievability", str(tmp_path / "rel"), "--json", timeout=900)
+    (row,) = json.loads(audit.stdout)["tasks"]
+    assert row["oracle_pass"] and row["score"] == "3/4" and not row["thresholds_met"], row
+    assert json.loads(audit.stdout)["unachievable"] == ["toy-sum"] and audit.returncode == 1, audit.stderr
     bad = toy_engine(tmp_path / "bad" / "toy-sum", pass_at=2, quirks=("omit-c",))
     res = swr("build", str(bad), "--out", str(tmp_path / "rel2"), timeout=900)
     out = res.stdout + res.stderr
