@@ -133,14 +133,15 @@ class EngineTask(BaseTask):
         return {}
 
     def attained(self, oracle: Any) -> dict[str, Any]:
-        """An engine's reference follows its spec's method: each threshold with its margin."""
-        from swr.kinds.engine.check import achievability
+        """An engine's reference follows its spec's method: each threshold with its margin, and every item
+        passed (N/N: a reference that reaches only `pass_at` has a defect the threshold would hide)."""
+        from swr.kinds.engine.check import achievability, every_item
 
         thresholds = achievability(self.spec, oracle.records)
         return {
             "score": oracle.score,
             "thresholds": thresholds,
-            "thresholds_met": all(t["margin_ok"] for t in thresholds),
+            "thresholds_met": all(t["margin_ok"] for t in thresholds) and every_item(oracle),
         }
 
     def copy_checked(self) -> bool:
