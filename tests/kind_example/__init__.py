@@ -281,6 +281,12 @@ class EchoKind:
             "reward": 1.0 if verdict.passed else 0.0,
         }
 
+    def score_row(self, meta: Any) -> dict[str, str] | None:
+        return None  # no score table (swr results' Table 2 layout is the engines')
+
+    def score_table(self, table: dict[str, Any]) -> Any:
+        return None
+
 
 def _write(src: EchoSource, root: Path) -> None:
     """task.toml, the instruction, public/ and hidden/ strings and the reference under private/."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from swr.core.errors import SwrError
 from swr.core.layout import ENGINE_TOML
-from swr.kinds.engine.grading import Case, Ran, grade_case, verdict
+from swr.kinds.engine.grading import Case, Ran, case_items, grade_case, item_failures, verdict
 from swr.kinds.engine.mutants import BadPatch, materialise
 from swr.kinds.engine.spec import EngineSpec, load_engine, read_cases
 from swr.kinds.engine.verdict import EngineVerdict
@@ -294,21 +294,19 @@ def grade_until_failed(
     spec: EngineSpec, verifier: Path, mutant: Path, reference: Path, cases: list[Case], sandbox: Sandbox, jobs: int
 ) -> EngineVerdict:
     """grade_engine's verdict on the mutant layered over the reference, cases taken `jobs` at a time and the
-    rest left ungraded once the verdict is sure to fail (some check has failed on more than the share of all
-    cases it may miss): a killed mutant costs a case or two, not the whole hidden set, which bounds what the
-    audit adds to the engine build. The verdict over the graded cases fails exactly when the full one would;
-    its score counts the graded cases only."""
+    rest left ungraded once the verdict is sure to fail (more items failed than the N - pass_at the score
+    may miss): a killed mutant costs a case or two, not the whole hidden set, which bounds what the audit
+    adds to the engine build. The verdict over the graded cases fails exactly when the full one would; its
+    score counts the graded cases' items only."""
     results: list[tuple[Ran, list[dict[str, Any]]]] = []
     n, step = len(cases), max(1, jobs)
+    may_miss = sum(len(case_items(c)) or 1 for c in cases) - spec.score.pass_at
     with ThreadPoolExecutor(step) as pool:
         for start in range(0, n, step):
             results += pool.map(
                 lambda c: grade_case(spec, verifier, mutant, c, sandbox, (reference,)), cases[start : start + step]
             )
-            if any(
-                sum(not r["pass"] for _, recs in results for r in recs if r["check"] == c.name) > (1 - c.share) * n
-                for c in spec.checks
-            ):
+            if sum(bool(f) for ran, recs in results for f in item_failures(spec, ran, recs).values()) > may_miss:
                 break
     return verdict(spec, spec.name, results)
 

@@ -24,7 +24,7 @@ from swr.kinds.engine.task import EngineTask
 from swr.sandbox import Sandbox
 
 Outputs = dict[str, dict[str, Any]]  # case id -> the JSON object a candidate printed
-Measured = dict[tuple[str, str], tuple[Any, bool]]  # (case, check) -> (measured, pass)
+Measured = dict[tuple[str, str], tuple[Any, ...]]  # (case, check) -> its (item, measured, pass) records
 
 DIAGNOSTIC = re.compile(
     r"(^|_)(residuals?|divergences?|div|flux|fluxes|conservation|conserved|balances?|"
@@ -135,11 +135,15 @@ class Probe:
         return {r.case: r.output for r in ran if isinstance(r.output, dict)}
 
     def grade(self, cases: list[Case], outputs: Outputs) -> Measured:
-        """The verifier's (measured, pass) per (case, check) for these outputs, through engine grading."""
+        """The verifier's (item, measured, pass) records per (case, check) for these outputs, through engine
+        grading (a check reported per item has several)."""
         self.graded += 1
         cand = replay_candidate(self.scratch / f"variant-{self.graded}", cases, outputs)
         v = grade_engine(self.spec, self.task.verifier_dir, cand, cases, self.sandbox, self.jobs, self.task.id)
-        return {(r.case, r.check): (r.measured, r.passed) for r in v.records}
+        got: Measured = {}
+        for r in v.records:
+            got[(r.case, r.check)] = (*got.get((r.case, r.check), ()), (r.item, r.measured, r.passed))
+        return got
 
     def followers(
         self,

@@ -186,7 +186,19 @@ def compare_tables(res: dict[str, Any]) -> list[Table]:
     nd = Table("task (every model passed it)", title="non-discriminating")
     for task in res["non_discriminating"]:
         nd.add_row(plain(task))
-    return [models, effort, matrix, dist, fam, nd]
+    return [models, effort, matrix, dist, fam, nd, *score_tables(res)]
+
+
+def score_tables(res: dict[str, Any]) -> list[Table]:
+    """The score tables (ReviveBench's Table 2 for the engines), each as its kind renders it."""
+    out: list[Table] = []
+    for kind, model in res.get("score_tables", {}).items():
+        known = registry.get(kind)
+        if known is None:
+            raise SwrError(f"a score table of unknown kind {kind!r}", field="kind")
+        table: Table = known.score_table(model)
+        out.append(table)
+    return out
 
 
 def demo_table(rows: list[dict[str, Any]]) -> Table:

@@ -16,6 +16,7 @@ from swr.kinds.taskfile import read_task_file
 from swr.kinds.verdict import Verdict
 
 from .results import pass_at_k
+from .score_table import score_tables
 from .store import RunRecord, Store
 
 MISSING = "missing_candidate"  # a run that left no program: recorded, but nothing was scored
@@ -251,6 +252,7 @@ def compare_jobs(jobs_dir: Path, jobs: list[str], k: int | None = None) -> dict[
     for t, row in matrix.items():
         tasks[t]["successes"] = sum(c["passed"] for c in row.values())
     dist = {str(n): sum(info["successes"] == n for info in tasks.values()) for n in range(len(pools) + 1)}
+    planned_in = {t: [releases[j] for j in sorted({p.job for ps in by_cell[t].values() for p in ps})] for t in tasks}
     return {
         "jobs": names,
         "k": k,
@@ -260,6 +262,7 @@ def compare_jobs(jobs_dir: Path, jobs: list[str], k: int | None = None) -> dict[
         "success_distribution": dist,
         "family_turns_correlation": family_turns(pools, tasks),
         "non_discriminating": [t for t, info in tasks.items() if pools and info["successes"] == len(pools)],
+        "score_tables": score_tables(matrix, list(pools), planned_in),
     }
 
 

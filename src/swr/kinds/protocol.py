@@ -225,3 +225,13 @@ class TaskKind(Protocol):
     def harbor_reward(self, verdict: Verdict) -> Mapping[str, float]:
         """A verdict's reward components (swr.export.harbor_judge.Reward's fields): Harbor's reward file."""
         ...
+
+    def score_row(self, meta: TaskModel) -> dict[str, str] | None:
+        """A task's head cells in the score table of `swr results JOB…` and the report (ReviveBench's Table 2:
+        an engine's name and commercial analog), in column order; None: its tasks have no such table."""
+        ...
+
+    def score_table(self, table: dict[str, Any]) -> Any:
+        """Its score table (swr.harness.score_table's model) as a rich renderable; asked only of a kind
+        whose score_row gives rows."""
+        ...

@@ -1,6 +1,7 @@
-"""`python -m swr.kinds.engine check DIR`: an engine through everything its build demands — the hand-derived
-self-tests hold for the reference, the reference passes every case with margin (the achievability probe),
-the empty candidate and every cheating candidate fail, each on a named check."""
+"""`python -m swr.kinds.engine check DIR`: an engine through everything its build demands — the hidden cases
+hold the items engine.toml's `[score]` declares, the hand-derived self-tests hold for the reference, the
+reference passes every item with margin (the achievability probe), the empty candidate scores no item and
+every cheating candidate fails (scores under `pass_at`), each on a named check."""
 
 from __future__ import annotations
 
@@ -16,12 +17,12 @@ from typing import Any
 
 from swr.audit.adequacy import adequacy, rule_mutants
 from swr.core.errors import SwrError
-from swr.core.layout import CHEATS, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
+from swr.core.layout import CHEATS, ENGINE_TOML, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
 from swr.core.layout import ENGINE_HIDDEN as HIDDEN
 from swr.core.layout import ENGINE_PUBLIC as PUBLIC
 from swr.kinds.engine.grading import Case, grade_engine, run_candidate
 from swr.kinds.engine.spec import N_EXAMPLES, EngineSpec, load_engine, read_cases
-from swr.kinds.engine.verdict import CheckRecord
+from swr.kinds.engine.verdict import CheckRecord, EngineVerdict
 from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
 
 FIXED_NOTE = "hidden cases fixed, not drawn from the seed"
@@ -50,6 +51,29 @@ def hidden_cases(spec: EngineSpec, sandbox: Sandbox, seed: int = 0) -> list[Case
     if not cases:
         raise SwrError("no hidden cases (cases/hidden/*.json or verifier/generate.py)", file=spec.directory)
     return cases
+
+
+def check_items(spec: EngineSpec, cases: list[Case]) -> None:
+    """The hidden cases define the items the score counts: a case's `items` are unique non-empty strings, and
+    all cases together hold exactly the `[score] items` engine.toml declares (a case without `items` is one);
+    else a one-line error naming engine.toml and `score.items`."""
+
+    def refuse(msg: str) -> SwrError:
+        return SwrError(msg, file=spec.directory / ENGINE_TOML, field="score.items")
+
+    for c in cases:
+        items = c.get("items")
+        if items is None:
+            continue
+        if not isinstance(items, list) or not items or not all(isinstance(i, str) and i for i in items):
+            raise refuse(f"hidden case {c['id']}: `items` is not a list of non-empty strings")
+        if len(set(items)) != len(items):
+            raise refuse(
+                f"hidden case {c['id']}: item {next(i for i in items if items.count(i) > 1)!r} is listed twice"
+            )
+    n = sum(len(c.get("items") or ()) or 1 for c in cases)
+    if n != spec.score.items:
+        raise refuse(f"the hidden cases hold {n} items, not the {spec.score.items} declared")
 
 
 def with_expected(spec: EngineSpec, cases: list[Case], sandbox: Sandbox) -> list[Case]:
@@ -186,6 +210,12 @@ def _g(x: float | None) -> str:
     return "none" if x is None else f"{x:.3g}"
 
 
+def every_item(v: EngineVerdict) -> bool:
+    """The reference's bar: every item of every case passed (N/N), not only the `pass_at` a candidate needs."""
+    k, n = (v.score or "0/0").split("/")
+    return k == n != "0"
+
+
 @dataclass
 class Checked:
     """What checking an engine found: its report, the problems (none: ready to build), and its cases
@@ -204,21 +234,23 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     with tempfile.TemporaryDirectory(prefix="swr-rule-mutants-") as d:  # a stale rule patch: found in seconds,
         rule_mutants(spec, spec.directory / REFERENCE, Path(d))  # not after every gate has run
     problems: list[str] = []
+    hidden = hidden_cases(spec, sandbox, seed)
+    check_items(spec, hidden)  # before any case is graded: a wrong count is a one-line error, not a gate
     public = with_expected(spec, read_cases(spec.directory, PUBLIC), sandbox)
     if len(public) != N_EXAMPLES:
         problems.append(f"{PUBLIC}: exactly {N_EXAMPLES} worked examples, found {len(public)}")
-    hidden = with_expected(spec, hidden_cases(spec, sandbox, seed), sandbox)
+    hidden = with_expected(spec, hidden, sandbox)
     cases = public + hidden
     problems += selftests(spec, sandbox)
     verifier = spec.directory / VERIFIER
     ref = grade_engine(spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name)
-    if not ref.passed:
+    if not every_item(ref):
         bad = [r.model_dump(by_alias=True) for r in ref.records if not r.passed][:5]
         problems.append(f"the reference fails: {ref.labels} {bad}")
     other = grade_engine(
         spec, verifier, spec.directory / REFERENCE, cases, sandbox, jobs, spec.name, env=perturbed_platform()
     )
-    if not other.passed:
+    if not every_item(other):
         bad = [r.model_dump(by_alias=True) for r in other.records if not r.passed][:5]
         problems.append(f"the reference fails on another BLAS kernel {perturbed_platform()}: {other.labels} {bad}")
     ach = achievability(spec, ref.records, other.records)
@@ -229,13 +261,13 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
         for a in ach
         if not a["margin_ok"]
     ]
-    with tempfile.TemporaryDirectory() as empty:
-        nop = grade_engine(spec, verifier, Path(empty), cases, sandbox, jobs, spec.name)
-    if nop.passed:
-        problems.append("the empty candidate passes")
+    with tempfile.TemporaryDirectory() as empty:  # nop and the cheats: graded as the task grades, on the hidden
+        nop = grade_engine(spec, verifier, Path(empty), hidden, sandbox, jobs, spec.name)
+    if nop.passed or not nop.score or not nop.score.startswith("0/"):
+        problems.append(f"the empty candidate scores {nop.score}, not 0")
     cheats = {}
     for cheat in sorted((spec.directory / CHEATS).iterdir()) if (spec.directory / CHEATS).is_dir() else []:
-        v = grade_engine(spec, verifier, cheat, cases, sandbox, jobs, spec.name, beneath=(spec.directory / REFERENCE,))
+        v = grade_engine(spec, verifier, cheat, hidden, sandbox, jobs, spec.name, beneath=(spec.directory / REFERENCE,))
         cheats[cheat.name] = {"pass": v.passed, "labels": v.labels, "score": v.score}
         if v.passed or not v.failed_checks:
             problems.append(f"cheat {cheat.name} must fail on a named check: {v.labels}")
@@ -247,7 +279,7 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
         "hidden_cases": "drawn from the seed" if draws_from_seed(spec) else FIXED_NOTE,
         "reference": {"score": ref.score, "labels": ref.labels},
         "achievability": ach,
-        "nop": {"pass": nop.passed, "labels": nop.labels},
+        "nop": {"pass": nop.passed, "labels": nop.labels, "score": nop.score},
         "cheats": cheats,
     }
     report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs)

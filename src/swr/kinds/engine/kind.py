@@ -80,5 +80,15 @@ class EngineKind:
             "reward": 1.0 if verdict.passed else 0.0,
         }
 
+    def score_row(self, meta: Any) -> dict[str, str] | None:
+        """Table 2's head: the engine and the commercial software it stands for."""
+        return {"engine": meta.engine, "analog": meta.analog}
+
+    def score_table(self, table: dict[str, Any]) -> Any:
+        """Table 2's layout: ✓/✗ k/N per engine and model, and the engines each model passed."""
+        from swr.kinds.engine.render import engine_score_table
+
+        return engine_score_table(table)
+
 
 KIND = EngineKind()

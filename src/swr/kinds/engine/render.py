@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 
 from swr.core.text import plain
@@ -46,4 +48,20 @@ def engine_feedback_table(v: EngineVerdict) -> Table:
             f"{e.worst_relative_difference:.3g}",
             plain(", ".join(e.first_differences))[:80],
         )
+    return table
+
+
+def engine_score_table(t: dict[str, Any]) -> Table:
+    """ReviveBench's Table 2 (swr.harness.score_table's model): a row per engine with its analog, a column per
+    model with its best run's ✓/✗ k/N (✓: it passed at the engine's threshold), and the engines each passed."""
+    table = Table(*t["head"], title="engines: best run per model (✓ passed at the engine's k/N threshold)")
+    for m in t["models"]:
+        table.add_column(plain(m), no_wrap=True)
+    for row in t["rows"]:
+        marks = [
+            (f"[green]{c['text']}[/]" if c["passed"] else c["text"]) for c in (row["cells"][m] for m in t["models"])
+        ]
+        table.add_row(*(plain(row[h]) for h in t["head"]), *marks)
+    table.add_section()
+    table.add_row("Engines passed", *([""] * (len(t["head"]) - 1)), *(t["passed"][m]["text"] for m in t["models"]))
     return table

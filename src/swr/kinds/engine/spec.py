@@ -32,21 +32,19 @@ class _Strict(BaseModel):
 
 class Check(_Strict):
     """One notion of correctness. `tolerance` compares a recomputed error with a threshold; `proof` and
-    `invariant` hold or not, and must hold on every hidden case."""
+    `invariant` hold or not. Each is reported per case or per item; an item passes when every check holds
+    on it (the score, not a check, says how many items must pass)."""
 
     name: str = Field(pattern=r"^[a-z0-9_]+$")
     kind: Literal["tolerance", "proof", "invariant"]
     description: str
     threshold: float | None = None  # tolerance: the bound on `measured`
     better: Literal["lower", "higher"] = "lower"  # tolerance: which side of the threshold passes
-    share: float = Field(1.0, gt=0, le=1)  # of hidden cases on which the check must pass
 
     @model_validator(mode="after")
     def _check(self) -> Check:
         if self.kind == "tolerance" and self.threshold is None:
             raise ValueError("a tolerance check needs `threshold`")
-        if self.kind != "tolerance" and self.share < 1:
-            raise ValueError(f"a {self.kind} check must hold on every case: `share` {self.share:g} < 1 is refused")
         return self
 
 
@@ -104,7 +102,7 @@ class EngineSpec(_Strict):
     apt: list[str] = []  # Debian packages its verifier and reference tools run (an exported Harbor image installs them)
     diagnostics: list[str] = []  # dotted paths (`*` any key or index) of figures the candidate reports about itself
     rules: list[Rule] = []  # spec rules with their mutants (swr audit adequacy)
-    score: Score | None = None  # k/N over items (docs/engines.md); required once every engine declares it
+    score: Score  # k of N items (docs/engines.md "Score")
     directory: Path = Field(exclude=True)
 
     @property

@@ -11,10 +11,13 @@ from swr.kinds.verdict import Verdict
 
 
 class CheckRecord(BaseModel):
-    """One (case, check) of an engine's verifier: the recomputed quantity against the spec's threshold."""
+    """One (case, check) of an engine's verifier, or one (case, check, item): the recomputed quantity against
+    the spec's threshold. `item` None: the record covers every item of its case (a verdict written before
+    items existed has none)."""
 
     model_config = ConfigDict(frozen=True, populate_by_name=True, extra="forbid")
     case: str
+    item: str | None = None
     check: str
     kind: Literal["tolerance", "proof", "invariant"]
     measured: Any
@@ -46,7 +49,8 @@ class Example(BaseModel):
 
 
 class EngineVerdict(Verdict):
-    """pass = every check meets its share of cases (proofs and invariants: all of them); score = cases passed.
+    """score = "k/N", items passed of the hidden cases' items (a case without `items` is one); pass = k reaches
+    the spec's `[score] pass_at` (docs/engines.md "Score").
     ./feedback is the same model with `split` "public", a `note` and its `examples` instead (no pass)."""
 
     json_order: ClassVar[tuple[str, ...]] = (

@@ -83,5 +83,13 @@ class RevivalKind:
             "reward": 1.0 if verdict.passed else 0.0,
         }
 
+    def score_row(self, meta: Any) -> dict[str, str] | None:
+        """None: revival tasks have no row in a score table (Table 2 is the engines')."""
+        return None
+
+    def score_table(self, table: dict[str, Any]) -> Any:
+        """Never asked: its tasks have no rows."""
+        return None
+
 
 KIND = RevivalKind()

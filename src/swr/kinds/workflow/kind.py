@@ -88,6 +88,14 @@ class WorkflowKind:
             "reward": 1.0 if verdict.passed else 0.0,
         }
 
+    def score_row(self, meta: Any) -> dict[str, str] | None:
+        """None: workflow tasks have no row in a score table (Table 2 is the engines')."""
+        return None
+
+    def score_table(self, table: dict[str, Any]) -> Any:
+        """Never asked: its tasks have no rows."""
+        return None
+
 
 def _timed(fn: Callable[[], Any]) -> Any:
     """The result with its wall time, for progress lines."""
