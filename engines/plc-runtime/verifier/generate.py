@@ -431,11 +431,12 @@ Probe = tuple[str, str, str]  # VAR_OUTPUT lines, VAR lines, statements
 
 
 def ctd_floor(rng: random.Random, n: int) -> Probe:
-    """A CTD loaded one or two counts above -32768 on the first scan, then counted down every second scan:
-    it must stop at -32768 (spec section 5), not wrap to 32767."""
-    return ("  Floor : INT;\n  FloorQ : BOOL;\n", "  dd : CTD;\n  primed : BOOL;\n",
-            f"dd(CD := NOT dd.CD, LD := NOT primed, PV := -{32768 - rng.randint(1, 2)});\n"
-            "primed := TRUE;\nFloor := dd.CV;\nFloorQ := dd.Q;\n")
+    """A CTD loaded one or two counts above -32768 on the first scan, then counted down by a CD that is TRUE
+    for two scans in four (so a rising edge, not a level, counts): it must stop at -32768 (spec section 5), not
+    wrap to 32767."""
+    return ("  Floor : INT;\n  FloorQ : BOOL;\n", "  dd : CTD;\n  primed : BOOL;\n  nn : INT;\n",
+            f"dd(CD := nn MOD 4 >= 2, LD := NOT primed, PV := -{32768 - rng.randint(1, 2)});\n"
+            "nn := nn + 1;\nprimed := TRUE;\nFloor := dd.CV;\nFloorQ := dd.Q;\n")
 
 
 def ctu_ceiling(rng: random.Random, n: int) -> Probe:
@@ -466,13 +467,24 @@ def mod_negative(dividend: str) -> Callable[[random.Random, int], Probe]:
     return probe
 
 
+def timers(rng: random.Random, n: int) -> Probe:
+    """A TOF and a TP on a signal that flips every scan (spec section 5): the TOF, its preset 1 ms, times from
+    each fall (its ET 0 there, its Q still TRUE); the TP, its preset hours, runs on through the flips (its ET
+    counts while IN is FALSE); and XOR of a timer's output with the signal."""
+    return ("  HoldEt : TIME;\n  PulseEt2 : TIME;\n  Either : BOOL;\n",
+            "  hold : TOF;\n  once : TP;\n  tk : BOOL;\n",
+            "tk := NOT tk;\nhold(IN := tk, PT := T#1ms);\n"
+            f"once(IN := tk, PT := T#{rng.randint(2, 9)}h);\n"
+            "HoldEt := hold.ET;\nPulseEt2 := once.ET;\nEither := once.Q XOR tk;\n")
+
+
 MIN_SCANS = 48  # a scenario hosting ctu_ceiling runs at least this many scans (so E stays near 700)
 PROBES: dict[str, list[Callable[[random.Random, int], Probe]]] = {
     "pulse": [ctd_floor, ctu_ceiling, case_overlap("Pulses")],
     "off-delay": [ctd_floor, ctu_ceiling],
-    "arith": [case_overlap("Up")],
-    "gated": [ctd_floor, mod_negative("Edges")],
-    "sorter": [mod_negative("Level")],
+    "arith": [case_overlap("Up"), timers],
+    "gated": [ctd_floor, mod_negative("Edges"), timers],
+    "sorter": [mod_negative("Level"), timers],
     "first-scan": [case_overlap("Cnt"), mod_negative("Cnt")],
 }
 
