@@ -1,6 +1,9 @@
 """Hidden verifier of cad-2d: every operation's answer is recomputed with ezdxf and shapely from the case's DXF
 and compared with the candidate's own primary output (numbers, rings, points); regions are rebuilt from the
-candidate's rings and their validity and topology are recomputed, never read from a field."""
+candidate's rings and their validity and topology are recomputed, never read from a field.
+
+A hidden case's items (engine.toml [score]) are its operations: each check is reported per operation, beside the
+case-wide records (the worst operation) that grade a worked example, whose one item is the case itself."""
 from __future__ import annotations
 
 import json
@@ -122,54 +125,67 @@ def _check_of(exp: dict[str, Any]) -> str:
     return "value_error" if "value" in exp else "point_error" if "points" in exp else "region_symdiff"
 
 
-def grade(case_input: dict[str, Any], output: Any) -> dict[str, list[tuple[float | None, bool | None, str]]]:
-    """Per check, one (measured, holds, detail) per operation it applies to."""
+Row = tuple[float | None, bool | None, str, str]  # measured, holds, detail, operation id
+
+
+def grade(case_input: dict[str, Any], output: Any) -> dict[str, list[Row]]:
+    """Per check, one (measured, holds, detail, operation id) per operation it applies to."""
     ents = refgeom.read(case_input["dxf"])
     results = output.get("results") if isinstance(output, dict) else None
     results = results if isinstance(results, dict) else {}
     out: dict[str, list] = {c: [] for c in CHECKS}
     for op in case_input["operations"]:
         exp, res = refgeom.expected(ents, op), results.get(str(op["id"]))
-        tag = f"{op['id']} ({op['op']})"
+        tag, oid = f"{op['id']} ({op['op']})", str(op["id"])
         if "error" in exp:
             ok = isinstance(res, dict) and isinstance(res.get("error"), str) and not ANSWERS & set(res)
-            out["value_error"].append((0.0 if ok else None, None, f"{tag}: an error object (and no answer) expected"))
+            out["value_error"].append((0.0 if ok else None, None, f"{tag}: an error object (and no answer) expected", oid))
         elif isinstance(res, dict) and "error" in res:  # an answer hedged by an error decides nothing
-            out[_check_of(exp)].append((None, False, f"{tag}: an `error` where the spec answers"))
+            out[_check_of(exp)].append((None, False, f"{tag}: an `error` where the spec answers", oid))
             if _check_of(exp) == "region_symdiff":
-                out["region_topology"].append((None, False, f"{tag}: an `error` where the spec answers"))
+                out["region_topology"].append((None, False, f"{tag}: an `error` where the spec answers", oid))
         elif "value" in exp:
             m, why = grade_value(exp["value"], res)
-            out["value_error"].append((m, None, f"{tag}: {why}"))
+            out["value_error"].append((m, None, f"{tag}: {why}", oid))
         elif "points" in exp:
             m, why = grade_points(exp["points"], res)
-            out["point_error"].append((m, None, f"{tag}: {why}"))
+            out["point_error"].append((m, None, f"{tag}: {why}", oid))
         else:
             m, holds, why = grade_regions(exp["geometry"], res)
-            out["region_symdiff"].append((m, None, f"{tag}: {why}"))
-            out["region_topology"].append((None, holds, f"{tag}: {why}"))
+            out["region_symdiff"].append((m, None, f"{tag}: {why}", oid))
+            out["region_topology"].append((None, holds, f"{tag}: {why}", oid))
     return out
 
 
-def summarize(name: str, spec: dict[str, Any], rows: list[tuple[float | None, bool | None, str]]) -> dict[str, Any]:
-    """The worst operation decides; a check with no operation in the case holds vacuously."""
+def summarize(name: str, spec: dict[str, Any], rows: list[Row]) -> dict[str, Any]:
+    """The worst operation decides; a check with no operation in the case (or an operation it does not apply
+    to) holds vacuously."""
     if not rows:
         return {"check": name, "measured": 0.0, "pass": True, "detail": "no operation of this kind"}
     if spec.get("kind") != "tolerance":
-        bad = [why for _, holds, why in rows if not holds]
+        bad = [r[2] for r in rows if not r[1]]
         return {"check": name, "measured": None, "pass": not bad, "detail": "; ".join(bad)[:400] or "holds"}
-    if any(m is None for m, _, _ in rows):
-        why = next(w for m, _, w in rows if m is None)
+    if any(r[0] is None for r in rows):
+        why = next(r[2] for r in rows if r[0] is None)
         return {"check": name, "measured": None, "pass": False, "detail": why[:400]}
     worst = max(rows, key=lambda r: r[0])
     t = float(spec["threshold"])
-    return {"check": name, "measured": worst[0], "pass": worst[0] <= t, "detail": worst[2][:400]}
+    return {"check": name, "measured": float(worst[0]), "pass": bool(worst[0] <= t), "detail": worst[2][:400]}
+
+
+def itemised(checks: dict[str, Any], items: list[str], rows: dict[str, list[Row]]) -> list[dict[str, Any]]:
+    """One record per (check, operation the case scores as an item): each operation is graded alone (engine.toml
+    [score]); a check that does not apply to it holds vacuously for it."""
+    ops = {r[3] for rs in rows.values() for r in rs}
+    return [{**summarize(c, checks[c], [r for r in rows[c] if r[3] == item]), "item": item}
+            for item in items if item in ops for c in CHECKS]
 
 
 def main() -> None:
     d = json.load(sys.stdin)
     rows = grade(d["input"], d.get("output"))
-    print(json.dumps({"checks": [summarize(c, d["checks"][c], rows[c]) for c in CHECKS]}))
+    wide = [summarize(c, d["checks"][c], rows[c]) for c in CHECKS]
+    print(json.dumps({"checks": wide + itemised(d["checks"], [str(i) for i in d.get("items") or []], rows)}))
 
 
 if __name__ == "__main__":

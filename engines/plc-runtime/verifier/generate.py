@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from expect import expected
 
@@ -416,18 +417,109 @@ END_PROGRAM
 
 SCENARIOS = [("pulse", pulse), ("off-delay", off_delay), ("arith", arith), ("gated", gated), ("sorter", sorter),
              ("first-scan", first_scan), ("limits", limits)]
-REFUSALS = ["undeclared", "type", "input"]
+# refused programs: an undeclared name, a type error, and three assignments to an input (spec section 3: the
+# rule assign-to-input decides a whole case, so it takes three of them to decide three items)
+REFUSALS = ["undeclared", "type", "input", "input", "input"]
+
+
+# ---- rule probes: a few lines spliced into the scenarios ----------------------------------------------------
+# The engine is scored per case and passes at 10 of 12 (engine.toml [score]): a rule decided by one or two cases
+# could be broken by a passing candidate. So each rule of engine.toml [[rules]] gets a probe of its own in two
+# or three more scenarios, drawn from a stream of its own (the scenarios' own draws stay as they were); each
+# probe declares its own variables and writes outputs of its own.
+Probe = tuple[str, str, str]  # VAR_OUTPUT lines, VAR lines, statements
+
+
+def ctd_floor(rng: random.Random, n: int) -> Probe:
+    """A CTD loaded one or two counts above -32768 on the first scan, then counted down by a CD that is TRUE
+    for two scans in four (so a rising edge, not a level, counts): it must stop at -32768 (spec section 5), not
+    wrap to 32767."""
+    return ("  Floor : INT;\n  FloorQ : BOOL;\n", "  dd : CTD;\n  primed : BOOL;\n  nn : INT;\n",
+            f"dd(CD := nn MOD 4 >= 2, LD := NOT primed, PV := -{32768 - rng.randint(1, 2)});\n"
+            "nn := nn + 1;\nprimed := TRUE;\nFloor := dd.CV;\nFloorQ := dd.Q;\n")
+
+
+def ctu_ceiling(rng: random.Random, n: int) -> Probe:
+    """A CTU toggled 2E times a scan (E rising edges), E such that it reaches 32767 a few scans before the
+    trace's n scans end: it must stop there, not wrap to -32768."""
+    edges = -(-32767 // (n - rng.randint(3, 6)))
+    return ("  Ceiling : INT;\n", "  uu : CTU;\n", "uu(CU := NOT uu.CU);\n" * (2 * edges) + "Ceiling := uu.CV;\n")
+
+
+def case_overlap(counter: str) -> Callable[[random.Random, int], Probe]:
+    """A CASE over a counter that starts at 0, its first two arms both matching 0: the first in source order
+    runs (spec section 5)."""
+    def probe(rng: random.Random, n: int) -> Probe:
+        return ("  Stage : INT;\n", "",
+                f"CASE {counter} OF\n  0..{rng.randint(1, 3)}: Stage := {rng.randint(10, 19)};\n"
+                f"  {-rng.randint(0, 5)}..{rng.randint(5, 99)}: Stage := {rng.randint(20, 29)};\n"
+                f"ELSE\n  Stage := -1;\nEND_CASE;\n")
+    return probe
+
+
+def mod_negative(dividend: str) -> Callable[[random.Random, int], Probe]:
+    """`dividend - c` MOD k for a dividend that starts at or below c: the remainder takes the dividend's sign
+    (spec section 4), -7 MOD 2 = -1."""
+    def probe(rng: random.Random, n: int) -> Probe:
+        k = rng.randint(2, 6)
+        c = k * rng.randint(1, 3) + rng.randint(1, k - 1)
+        return "  Rest : INT;\n", "", f"Rest := ({dividend} - {c}) MOD {k};\n"
+    return probe
+
+
+def timers(rng: random.Random, n: int) -> Probe:
+    """A TOF and a TP on a signal that flips every scan (spec section 5): the TOF, its preset 1 ms, times from
+    each fall (its ET 0 there, its Q still TRUE); the TP, its preset hours, runs on through the flips (its ET
+    counts while IN is FALSE); and XOR of a timer's output with the signal."""
+    return ("  HoldEt : TIME;\n  PulseEt2 : TIME;\n  Either : BOOL;\n",
+            "  hold : TOF;\n  once : TP;\n  tk : BOOL;\n",
+            "tk := NOT tk;\nhold(IN := tk, PT := T#1ms);\n"
+            f"once(IN := tk, PT := T#{rng.randint(2, 9)}h);\n"
+            "HoldEt := hold.ET;\nPulseEt2 := once.ET;\nEither := once.Q XOR tk;\n")
+
+
+MIN_SCANS = 48  # a scenario hosting ctu_ceiling runs at least this many scans (so E stays near 700)
+PROBES: dict[str, list[Callable[[random.Random, int], Probe]]] = {
+    "pulse": [ctd_floor, ctu_ceiling, case_overlap("Pulses")],
+    "off-delay": [ctd_floor, ctu_ceiling],
+    "arith": [case_overlap("Up"), timers],
+    "gated": [ctd_floor, mod_negative("Edges"), timers],
+    "sorter": [mod_negative("Level"), timers],
+    "first-scan": [case_overlap("Cnt"), mod_negative("Cnt")],
+}
+
+
+def spliced(prog: str, probes: list[Probe]) -> str:
+    """The program with each probe's outputs, variables and statements added (its VAR_OUTPUT, its VAR block,
+    before END_PROGRAM; keywords in any letter case)."""
+    for outs, local, body in probes:
+        prog = re.sub(r"(?im)^(var_output)\n", lambda m: m.group(1) + "\n" + outs, prog, count=1)
+        if local:
+            prog = re.sub(r"(?m)^VAR\n", lambda m: "VAR\n" + local, prog, count=1)
+        prog = re.sub(r"(?m)^END_PROGRAM\n", lambda m: body + "END_PROGRAM\n", prog, count=1)
+    return prog
+
+
+def probed(name: str, case: Case, seed: int) -> Case:
+    prog, dt, trace = case
+    rng = random.Random(f"plc-rules:{seed}:{name}")
+    makers = PROBES.get(name, [])
+    if ctu_ceiling in makers and len(trace) < MIN_SCANS:
+        trace = trace + [{} for _ in range(MIN_SCANS - len(trace))]  # inputs keep their values
+    return spliced(prog, [make(rng, len(trace)) for make in makers]), dt, trace
 
 
 def cases(seed: int) -> list[dict[str, Any]]:
+    """Twelve cases, each one scored item (engine.toml [score])."""
     rng = random.Random(seed)
     out = []
     for name, make in SCENARIOS:
-        prog, dt, trace = make(rng)
+        prog, dt, trace = probed(name, make(rng), seed)
         out.append((name, {"program": prog, "scan_time_ms": dt, "inputs": trace}, False))
-    for why in REFUSALS:
+    for k, why in enumerate(REFUSALS):
         prog, dt, trace = refused(rng, why)
-        out.append((f"refused-{why}", {"program": prog, "scan_time_ms": dt, "inputs": trace}, True))
+        name = f"refused-{why}" + (f"{REFUSALS[:k].count(why) + 1}" if REFUSALS.count(why) > 1 else "")
+        out.append((name, {"program": prog, "scan_time_ms": dt, "inputs": trace}, True))
     result = []
     for i, (name, inp, refuse) in enumerate(out):
         exp = expected(inp)

@@ -1,9 +1,11 @@
-"""Hidden SPICE cases from a seed: stdin {"seed": n} -> stdout {"cases": [...]}. Eight circuit templates, one
-per kind of the fixed cases they replace (a diode clamp swept in .dc, an RLC step, a rectifier, the AC gain of
-a diode-biased divider, series diodes at .op, a damped sine into an LC filter, an RC ladder swept linearly, an
-.op of sources that only have time functions), each drawn afresh: component values, scale factors and units,
-node and element names, letter case, line order, sweep and time grids, the ladder's length. Every rule the spec
-states keeps a case that depends on it: AC phases in degrees, current sources driving from n+ to n-, DC values
+"""Hidden SPICE cases from a seed: stdin {"seed": n} -> stdout {"cases": [...]}. Ten circuit templates, eight
+of them one per kind of the fixed cases they replace (a diode clamp swept in .dc, an RLC step, a rectifier, the
+AC gain of a diode-biased divider, series diodes at .op, a damped sine into an LC filter, an RC ladder swept
+linearly, an .op of sources that only have time functions), and two more that let the engine be scored per
+analysis at 9 of 10 (engine.toml [score]) while every rule stays decided by at least two analyses (a .dc sweep
+and an AC gain whose operating point come from time functions, each with a resistor in mils), each drawn afresh: component values, scale factors and
+units, node and element names, letter case, line order, sweep and time grids, the ladder's length. Every rule the
+spec states keeps two or more cases that depend on it: AC phases in degrees, current sources driving from n+ to n-, DC values
 taken from time functions, MIL before M. The expected waveforms come from ngspice (expect.py)."""
 from __future__ import annotations
 
@@ -239,15 +241,52 @@ def op_time_functions(rng: random.Random, nm: Names) -> tuple[str, list[str], st
     return "Sources without a DC value and a resistor in mils", lines, ".op", [f"v({a})", f"i({v})"]
 
 
-TEMPLATES = (dc_clamp, tran_rlc, tran_rectifier, ac_diode_bias, op_diodes, tran_lc_sin, ac_ladder, op_time_functions)
+def dc_time_sources(rng: random.Random, nm: Names) -> tuple[str, list[str], str, list[str]]:
+    """A .dc sweep of a voltage source into a divider with a resistor in mils, loaded by a current source and
+    offset by a second voltage source that only have time functions (their values at t = 0 count in .dc)."""
+    vin, a, b, v, vb = nm.node("in"), nm.node("a"), nm.node("b"), nm.elem("V"), nm.elem("V")
+    ohms = e12(rng, 3, 4)
+    mils = (ohms * rng.choice([Decimal("0.5"), 1, 2]) / Decimal("25.4e-6")).quantize(Decimal(1000))
+    v1 = q(rng.uniform(0.5, 2), 1)
+    lines = [f"{v} {vin} 0 DC 0", f"{nm.elem('R')} {vin} {a} {num(rng, ohms, 'ohm')}",
+             f"{nm.elem('R')} {a} {b} {mils}{rng.choice(['mil', 'MIL', 'Mil'])}",
+             f"{vb} {b} 0 PULSE({v1} {v1 + q(rng.uniform(1, 3), 1)} 1m 1u 1u 1m 3m)",
+             f"{nm.elem('I')} 0 {a} SIN({num(rng, two(rng.uniform(0.2e-3, 1e-3)))} 1m 1k)",
+             f"{nm.elem('R')} {a} 0 {num(rng, e12(rng, 3, 5), 'ohm')}"]
+    lo, hi = -rng.randint(1, 4), rng.randint(2, 6)
+    card = f".dc {v} {lo} {hi} {rng.choice(['0.5', '0.25', '1'])}"
+    return "Divider in mils swept in .dc, sources without a DC value", lines, card, [f"v({a})", f"i({v})", f"i({vb})"]
+
+
+def ac_time_bias(rng: random.Random, nm: Names) -> tuple[str, list[str], str, list[str]]:
+    """The small-signal gain of a diode biased by a source that only has a PULSE (its value at t = 0 sets the
+    operating point) through a resistor in mils; the signal enters through a capacitor at a phase in degrees."""
+    vb, s, a, out, v, m = nm.node("vb"), nm.node("s"), nm.node("a"), nm.node("out"), nm.elem("V"), f"dq{rng.randint(1, 9)}"
+    v1 = q(rng.uniform(1.5, 4), 1)
+    ohms = e12(rng, 3, 4)
+    mils = (ohms * rng.choice([Decimal("0.5"), 1, 2]) / Decimal("25.4e-6")).quantize(Decimal(1000))
+    lines = [f"{nm.elem('V')} {vb} 0 PULSE({v1} {v1 + 1} 1m 1u 1u 1m 3m)",
+             f"{nm.elem('R')} {vb} {a} {mils}{rng.choice(['mil', 'MIL', 'Mil'])}",
+             f"{nm.elem('D')} {a} 0 {m}", f"{v} {s} 0 AC {q(rng.uniform(0.5, 2), 1)} {phase(rng)}",
+             f"{nm.elem('C')} {s} {a} {num(rng, e12(rng, -7, -5), 'F')}",
+             f"{nm.elem('R')} {a} {out} {num(rng, e12(rng, 2, 4), 'ohm')}",
+             f"{nm.elem('C')} {out} 0 {num(rng, e12(rng, -8, -6), 'F')}", model(rng, m, -15, -13, 1.0, 1.5)]
+    f1 = Decimal(rng.choice([10, 20, 50]))
+    card = f".ac dec {rng.randint(5, 10)} {num(rng, f1, 'Hz')} {num(rng, f1 * 10 ** rng.randint(4, 5), 'Hz')}"
+    return "Diode biased by a time function, AC gain", lines, card, [f"v({a})", f"v({out})", f"i({v})"]
+
+
+TEMPLATES = (dc_clamp, tran_rlc, tran_rectifier, ac_diode_bias, op_diodes, tran_lc_sin, ac_ladder, op_time_functions,
+             dc_time_sources, ac_time_bias)
 
 
 def cases(seed: int) -> list[dict[str, Any]]:
+    """One case per template; each is one scored item (engine.toml [score]): its analysis."""
     out = []
     for k, template in enumerate(TEMPLATES):
         rng = random.Random(f"{seed}:{template.__name__}")
         title, lines, card, probes = template(rng, Names(rng))
-        out.append({"id": f"h{k + 1}-{template.__name__.replace('_', '-')}",
+        out.append({"id": f"h{k + 1}-{template.__name__.replace('_', '-')}", "items": [card.split()[0][1:].lower()],
                     "input": {"netlist": netlist(rng, title, lines, card), "probes": probes}})
     return out
 

@@ -275,11 +275,15 @@ def exact_fit(rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 LINEAR: list[Draw] = [collinear, through_origin]
-# Cases every release holds whatever its draws, one in each of the first sessions, each exercising a rule of the
+# Analyses every release holds whatever its draws, dealt to the sessions in turn, each exercising a rule of the
 # spec that the drawn sessions may leave alone (engine.toml `[[rules]]`, `swr audit adequacy`): an exact fit
 # (section 2), a regression through the origin (3.2: uncentred TSS; the drawn sessions pick one of LINEAR), an
-# ANOVA at 7 constant leading digits (6: sums of squares from deviations; drawn offsets may be only 10^3).
-RULE_CASES: list[Draw] = [exact_fit, through_origin, lambda rng: anova(rng, 6)]
+# ANOVA at 7 constant leading digits (6: sums of squares from deviations; drawn offsets may be only 10^3). The
+# engine is scored per analysis and passes at 40 of 43 (engine.toml [score]), so each rule must decide at least
+# 43 - 40 + 1 = 4 analyses: four of each, and a sixth univariate series (sample SD and lag-1 autocorrelation
+# decide the five drawn ones already) for 30 + 13 = 43 analyses in every release.
+RULES_PER_KIND = 4
+RULE_CASES: list[Draw] = [exact_fit, through_origin, lambda rng: anova(rng, 6)] * RULES_PER_KIND + [univariate]
 
 
 def session(rng: random.Random, families: list[str]) -> dict[str, Any]:
@@ -297,15 +301,19 @@ def session(rng: random.Random, families: list[str]) -> dict[str, Any]:
 
 
 def hidden(seed: int, sessions: int = 5) -> list[dict[str, Any]]:
-    """`sessions` sessions drawn from `seed`; every nonlinear family appears before any repeats."""
+    """`sessions` sessions drawn from `seed`; every nonlinear family appears before any repeats. Each session's
+    analyses are its scored items (`items`: their ids), 43 in all."""
     rng = random.Random(seed)
     fams = rng.sample(sorted(MODELS), len(MODELS))
     fams += rng.sample(sorted(MODELS), len(MODELS))
     out = [{"id": f"h{i + 1}", **session(rng, fams[2 * i:2 * i + 2])} for i in range(sessions)]
     extra = random.Random(f"statistics-rules:{seed}")  # a stream of their own: the sessions above draw as before
-    for case, draw in zip(out, RULE_CASES):
+    for j, draw in enumerate(RULE_CASES):
+        case = out[j % sessions]
         inp, cert = draw(extra)
         aid = f"a{len(case['input']['analyses']) + 1}"
         case["input"]["analyses"].append({"id": aid, **inp})
         case["expected"]["results"].append({"id": aid, "procedure": inp["procedure"], **cert})
+    for case in out:
+        case["items"] = [a["id"] for a in case["input"]["analyses"]]
     return out

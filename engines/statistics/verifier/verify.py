@@ -1,6 +1,10 @@
 """Hidden verifier: the log relative error (LRE, NIST StRD / McCullough 1998) of every estimate the candidate
 reports against the certified value the case holds; per procedure, the case's worst LRE. Any output is
-tolerated: a missing, non-numeric or non-finite estimate has LRE 0 (no correct digit)."""
+tolerated: a missing, non-numeric or non-finite estimate has LRE 0 (no correct digit).
+
+A hidden session's items (engine.toml [score]) are its analyses, each one certified quantity group: one record
+per check and analysis, beside the case-wide records (the worst per procedure) that grade a worked example,
+whose one item is the case itself."""
 from __future__ import annotations
 
 import json
@@ -65,24 +69,55 @@ def results_by_id(output: Any) -> dict[str, Any]:
     return {str(r.get("id")): r for r in res if isinstance(r, dict)}
 
 
-def worst(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, tuple[float, str]]:
-    """Per procedure, the lowest LRE over its analyses and certified values, with where it happened."""
-    out: dict[str, tuple[float, str]] = {}
+def analyses(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, tuple[str, float, str]]:
+    """Per analysis id: its procedure, the lowest LRE over its certified values, and where it happened."""
+    out: dict[str, tuple[str, float, str]] = {}
     for cert in expected.get("results", []):
-        proc = cert["procedure"]
-        mine = got.get(str(cert["id"]))
+        proc, aid = cert["procedure"], str(cert["id"])
+        mine = got.get(aid)
         for path, value in leaves(cert):
             est = dig(mine, path, missing=MISSING)
             score = lre(est, value, DIGITS[proc])
-            if proc not in out or score < out[proc][0]:
+            if aid not in out or score < out[aid][1]:
                 shown = est if isinstance(est, (int, float)) else "nothing" if est is MISSING else type(est).__name__
-                out[proc] = (score, f"{cert['id']} {path}: LRE {score:.2f} (reported {shown}, certified {value!r})")
+                out[aid] = (proc, score, f"{aid} {path}: LRE {score:.2f} (reported {shown}, certified {value!r})")
     return out
+
+
+def worst(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, tuple[float, str]]:
+    """Per procedure, the lowest LRE over its analyses and certified values, with where it happened."""
+    out: dict[str, tuple[float, str]] = {}
+    for proc, score, where in analyses(expected, got).values():
+        if proc not in out or score < out[proc][0]:
+            out[proc] = (score, where)
+    return out
+
+
+def itemised(checks: dict[str, Any], items: list[str], per: dict[str, tuple[str, float, str]]) -> list[dict[str, Any]]:
+    """One record per (check, analysis the case scores as an item): the analysis's worst LRE for the check of
+    its procedure; the other checks hold for it vacuously (each item needs a record of every check, and the
+    case-wide one would judge it by another analysis)."""
+    records = []
+    for aid in items:
+        if aid not in per:
+            continue  # not an analysis (a worked example is one item): the case-wide records cover it
+        proc, measured, where = per[aid]
+        for name, kind in CHECKS.items():
+            if name not in checks:
+                continue
+            if kind != proc:
+                records.append({"check": name, "item": aid, "measured": float(DIGITS[kind]), "pass": True,
+                                "detail": f"{aid} is a {proc} analysis"})
+                continue
+            ok = measured >= float(checks[name]["threshold"])
+            records.append({"check": name, "item": aid, "measured": measured, "pass": ok, "detail": f"worst {where}"})
+    return records
 
 
 def main() -> None:
     payload = json.load(sys.stdin)
     checks = payload.get("checks", {})
+    per = analyses(payload.get("expected") or {}, results_by_id(payload.get("output")))
     scores = worst(payload.get("expected") or {}, results_by_id(payload.get("output")))
     records = []
     for name, proc in CHECKS.items():
@@ -96,6 +131,7 @@ def main() -> None:
         measured, where = scores[proc]
         records.append({"check": name, "measured": measured, "pass": measured >= threshold,
                         "detail": f"worst {where}"})
+    records += itemised(checks, [str(i) for i in payload.get("items") or []], per)
     print(json.dumps({"checks": records}))
 
 
