@@ -23,7 +23,6 @@ from swr.kinds.revival.build_file import read_build_file
 from swr.kinds.revival.spec import POST_CUTOFF, load_revival
 from swr.kinds.revival.task import MODULE_REF, RevivalTask
 from swr.kinds.taskfile import read_task_file
-from swr.sandbox import get_sandbox
 
 POST = {"hebrewcal-gregorian": "2026-06-07", "geom3py-vector": "2026-07-29", "lunar-vn-core": "2026-02-07"}
 PLAIN = "toolz-itertoolz"  # the shipped task with an obfuscated variant
@@ -83,7 +82,7 @@ def test_the_cohort_of_each_task_is_its_kinds_answer(release: Path, variant: str
         meta = read_task_file(tasks / name)
         assert (
             str(getattr(meta, "created", None)) == day
-            and f"created = {day}" in (tasks / name / "task.toml").read_text()
+            and f'created = "{day}"' in (tasks / name / "task.toml").read_text()
         )
     assert "created" not in (tasks / PLAIN / "task.toml").read_text()
     workflow = next((linear_release / "tasks").iterdir())
@@ -181,13 +180,11 @@ def test_a_post_cutoff_rebuild_loading_the_original_from_anywhere_fails(
 def test_a_post_cutoff_task_copied_verbatim_fails_as_copied_original(
     revival_release: Path, name: str, tmp_path: Path
 ) -> None:
-    """The original module written back passes every test and probe and fails on the copied_original finding; the
-    oracle (the task's own reference) passes with none."""
+    """The original module written back by a candidate passes every test and probe and fails on the
+    copied_original finding (the oracle agent's runs of the same text pass: the contamination table's oracle job)."""
     task = kinds.load(revival_release / "tasks" / name)
     assert isinstance(task, RevivalTask)
     cand = revival_oracle(task, tmp_path / "cand")
-    sandbox = get_sandbox("bwrap")
-    assert task.grade(cand, sandbox).passed  # the reference: swr wrote it, measured and not flagged
     ref = task.reference_dir / MODULE_REF
     (rel,) = [f.relative_to(ref) for f in ref.rglob("*.py")]
     (cand / rel).write_text((ref / rel).read_text() + "\n")  # a candidate's file: the original again
