@@ -192,6 +192,9 @@ class EchoTask:
     def cohort(self, by: str, cutoff: dt.date | None) -> str:
         return NOT_APPLICABLE
 
+    def contamination(self) -> dict[str, Any] | None:
+        return None
+
     def sibling_group(self) -> str:
         return f"echo:{self.id}"
 

@@ -124,7 +124,8 @@ def results(
     cohort: list[str] = typer.Option(
         [],
         "--cohort",
-        help="Split pass rates by cohort: obfuscated (plain vs obfuscated revival tasks) or released (needs --cutoff).",
+        help="Split pass rates by cohort: obfuscated (plain vs obfuscated revival tasks), released (needs --cutoff) "
+        "or contamination (original vs obfuscated vs post-cutoff, with each obfuscated pair's line similarity).",
     ),
     cutoff: str = typer.Option(
         None,

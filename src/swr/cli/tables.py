@@ -87,6 +87,34 @@ def cohort_tables(res: dict[str, Any]) -> list[Table]:
     return tables
 
 
+def contamination_table(res: dict[str, Any]) -> list[Table]:
+    """The paper's contamination table (`--cohort contamination`): per obfuscated pair in the job, the variant's
+    line similarity to its original as the release recorded it, plain and with canonical identifiers, beside both
+    tasks' pass@1 (the cohort split above it holds original vs obfuscated vs post-cutoff)."""
+    found = res.get("contamination")
+    if not found:
+        return []
+    table = Table(
+        "obfuscated",
+        "original",
+        "line similarity",
+        "canonical identifiers",
+        "pass@1",
+        "original pass@1",
+        title=f"{plain(res['job'])}: obfuscated pairs (post-cutoff: created on or after {found['post_cutoff']})",
+    )
+    for p in found["pairs"]:
+        table.add_row(
+            plain(p["obfuscated"]),
+            plain(p["original"]),
+            f"{p['ratio']:.2f}",
+            f"{p['ratio_canonical']:.2f}",
+            _fmt(p["pass_at_1"]),
+            _fmt(p["original_pass_at_1"]),
+        )
+    return [table]
+
+
 def _fmt(x: float | None, spec: str = ".3f") -> str:
     return "-" if x is None else format(x, spec)
 
@@ -129,7 +157,7 @@ def results_tables(res: dict[str, Any]) -> list[Table]:
         for task, s in res["scores"].items():
             scores.add_row(plain(task), s)
         tables.append(scores)
-    return tables + cohort_tables(res)
+    return tables + cohort_tables(res) + contamination_table(res)
 
 
 def _cell(c: dict[str, Any]) -> str:

@@ -138,7 +138,10 @@ def job_results(
             raise SwrError(f"no job named {job!r}", file=store.path)
         planned = [tuple(p) for p in cfg["planned"]]
         split = {by: task_cohorts(Path(cfg["release"]), {p[0] for p in planned}, by, cutoff) for by in cohorts}
-        out = summarise(store.runs(job), planned, k, split)
+        records = store.runs(job)
+        out = summarise(records, planned, k, split)
+        if "contamination" in cohorts:
+            out["contamination"] = contamination(Path(cfg["release"]), _passes(records, planned))
         return {
             "job": job,
             "agent": cfg["agent"],
@@ -169,3 +172,36 @@ def task_cohorts(release: Path, tasks: set[str], by: str, cutoff: dt.date | None
         if not at.task(t).toml.is_file():
             raise SwrError("not found: cohorts are read from the release the job ran on", file=at.task(t).toml)
     return {t: kinds.cohort(at.task(t).root, by, cutoff) for t in sorted(tasks)}
+
+
+def _passes(records: list[RunRecord], planned: list[tuple[str, int, str]]) -> dict[str, list[bool]]:
+    """{task: each planned attempt passed}, as summarise counts them (no record, or not done: a failure)."""
+    by_key = {r.key: r for r in records}
+    out: dict[str, list[bool]] = defaultdict(list)
+    for task, _attempt, key in planned:
+        r = by_key.get(key)
+        out[task].append(r is not None and r.status == "done" and bool(r.passed))
+    return dict(out)
+
+
+def contamination(release: Path, passes: dict[str, list[bool]]) -> dict[str, Any]:
+    """The paper's contamination table beside the cohort split: the post-cutoff date, and per obfuscated pair in
+    the job the variant's line similarity to its original (recorded in the release when the variant was built,
+    plain and with canonical identifiers) with both tasks' pass@1 (None for a twin the job did not run)."""
+    at = ReleasePaths(release)
+    pairs = []
+    for task in sorted(passes):
+        found = kinds.contamination(at.task(task).root)
+        if found is None:
+            continue
+        original = found.pop("original")
+        pairs.append(
+            {
+                "obfuscated": task,
+                "original": original,
+                **found,
+                "pass_at_1": _mean_pass_at({task: passes[task]}, 1),
+                "original_pass_at_1": _mean_pass_at({original: passes[original]}, 1) if original in passes else None,
+            }
+        )
+    return {"post_cutoff": kinds.POST_CUTOFF.isoformat(), "pairs": pairs}

@@ -8,20 +8,23 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from swr.core.errors import SwrError
 from swr.core.layout import TaskPaths
 from swr.kinds import registry
 from swr.kinds.protocol import AUDITS, NOT_APPLICABLE, AgentBrief, HarborParts, KindTask, TaskKind
+from swr.kinds.revival.spec import POST_CUTOFF
 from swr.kinds.taskfile import read_task_file
 from swr.kinds.workflow.task import WORKFLOW_BRIEF
 
 AnyTask = KindTask
-COHORTS = ("obfuscated", "released")
+COHORTS = ("obfuscated", "released", "contamination")
 __all__ = [
     "AUDITS",
     "COHORTS",
     "NOT_APPLICABLE",
+    "POST_CUTOFF",
     "WORKFLOW_BRIEF",
     "AgentBrief",
     "AnyTask",
@@ -29,6 +32,7 @@ __all__ = [
     "KindTask",
     "TaskKind",
     "cohort",
+    "contamination",
     "covered",
     "kind_of",
     "load",
@@ -75,6 +79,11 @@ def covered(roots: Iterable[Path], audit: str) -> tuple[list[Path], list[dict[st
 def cohort(root: Path, by: str, cutoff: dt.date | None = None) -> str:
     """A task's cohort for `swr results --cohort` (NOT_APPLICABLE for a kind without cohorts)."""
     return load(root).cohort(by, cutoff)
+
+
+def contamination(root: Path) -> dict[str, Any] | None:
+    """What a task's build recorded of a contamination control (None for a task without one)."""
+    return load(root).contamination()
 
 
 def sibling_group(root: Path) -> str:

@@ -34,6 +34,10 @@ class BaseTask(Forbidden):
         """Not split into cohorts."""
         return NOT_APPLICABLE
 
+    def contamination(self) -> dict[str, Any] | None:
+        """No contamination control."""
+        return None
+
     def sibling_group(self) -> str:
         """Its source (a workflow, an engine): every variant of it shares one group."""
         return f"{self.meta.kind}:{self.meta.source}"

@@ -162,6 +162,11 @@ class KindTask(Protocol):
         """Its cohort for `swr results --cohort` (NOT_APPLICABLE for a kind without one)."""
         ...
 
+    def contamination(self) -> dict[str, Any] | None:
+        """What its build recorded of a contamination control (an obfuscated variant's similarity to its
+        original, for `swr results --cohort contamination`), or None."""
+        ...
+
     def sibling_group(self) -> str:
         """What it shares with sibling variants, so that a held-out split leaves out the whole group."""
         ...

@@ -15,7 +15,7 @@ from swr.core.layout import JobPaths, ReleasePaths, RunPaths, results_db
 from swr.core.release_dir import list_tasks, load_release
 from swr.core.release_file import ReleaseFile
 from swr.harness.matrix import compare_jobs, label_of
-from swr.harness.results import summarise
+from swr.harness.results import job_results, summarise
 from swr.harness.store import RunRecord, Store
 from swr.kinds.taskfile import read_task_file
 
@@ -44,6 +44,7 @@ class ReportData:
     tasks: list[dict[str, str]] = field(default_factory=list)  # the release's tasks (id, kind, domain, family)
     audits: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     summary: ReleaseFile | None = None  # release.json
+    contamination: dict[str, dict[str, Any]] = field(default_factory=dict)  # job -> its contamination table
 
 
 def page_name(job: str, key: str) -> str:
@@ -110,7 +111,22 @@ def _gather_jobs(data: ReportData, jobs_dir: Path, k: int | None) -> None:
                 recs.append(r)
         data.runs += [Run(r, page_name(job, r.key), JobPaths(jobs_dir, job).run(r.key)) for r in records]
     data.by_model = {label: summarise(recs, planned) for label, (recs, planned) in sorted(pooled.items())}
+    data.contamination = {job: c for job in data.jobs if (c := contamination_of(jobs_dir, job, k))}
     data.runs.sort(key=lambda x: (x.record.task, x.record.job, x.record.attempt, x.record.key))
+
+
+def contamination_of(jobs_dir: Path, job: str, k: int | None) -> dict[str, Any] | None:
+    """The job's contamination table (swr results --cohort contamination) when its release is still there and
+    holds a task with a contamination cohort (a revival task); None otherwise, so that other jobs' reports and
+    those of a removed release stay as they were."""
+    try:
+        res = job_results(jobs_dir, job, k, ("contamination",))
+    except SwrError:  # the release (or a task of it) is gone: the report shows what it has
+        return None
+    split = res["cohorts"]["contamination"]
+    if set(split) <= {"n/a"}:
+        return None
+    return {"cohorts": split, **res["contamination"]}
 
 
 def _gather_release(data: ReportData, release: Path) -> None:

@@ -15,6 +15,10 @@ from swr.core.layout import PORT_PATCH, PROBES, REVIVAL_PROJECT, REVIVAL_TOML
 from swr.kinds.engine.spec import DOMAINS
 
 KINDS = ("deleted-module", "dependency-rot", "build")
+# The post-cutoff cohort's date (`swr results --cohort contamination`, docs/revival.md): a task whose project was
+# created on or after it (`created`: its repository's creation or first release) is one no model trained before it
+# can have read. Later than the knowledge cutoff of the models swr grades today; the one place it is stated.
+POST_CUTOFF = dt.date(2026, 1, 1)
 PIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?==[A-Za-z0-9.+!_-]+$")
 PYPI = re.compile(r"^pypi:([A-Za-z0-9][A-Za-z0-9._-]*)==([A-Za-z0-9.+!_-]+)$")
 # a Debian source package at a version (epoch and Debian revision allowed): its upstream .orig.tar.* is the source
@@ -119,6 +123,7 @@ class RevivalSpec(_Strict):
     source: str  # "pypi:NAME==VERSION", "debian:SRCPKG=VERSION" or "local"
     sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
     released: dt.date
+    created: dt.date | None = None  # the repository's creation or first release (the post-cutoff cohort)
     module: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_.]*$")
     native: Env
     target: Env

@@ -24,7 +24,7 @@ from swr.kinds.revival import copied, envs, originals
 from swr.kinds.revival.build_file import read_build_file
 from swr.kinds.revival.grading import Verifier, grade_revival, no_public_tests
 from swr.kinds.revival.source import apply_patch
-from swr.kinds.revival.spec import Env, RevivalSpec, Verify, load_revival
+from swr.kinds.revival.spec import POST_CUTOFF, Env, RevivalSpec, Verify, load_revival
 from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
 from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.taskfile import Anticheat, Environment, dump_task_file
@@ -169,12 +169,35 @@ class RevivalTask(BaseTask):
         return ()
 
     def cohort(self, by: str, cutoff: dt.date | None) -> str:
-        """Plain or obfuscated; released before or on/after the cutoff (its upstream release date)."""
+        """Plain or obfuscated; released before or on/after the cutoff (its upstream release date); for the
+        contamination table, original, obfuscated, or post-cutoff (its project created on or after POST_CUTOFF:
+        the paper's third control, a project no model trained before it can have read)."""
         if by == "obfuscated":
             return "obfuscated" if self.meta.obfuscated else "plain"
+        if by == "contamination":
+            if self.meta.obfuscated:
+                return "obfuscated"
+            created = self.meta.created
+            return "post-cutoff" if created is not None and created >= POST_CUTOFF else "original"
         if cutoff is None:
             raise SwrError("a release-date cohort needs a cutoff date", field="--cutoff")
         return f"released < {cutoff}" if self.meta.released < cutoff else f"released >= {cutoff}"
+
+    def contamination(self) -> dict[str, Any] | None:
+        """An obfuscated variant's similarity to its original as its build recorded it (build.json's
+        identifiability: the variant's module against the plain original, normalised line ratio and coverage,
+        plain and with canonical identifiers); None for any other task or one built before it was recorded."""
+        built = read_build_file(self.paths.build_record) if self.meta.obfuscated else None
+        if built is None or built.identifiability is None:
+            return None
+        sim = built.identifiability.similarity_to_original
+        return {
+            "original": built.obfuscated_from,
+            "ratio": sim.ratio,
+            "ratio_canonical": sim.ratio_canonical,
+            "coverage": sim.coverage,
+            "coverage_canonical": sim.coverage_canonical,
+        }
 
     def sibling_group(self) -> str:
         """Its id; an obfuscated twin's is its original's, so a held-out split keeps the pair together."""
@@ -275,6 +298,7 @@ def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
         domain=spec.domain,
         summary=spec.summary,
         released=spec.released,
+        created=spec.created,
         obfuscated=obfuscated,
         target=Environment(python=spec.target.python, pip=spec.target.pip, apt=spec.target.apt),
         anticheat=Anticheat(forbidden_packages=forbidden),

@@ -32,6 +32,7 @@ class RevivalTaskFile(_Model):
     domain: str
     summary: str
     released: dt.date
+    created: dt.date | None = None  # the project's creation or first release, when the spec records it
     obfuscated: bool = False
     target: Environment  # the interpreter and pins the project must run with
     anticheat: Anticheat = Anticheat()
