@@ -42,6 +42,7 @@ def _workflow_done(r: BuildResult, i: int, n: int) -> None:
     s = r.summary()  # every kind's: name, family, domain, status, reason, tasks
     n_tasks = len(r.tasks)
     what = f"{n_tasks} task{'s' * (n_tasks != 1)}" if not r.failure else f"left out: {r.failure}"
+    what = s["reason"] if s["status"] == "skipped" else what  # a task this machine cannot run (no GPU)
     what += dropped_note(getattr(r, "dropped", {}))  # engines drop no variant
     margins = getattr(r, "margins", "")  # an engine's thresholds: attained, required, margin, variation
     adequacy = getattr(r, "adequacy", "")  # an engine's mutants killed by its hidden cases, and the kill rate
@@ -79,6 +80,8 @@ def _run_build(paths: list[Path], out_dir: Path, opts: Any, force: bool = False)
     for r in results:
         if r.failure:
             err.print(f"swr: {r.message}", markup=False, highlight=False, soft_wrap=True)
+        elif (s := r.summary())["status"] == "skipped":  # a task this machine cannot run: neither built nor failed
+            err.print(f"swr: {s['name']}: {s['reason']}", markup=False, highlight=False, soft_wrap=True)
     out.print(f"release written to {out_dir} ({sum(len(r.tasks) for r in results)} tasks)")
     return not any(r.failure for r in results)
 

@@ -92,7 +92,8 @@ def run(
     else:
         out.print(
             f"job {cfg.name}: {res['passed']}/{res['runs']} runs passed, pass@1 {res['pass_at_1']:.3f}, "
-            f"{res['infra_failures']} infrastructure failures",
+            f"{res['infra_failures']} infrastructure failures"
+            + (f", {res['skipped']} skipped (this machine cannot run them)" if res.get("skipped") else ""),
             markup=False,
             highlight=False,
         )

@@ -55,7 +55,7 @@ def dropped_note(dropped: dict[Any, str]) -> str:
 def build_table(workflows: list[dict[str, Any]]) -> Table:
     table = Table("workflow", "family", "domain", "status", "tasks / reason", title="build")
     for w in workflows:
-        status = "[green]ok[/]" if w["status"] == "ok" else "[red]failed[/]"
+        status = {"ok": "[green]ok[/]", "skipped": "[yellow]skipped[/]"}.get(w["status"], "[red]failed[/]")
         dropped = dropped_note(w.get("dropped_variants", {}))
         table.add_row(
             w["name"],
@@ -129,7 +129,8 @@ def results_tables(res: dict[str, Any]) -> list[Table]:
         f"pass@k, k={res['k']}",
         "infrastructure failures",
         "missing records",
-        title=f"job {plain(res['job'])} ({plain(res['agent'])}, {plain(str(res['model']))})",
+        title=f"job {plain(res['job'])} ({plain(res['agent'])}, {plain(str(res['model']))})"
+        + (f"; {res['skipped']} runs skipped, not counted (cannot run here)" if res.get("skipped") else ""),
     )
     head.add_row(
         str(res["runs"]),

@@ -29,7 +29,7 @@ class Built(_Record):
     name: str
     family: str
     domain: str
-    status: Literal["ok", "failed"]
+    status: Literal["ok", "failed", "skipped"]  # skipped: this machine cannot build it (a revival needing a GPU)
     reason: str | None
     tasks: list[str]
 

@@ -46,9 +46,13 @@ def summarise(
     meta: dict[str, tuple[str, str]] = {}
     labels: Counter[str] = Counter()
     pairs: Counter[str] = Counter()
-    missing = infra = 0
+    missing = infra = skipped = 0
     for task, _attempt, key in planned:
         r = by_key.get(key)
+        if r is not None and r.status == "done" and r.passed is None:  # graded on a machine that cannot run it
+            skipped += 1  # (a revival needing a GPU): neither a pass nor a fail, out of every rate, counted apart
+            labels[r.label or "skipped"] += 1
+            continue
         ok = r is not None and r.status == "done" and bool(r.passed)
         outcomes[task].append(ok)
         if r is None:
@@ -73,7 +77,8 @@ def summarise(
         return {name: {"tasks": len(ts), "pass_at_1": _mean_pass_at(ts, 1)} for name, ts in sorted(g.items())}
 
     return {
-        "runs": len(planned),
+        "runs": len(planned) - skipped,
+        **({"skipped": skipped} if skipped else {}),
         "passed": sum(sum(v) for v in outcomes.values()),
         "tasks": len(outcomes),
         "attempts": attempts,

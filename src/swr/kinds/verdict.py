@@ -100,11 +100,13 @@ ANTI_CHEAT = "anti_cheat"
 
 def run_outcome(
     verdict: Verdict | dict[str, Any], limit: str | None, cheated: bool, policy: str
-) -> tuple[bool, str, list[str]]:
+) -> tuple[bool | None, str, list[str]]:
     """A run's (passed, label, labels): its verdict's, then the agent's limit and anti-cheat as the harness saw
     them. Under the `fail` policy a cheat fails a passing verdict; under `record` it is only named."""
     v = parse_verdict(verdict)  # type: ignore[arg-type]
     labels = v.labels + ([limit] if limit else []) + ([ANTI_CHEAT] if cheated else [])
+    if v.passed is None and not v.public_only:  # graded where it cannot run (a task needing a GPU): skipped,
+        return None, v.label or "skipped", labels  # neither a pass nor a fail (swr.harness.results counts it apart)
     passed = bool(v.passed) and not (cheated and policy == "fail")
     label = "pass" if passed else (ANTI_CHEAT if cheated and v.passed else (limit or v.label or ""))
     return passed, label, labels

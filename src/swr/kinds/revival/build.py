@@ -40,6 +40,7 @@ class RevivalResult:
     failure: str | None = None
     wall_s: float = 0.0
     record: dict[str, Any] = field(default_factory=dict)
+    skipped: str | None = None  # why this machine cannot build it ([requires] device): neither built nor failed
 
     @property
     def message(self) -> str:
@@ -52,8 +53,8 @@ class RevivalResult:
             "domain": self.spec.domain,
             "kind": "revival",
             "revival": self.spec.kind,
-            "status": "failed" if self.failure else "ok",
-            "reason": self.failure,
+            "status": "failed" if self.failure else "skipped" if self.skipped else "ok",
+            "reason": self.failure or self.skipped,
             "tasks": self.tasks,
         }
 

@@ -51,6 +51,7 @@ LABEL_ORDER = (
 )
 # ./feedback of a task whose every test file is hidden: nothing runs, and the verdict says so instead of failing
 NO_PUBLIC_TESTS = "no_public_tests"
+SKIPPED = "skipped_no_device"  # a task this machine cannot run (swr.kinds.revival.device): neither pass nor fail
 NO_PUBLIC_NOTE = (
     "every test file of this project is hidden, so there is no test to run here; the hidden suite "
     "(its tests and probes) decides"
@@ -323,6 +324,24 @@ def _feedback_cases(outcomes: dict[str, str] | None, public: tuple[str, ...]) ->
     entries themselves, so that an empty run is a failure with a reason, never a pass of 0/0."""
     ran = [t for t, o in (outcomes or {}).items() if o != "skipped"]
     return ran or list(outcomes or ()) or list(public)
+
+
+def device_skipped(task_id: str, why: str) -> RevivalVerdict:
+    """A task this machine cannot run (`[requires] device`, swr.kinds.revival.device): `pass` null, label
+    skipped_no_device, no record. Neither a pass nor a fail: `swr results` counts it apart from the pass rates."""
+    return RevivalVerdict.model_validate(
+        {
+            "kind": "revival",
+            "task": task_id,
+            "pass": None,
+            "label": SKIPPED,
+            "labels": [SKIPPED],
+            "score": "0/0",
+            "records": [],
+            "anticheat": [],
+            "detail": why,
+        }
+    )
 
 
 def no_public_tests(task_id: str, candidate: Path, pins: dict[str, str]) -> RevivalVerdict:

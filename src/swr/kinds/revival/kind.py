@@ -53,7 +53,7 @@ class RevivalKind:
 
         results: list[BuildResult] = []
         for d in sources:
-            results.append(build_with_variant(d, ReleasePaths(staging).tasks, sandbox))
+            results.append(skipped(d) or build_with_variant(d, ReleasePaths(staging).tasks, sandbox))
             report(results[-1])
         return results
 
@@ -90,6 +90,23 @@ class RevivalKind:
     def score_table(self, table: dict[str, Any]) -> Any:
         """Never asked: its tasks have no rows."""
         return None
+
+
+def skipped(directory: Path) -> BuildResult | None:
+    """A task this machine cannot run (`[requires] device`): left out of the release with its one-line reason
+    (status "skipped" in release.json: neither built nor failed), before anything is fetched or made. A spec
+    that does not load is left to the build, which reports it as a failure."""
+    from swr.core.errors import SwrError
+    from swr.kinds.revival.build import RevivalResult
+    from swr.kinds.revival.device import missing
+    from swr.kinds.revival.spec import load_revival
+
+    try:
+        spec = load_revival(directory)
+    except SwrError:
+        return None
+    why = missing(spec)
+    return RevivalResult(spec, [], skipped=why) if why else None
 
 
 KIND = RevivalKind()

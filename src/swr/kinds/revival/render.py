@@ -13,6 +13,8 @@ def revival_verdict_table(v: RevivalVerdict) -> RenderableType:
     """The failed records (or all when none failed), then pytest's account when ./feedback has one, its lines
     kept. ./feedback with no public test to run says that, and neither PASS nor FAIL nor a score of 0/0."""
     split = " (public tests)" if v.public_only else ""
+    if v.passed is None and not v.public_only:  # grading.device_skipped: neither PASS nor FAIL
+        return plain_lines(f"{one_line(v.task)}: SKIPPED ({v.label}): {v.detail}")
     if v.passed is None:  # grading.no_public_tests
         return plain_lines(f"{one_line(v.task)}{split}: no public tests: {v.detail}")
     score = f"  score {v.score}" if v.records else ""

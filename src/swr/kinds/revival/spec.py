@@ -115,6 +115,14 @@ class ObfuscateVariant(_Strict):
     drop: tuple[str, ...] = ()  # project paths left out of the variant: what the rewrite cannot carry
 
 
+class Requires(_Strict):
+    """`[requires]`: what the machine must have for the task to run at all. `device = "gpu"`: its project's
+    kernels need an accelerator; where there is none (swr.kinds.revival.device) build, grade and run skip it
+    with one line, counting it neither a pass nor a fail."""
+
+    device: Literal["cpu", "gpu"] = "cpu"
+
+
 class RevivalSpec(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     kind: Literal[KINDS]  # type: ignore[valid-type]
@@ -130,6 +138,7 @@ class RevivalSpec(_Strict):
     verify: Verify
     anticheat: RevivalAnticheat = RevivalAnticheat()
     obfuscate: ObfuscateVariant | None = None
+    requires: Requires = Requires()
     directory: Path = Field(exclude=True)
 
     @model_validator(mode="after")

@@ -20,9 +20,9 @@ from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.trees import KEEP_ALL, copy_tree
 from swr.kinds.base import BaseTask
 from swr.kinds.protocol import AgentBrief, HarborParts, Split
-from swr.kinds.revival import copied, envs, originals
+from swr.kinds.revival import copied, device, envs, originals
 from swr.kinds.revival.build_file import read_build_file
-from swr.kinds.revival.grading import Verifier, grade_revival, no_public_tests
+from swr.kinds.revival.grading import Verifier, device_skipped, grade_revival, no_public_tests
 from swr.kinds.revival.source import apply_patch
 from swr.kinds.revival.spec import POST_CUTOFF, Env, RevivalSpec, Verify, load_revival
 from swr.kinds.revival.taskfile import RevivalFeedback, RevivalTaskFile
@@ -93,6 +93,8 @@ class RevivalTask(BaseTask):
 
         if split == "public" and not self.meta.feedback.public:
             return no_public_tests(self.id, candidate, self.target().pins())
+        if self.paths.revival_toml.is_file() and (why := device.missing(self.spec)):
+            return device_skipped(self.id, why)  # before the target venv is made: nothing here can run it
         return grade_revival(self.verifier(split), self.id, candidate, sandbox, split, reference)
 
     def verifier(self, split: str = "all") -> Verifier:
