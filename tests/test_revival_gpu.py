@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, release_slice, swr
 
 from swr.core.errors import SwrError
 from swr.kinds.revival import device
@@ -64,18 +64,13 @@ def test_swr_build_skips_the_gpu_task_with_one_line(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def gpu_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A release holding one task as a GPU machine would have built it: a cheap shipped revival built here,
-    its private spec then declaring `[requires] device = "gpu"` (a GPU task cannot be built without a GPU)."""
-    base = tmp_path_factory.mktemp("gpu")
-    res = swr("build", str(ROOT / "revivals" / CHEAP), "--out", "rel", cwd=base, timeout=1800)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    for other in (base / "rel" / "tasks").iterdir():  # its obfuscated variant: the release holds one task
-        if other.name != CHEAP:
-            shutil.rmtree(other)
-    spec = base / "rel" / "tasks" / CHEAP / "private" / "revival.toml"
+def gpu_release(revival_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A release holding one task as a GPU machine would have built it: a cheap shipped revival from the suite's
+    release, its private spec then declaring `[requires] device = "gpu"` (a GPU task cannot be built without a GPU)."""
+    rel = release_slice(revival_release, (CHEAP,), tmp_path_factory.mktemp("gpu") / "rel")
+    spec = rel / "tasks" / CHEAP / "private" / "revival.toml"
     spec.write_text(spec.read_text() + '\n[requires]\ndevice = "gpu"\n')
-    return base / "rel"
+    return rel
 
 
 def test_swr_grade_records_a_gpu_task_as_skipped(gpu_release: Path, tmp_path: Path) -> None:
