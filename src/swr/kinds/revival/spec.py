@@ -74,6 +74,9 @@ class Verify(_Strict):
     public: tuple[str, ...] = ()  # test files or node ids that ./feedback runs (their files are hashed)
     pythonpath: tuple[str, ...] = (".",)
     probes: tuple[str, ...] = ()
+    # a JVM task's: what `java -cp` runs its hidden JUnit classes (hidden `*.java` files) with, entries relative
+    # to the project (its build's output) or absolute (Debian's jars, e.g. /usr/share/java/junit4.jar)
+    classpath: tuple[str, ...] = ()
     atol: float = Field(default=0.0, ge=0)
     rtol: float = Field(default=1e-9, ge=0)
     timeout_s: float = Field(default=600.0, gt=0)
