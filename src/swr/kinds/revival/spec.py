@@ -104,6 +104,17 @@ class Verify(_Strict):
 
 class RevivalAnticheat(_Strict):
     forbidden_packages: tuple[str, ...] = ()
+    # host files (absolute; links resolved) covered in the target's sandboxes, grading's and the agent's, that the
+    # native side needs: the era's built library a JVM task records natively (Debian's jar) is not a revival
+    forbidden_paths: tuple[str, ...] = ()
+
+    @field_validator("forbidden_paths")
+    @classmethod
+    def _absolute(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [p for p in v if not p.startswith("/") or ".." in Path(p).parts]
+        if bad:
+            raise ValueError(f"an absolute host path, not {bad[0]!r}")
+        return v
 
 
 class ObfuscateVariant(_Strict):
