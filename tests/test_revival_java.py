@@ -34,6 +34,7 @@ RUNNER = ROOT / "src" / "swr" / "kinds" / "revival" / "runner.py"
 JUNIT = "/usr/share/java/junit4.jar"
 GAMMA = "src/main/java/org/apache/commons/math/special/Gamma.java"
 N_HIDDEN = 8
+DEBIAN_JAR = "/usr/share/java/commons-math-2.2.jar"  # the native side's library: covered in the target's sandboxes
 
 
 def test_the_spec_declares_an_ant_build_from_java_5_to_jdk_17() -> None:
@@ -49,6 +50,7 @@ def test_the_spec_declares_an_ant_build_from_java_5_to_jdk_17() -> None:
     assert len(spec.verify.hidden) == N_HIDDEN and all(h.endswith("Test.java") for h in spec.verify.hidden)
     assert spec.verify.classpath[:2] == ("target/classes", "target/test-classes") and JUNIT in spec.verify.classpath
     assert spec.verify.probes == ("probes/numerics.py",)
+    assert spec.anticheat.forbidden_paths == (DEBIAN_JAR,)
     patch = (REVIVAL / PORT_PATCH).read_text()
     assert [ln for ln in patch.splitlines() if ln.startswith("diff --git ")] == ["diff --git a/build.xml b/build.xml"]
     assert '+  <property name="compile.source"          value="1.8"/>' in patch
@@ -147,6 +149,23 @@ def test_a_port_that_breaks_a_class_fails_its_junit_test_and_the_probe(task: Rev
     assert not v.passed and "build_failure" not in v.labels, v.labels
     failed = [r.case for r in v.records if not r.passed]
     assert any("GammaTest" in c for c in failed) and "probes/numerics.py" in failed, failed
+
+
+@pytest.mark.full
+def test_a_build_that_unpacks_debians_jar_instead_of_compiling_fails(task: RevivalTask, tmp_path: Path) -> None:
+    """The host has Debian's built jar (the native side runs on it). A candidate whose Ant `compile` unpacks that
+    jar into target/classes instead of compiling would pass every test and probe: it is covered (links resolved)
+    in the target's sandbox, so the unpacking finds no archive and the build fails."""
+    cheat = _oracle(task, tmp_path / "cheat")
+    xml = (cheat / "build.xml").read_text()
+    start = xml.index('    <javac  srcdir="${source.home}"')
+    end = xml.index("</javac>", start) + len("</javac>")
+    (cheat / "build.xml").write_text(
+        f'{xml[:start]}<unjar src="{DEBIAN_JAR}" dest="${{build.home}}/classes"/>{xml[end:]}'
+    )
+    v = _grade(task, cheat)
+    assert not v.passed and v.labels[0] == "build_failure", (v.labels, v.detail[-800:])
+    assert "commons-math" in v.detail, v.detail[-800:]
 
 
 @pytest.mark.full
