@@ -28,6 +28,8 @@ from swr.harness.run import JobConfig, run_job
 from swr.kinds.revival.runner import MARK
 from swr.kinds.revival.spec import load_revival
 from swr.kinds.revival.task import RevivalTask
+from swr.sandbox import WORKDIR, Job, Limits, Mount, Sandbox, run
+from swr.sandbox.base import hand_over
 
 REVIVAL = ROOT / "revivals" / "commons-math-jdk17"
 TASK = "commons-math-jdk17"
@@ -98,6 +100,27 @@ def test_the_runner_runs_hidden_junit_classes_as_tests(tmp_path: Path) -> None:
     outcomes = json.loads(text.rpartition(MARK + "n0")[2])["outcomes"]
     assert outcomes == {"src/t/GoodTest.java::t.GoodTest": "passed", "src/t/BadTest.java::t.BadTest": "failed"}
     assert "wanted expected:<3> but was:<4>" in text
+
+
+def test_a_jvm_starts_and_compiles_in_the_sandbox(backend: Sandbox, tmp_path: Path) -> None:
+    """Debian's JDK reads its configuration through links into /etc/java-17-openjdk (java.security, jvm.cfg): the
+    sandbox's /etc view carries it, or no JVM starts there (`Error loading java.security file`), on either backend."""
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "Hello.java").write_text(
+        'public class Hello { public static void main(String[] a) { System.out.println("hi " + a.length); } }\n'
+    )
+    hand_over(work)
+    res = run(
+        backend,
+        Job(
+            ["/bin/sh", "-c", "javac -d . Hello.java && java -cp . Hello x y"],
+            Mount(work, WORKDIR, "rw"),
+            Limits(time_s=120),
+        ),
+        b"",
+    )
+    assert res.ok and res.stdout.decode().strip() == "hi 2", res.stderr.decode()[-1500:]
 
 
 @pytest.fixture(scope="module")
