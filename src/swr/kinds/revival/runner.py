@@ -1,6 +1,7 @@
 """Run inside the sandbox by a revival task's own interpreter (any Python 3, so no newer syntax here): pytest
 over the test files with a plugin that records each test's outcome, or one probe script. One JSON request
-on stdin: {"mode": "tests"|"probe", "project", "pythonpath", "ini", "tests" | "probe", "nonce"}.
+on stdin: {"mode": "tests"|"probe", "project", "pythonpath", "classpath", "ini", "tests" | "probe", "nonce"};
+hidden `*.java` files are JUnit classes (_junit).
 
 The outcomes are written as ONE line, MARK + nonce + JSON, after pytest has finished. What that line can and
 cannot guarantee, given that the candidate's code runs in this very process:
