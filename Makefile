@@ -39,7 +39,7 @@ demo-full: $(VENV)/.catalog
 # The container tests need podman, runc and debootstrap; the engine tasks' verifiers CalculiX, ngspice and
 # Yosys; tests/test_report.py headless Chromium (Debian packages; installed when running as root).
 # REVIVAL_APT: every Debian package a revival's `apt` names (tests/test_revival_builds.py checks the list is complete)
-REVIVAL_APT := gcc libc6-dev gfortran
+REVIVAL_APT := gcc libc6-dev gfortran openjdk-17-jdk-headless ant junit4 libhamcrest-java libcommons-math-java
 SYSDEPS := podman runc debootstrap calculix-ccx ngspice yosys chromium patch $(REVIVAL_APT)
 sysdeps:
 	@missing=$$(for c in podman runc debootstrap ccx ngspice yosys chromium patch; do command -v $$c >/dev/null || echo $$c; done; \

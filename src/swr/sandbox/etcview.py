@@ -34,6 +34,7 @@ ETC_ALLOW = (
     "gdal",
     "ssl/openssl.cnf",
     "xdg",
+    "java-17-openjdk",  # the JDK's own config (security, jvm.cfg): Debian links its lib/ files here
 )
 
 

@@ -140,7 +140,14 @@ def sandbox_job(v: Verifier, scratch: Path, argv: list[str]) -> Job:
 
 def _request(v: Verifier, mode: str, **kw: Any) -> bytes:
     return json.dumps(
-        {"mode": mode, "project": PROJECT, "pythonpath": list(v.spec.verify.pythonpath), "ini": INI, **kw}
+        {
+            "mode": mode,
+            "project": PROJECT,
+            "pythonpath": list(v.spec.verify.pythonpath),
+            "classpath": list(v.spec.verify.classpath),
+            "ini": INI,
+            **kw,
+        }
     ).encode()
 
 

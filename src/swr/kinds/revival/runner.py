@@ -1,6 +1,7 @@
 """Run inside the sandbox by a revival task's own interpreter (any Python 3, so no newer syntax here): pytest
 over the test files with a plugin that records each test's outcome, or one probe script. One JSON request
-on stdin: {"mode": "tests"|"probe", "project", "pythonpath", "ini", "tests" | "probe", "nonce"}.
+on stdin: {"mode": "tests"|"probe", "project", "pythonpath", "classpath", "ini", "tests" | "probe", "nonce"};
+hidden `*.java` files are JUnit classes (_junit).
 
 The outcomes are written as ONE line, MARK + nonce + JSON, after pytest has finished. What that line can and
 cannot guarantee, given that the candidate's code runs in this very process:
@@ -25,7 +26,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # types for the checker only, as comments: this file runs on any Python 3
     from collections.abc import Callable  # noqa: F401
-    from typing import Any, Dict, Tuple  # noqa: F401, UP035 - comment types that Python 3.6 can evaluate
+    from typing import Any, Dict, List, Tuple  # noqa: F401, UP035 - comment types that Python 3.6 can evaluate
 
 MARK = "@@swr-revival-results@@"
 
@@ -52,9 +53,65 @@ def _tests(req, emit):
             if report.failed:
                 outcomes["collect:" + report.nodeid] = "error"
 
+    plugins = [Collect()]  # type: List[Any]
+    if any(t.endswith(".java") for t in req["tests"]):
+        plugins.append(_junit(req.get("classpath") or []))
     args = ["-q", "-p", "no:cacheprovider", "-c", req["ini"], "--rootdir", "."] + list(req["tests"])
-    code = pytest.main(args, plugins=[Collect()])
+    code = pytest.main(args, plugins=plugins)
     emit(json.dumps({"exit": int(code), "outcomes": outcomes}))
+
+
+class JUnitFailed(Exception):
+    """A JUnit class that did not pass: JUnitCore's own account is the failure's text."""
+
+
+def _junit(classpath):
+    # type: (List[str]) -> Any
+    """A pytest plugin for a JVM task's hidden JUnit classes (`*.java` test files, named explicitly): one item per
+    class, run by JUnitCore in its own JVM on the task's classpath, so the outcomes are recorded and compared as
+    pytest's are. Only named when a task hides a .java file; needs pytest 7 or later (the JVM tasks' pins)."""
+    import re
+    import subprocess
+
+    import pytest
+
+    cp = os.pathsep.join(classpath)
+
+    class JUnitClass(pytest.Item):
+        def runtest(self):
+            # type: () -> None
+            argv = ["java", "-cp", cp, "org.junit.runner.JUnitCore", self.name]
+            res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            out = res.stdout.decode("utf-8", "replace")
+            if res.returncode != 0 or "\nOK (" not in out:
+                raise JUnitFailed(f"JUnitCore exit {res.returncode}:\n{out[-3000:]}")
+
+        def repr_failure(self, excinfo, style=None):
+            # type: (Any, Any) -> Any
+            if isinstance(excinfo.value, JUnitFailed):
+                return str(excinfo.value)
+            return super().repr_failure(excinfo)
+
+        def reportinfo(self):
+            # type: () -> Tuple[Any, int, str]
+            return self.path, 0, self.name
+
+    class JavaFile(pytest.File):
+        def collect(self):
+            # type: () -> Any
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+            pkg = re.search(r"^\s*package\s+([\w.]+)\s*;", text, re.M)
+            name = (pkg.group(1) + "." if pkg else "") + self.path.stem
+            yield JUnitClass.from_parent(self, name=name)
+
+    class Plugin:
+        def pytest_collect_file(self, file_path, parent):
+            # type: (Any, Any) -> Any
+            if file_path.suffix == ".java":
+                return JavaFile.from_parent(parent, path=file_path)
+            return None
+
+    return Plugin()
 
 
 def _emitter(nonce):

@@ -74,6 +74,9 @@ class Verify(_Strict):
     public: tuple[str, ...] = ()  # test files or node ids that ./feedback runs (their files are hashed)
     pythonpath: tuple[str, ...] = (".",)
     probes: tuple[str, ...] = ()
+    # a JVM task's: what `java -cp` runs its hidden JUnit classes (hidden `*.java` files) with, entries relative
+    # to the project (its build's output) or absolute (Debian's jars, e.g. /usr/share/java/junit4.jar)
+    classpath: tuple[str, ...] = ()
     atol: float = Field(default=0.0, ge=0)
     rtol: float = Field(default=1e-9, ge=0)
     timeout_s: float = Field(default=600.0, gt=0)
@@ -101,6 +104,17 @@ class Verify(_Strict):
 
 class RevivalAnticheat(_Strict):
     forbidden_packages: tuple[str, ...] = ()
+    # host files (absolute; links resolved) covered in the target's sandboxes, grading's and the agent's, that the
+    # native side needs: the era's built library a JVM task records natively (Debian's jar) is not a revival
+    forbidden_paths: tuple[str, ...] = ()
+
+    @field_validator("forbidden_paths")
+    @classmethod
+    def _absolute(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [p for p in v if not p.startswith("/") or ".." in Path(p).parts]
+        if bad:
+            raise ValueError(f"an absolute host path, not {bad[0]!r}")
+        return v
 
 
 class ObfuscateVariant(_Strict):

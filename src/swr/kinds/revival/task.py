@@ -126,7 +126,9 @@ class RevivalTask(BaseTask):
         other interpreters', renamed: found by the original's lines, private/original-lines.json): what grading
         and the agent's sandbox cover. None without the private part (a workspace copy knows no original)."""
         lines = originals.read_signature(self.paths.private)
-        return _copies(sandbox_roots(venv), lines) if lines else ()
+        found = _copies(sandbox_roots(venv), lines) if lines else ()
+        given = self.spec.anticheat.forbidden_paths if self.paths.revival_toml.is_file() else ()
+        return found + tuple(Path(p) for p in given)  # `forbidden_paths`: the native side's built library
 
     def target(self) -> Env:
         """The target environment as task.toml records it (the same venv key as the spec's)."""
@@ -263,7 +265,13 @@ class RevivalTask(BaseTask):
             released=self.meta.released,
             native=self.target(),
             target=self.target(),
-            verify=Verify(hidden=files, public=fb.public, pythonpath=fb.pythonpath, timeout_s=fb.timeout_s),
+            verify=Verify(
+                hidden=files,
+                public=fb.public,
+                pythonpath=fb.pythonpath,
+                classpath=fb.classpath or (),
+                timeout_s=fb.timeout_s,
+            ),
             directory=self.root,
         )
         return Verifier(spec, self.paths.original_tests, self.paths.probes, envs.ensure(spec.target))
@@ -309,6 +317,7 @@ def public_meta(spec: RevivalSpec, obfuscated: bool = False) -> RevivalTaskFile:
             pythonpath=spec.verify.pythonpath,
             timeout_s=spec.verify.timeout_s,
             build=spec.target.build,
+            classpath=spec.verify.classpath or None,
         ),
     )
 

@@ -18,6 +18,7 @@ class RevivalFeedback(_Model):
     pythonpath: tuple[str, ...] = (".",)
     timeout_s: float = Field(default=600.0, gt=0)
     build: tuple[str, ...] = ()  # the target's build steps (revival.toml `target.build`), run before the tests
+    classpath: tuple[str, ...] | None = None  # a JVM task's `verify.classpath` (absent from other tasks' task.toml)
 
 
 class RevivalTaskFile(_Model):
