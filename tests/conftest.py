@@ -86,7 +86,7 @@ def catalog_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # Revival tasks whose native environment is a long build or a large install (a Cython or Fortran build, two
 # TensorFlows, a GPU stack): each has its own `full` tests building it alone, and `make test-full` builds them all.
-HEAVY_REVIVALS = frozenset({"pykdtree-cython", "apexpy-meson", "deepimpute-keras3"})
+HEAVY_REVIVALS = frozenset({"pykdtree-cython", "apexpy-meson", "deepimpute-keras3", "commons-math-jdk17"})
 
 
 @pytest.fixture(scope="session")
