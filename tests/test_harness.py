@@ -311,3 +311,20 @@ def test_forbidden_packages_downgrades_and_hidden_paths_are_recorded(
         JobConfig(release=rel, agent="vendoring", jobs_dir=tmp_path / "jobs2", include=("*-v1",), cheat_policy="record")
     )
     assert recorded[0].passed and recorded[0].cheats  # recorded, but the policy lets it pass
+
+
+def test_a_python_variable_named_like_a_forbidden_package_is_not_a_use() -> None:
+    """plm-bom forbids the `bom` package and its oracle names a variable `bom`: the shell pattern (a command line
+    naming the package) once flagged `bom = ...` in Python, failing the oracle as anti_cheat. An import in Python,
+    and the command in a shell script or a `run` without a Python #! line, are still uses."""
+    from swr.harness.anticheat import forbidden_uses
+
+    files = {
+        "solution/plm.py": b"def f(x):\n    bom = x\n    return bom\n",
+        "solution/run": b"#!/usr/bin/env python3\nbom = 1\n",
+        "solution/uses.py": b"import bom\n",
+        "solution/explode.sh": b"set -e\nbom --explode x\n",
+        "solution/run2": b"#!/bin/sh\nexec bom x\n",
+    }
+    got = {f["path"] for f in forbidden_uses(files, ["bom"]) if f["kind"] == "forbidden_package"}
+    assert got == {"solution/uses.py", "solution/explode.sh", "solution/run2"}

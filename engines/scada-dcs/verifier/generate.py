@@ -227,6 +227,9 @@ def case(rng: random.Random) -> dict[str, Any]:
         op = Operator(c, rng)
         for t in range(c["ticks"]):
             op.tick(t)
+        # the release writes a case with its keys sorted: the tags' order (the spec's "as listed") is the one the
+        # candidate will read, so the expected output is computed on that order too
+        c = json.loads(json.dumps(c, sort_keys=True))
         want = run(c)
         if all(run(json.loads(json.dumps(c)), variant) != want for variant in RULES.values()):
             return c

@@ -47,11 +47,13 @@ def forbidden_uses(files: dict[str, bytes], forbidden: list[str]) -> list[dict[s
     }
     for pkg in forbidden:
         mod = re.escape(pkg.replace("-", "_"))
-        rx = re.compile(rf"(^|\n)\s*(import|from)\s+{mod}\b|__import__\(\s*['\"]{mod}\b|(^|[\s;|&]){re.escape(pkg)}\s")
+        imports = re.compile(rf"(^|\n)\s*(import|from)\s+{mod}\b|__import__\(\s*['\"]{mod}\b")
+        # a command line naming it: only in what is not Python (in Python, `bom = ...` is a variable, not a call)
+        command = re.compile(rf"(^|[\s;|&]){re.escape(pkg)}\s")
         found += [
             {"kind": "forbidden_package", "package": pkg, "path": name}
             for name, text in texts.items()
-            if rx.search(text)
+            if imports.search(text) or (not _is_python(name, text) and command.search(text))
         ]
         libs = library_names(pkg)
         found += [
@@ -66,6 +68,12 @@ def forbidden_uses(files: dict[str, bytes], forbidden: list[str]) -> list[dict[s
             if (hit := OTHER_PYTHON.search(text) or _other_python_path(text))
         ]
     return found
+
+
+def _is_python(name: str, text: str) -> bool:
+    """A Python source: by its suffix, or a script whose #! line runs a Python."""
+    first = text.split("\n", 1)[0]
+    return name.endswith(".py") or (first.startswith("#!") and "python" in first)
 
 
 def library_names(package: str) -> re.Pattern[str] | None:
