@@ -105,6 +105,15 @@ def revival_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "rel"
 
 
+def build_revival_alone(name: str, tmp_path_factory: pytest.TempPathFactory, timeout: float = 2400) -> Path:
+    """One shipped revival task built alone with `swr build revivals/<name>` (the heavy ones' full tests): its
+    release directory."""
+    base = tmp_path_factory.mktemp(name)
+    res = swr("build", str(ROOT / "revivals" / name), "--out", "rel", cwd=base, timeout=timeout)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return base / "rel"
+
+
 @pytest.fixture(scope="session")
 def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every shipped engine, built once for the suite with `swr build engines` (relative `--out`, as a newcomer

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, build_revival_alone, swr
 from conftest import grade_revival as _grade
 from conftest import revival_oracle as _oracle
 
@@ -331,10 +331,7 @@ KD_TASK = "pykdtree-cython"
 def kd_task(tmp_path_factory: pytest.TempPathFactory) -> RevivalTask:
     """Only this task, built with `swr build` (its venvs and native recording come from swr's cache after the
     first time; the gates -- nop and reference builds in the target -- run every time)."""
-    base = tmp_path_factory.mktemp("kd")
-    res = swr("build", str(KD), "--out", "rel", cwd=base, timeout=2400)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    t = kinds.load(base / "rel" / "tasks" / KD_TASK)
+    t = kinds.load(build_revival_alone(KD_TASK, tmp_path_factory) / "tasks" / KD_TASK)
     assert isinstance(t, RevivalTask)
     return t
 

@@ -11,11 +11,10 @@ passes; and two half ports fail, each for the reason the port exists."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, build_revival_alone
 from conftest import grade_revival as _grade
 from conftest import revival_oracle as _oracle
 
@@ -77,11 +76,7 @@ def test_an_sdist_whose_setup_py_imports_numpy_is_fetched(tmp_path: Path, monkey
 @pytest.fixture(scope="module")
 def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This task alone built into a release with `swr build`, as the README gives the command."""
-    base = tmp_path_factory.mktemp("fortran")
-    shutil.copytree(REVIVAL, base / "revivals" / TASK)
-    res = swr("build", str(base / "revivals"), "--out", "rel", cwd=base, timeout=2400)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+    return build_revival_alone(TASK, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, build_revival_alone
 from conftest import grade_revival as _grade
 from conftest import revival_oracle as _oracle
 
@@ -126,11 +126,7 @@ def test_a_jvm_starts_and_compiles_in_the_sandbox(backend: Sandbox, tmp_path: Pa
 @pytest.fixture(scope="module")
 def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This task alone built into a release with `swr build`, as the README gives the command."""
-    base = tmp_path_factory.mktemp("java")
-    shutil.copytree(REVIVAL, base / "revivals" / TASK)
-    res = swr("build", str(base / "revivals"), "--out", "rel", cwd=base, timeout=2400)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+    return build_revival_alone(TASK, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, swr
+from conftest import ROOT, build_revival_alone, swr
 
 from swr.kinds.revival.source import apply_patch, cached_sdist
 from swr.kinds.revival.spec import load_revival
@@ -54,10 +54,7 @@ def test_the_port_applies_and_replaces_the_tf1_and_keras2_calls(tmp_path: Path) 
 def tf_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This task alone, built as the README says (`swr build revivals/<task>`): native recording under
     TensorFlow 1.15, nop and reference gates under TensorFlow 2.21, in the bwrap sandbox."""
-    base = tmp_path_factory.mktemp("tf")
-    res = swr("build", str(TF_TASK), "--out", "rel", cwd=base, timeout=5400)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+    return build_revival_alone(TF_TASK.name, tmp_path_factory, timeout=5400)
 
 
 @pytest.mark.full
