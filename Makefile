@@ -73,11 +73,14 @@ lint: venv
 # `make test` (CI; about 55 min on 2 cores today, 35 the target; bench/RESULTS.md): the catalog fixture is built with 2 variants per workflow and the
 # whole-catalog oracle run is a seeded sample (SWR_TEST_SEED, printed at the end). `make test-full` also runs
 # the exhaustive checks (marker `full`) on the catalog built with 6 variants, as `make demo` ships it.
+# Two pytest-xdist workers, a test file each at a time (module fixtures stay built once); the shared releases build
+# in the background from collection on (tests/prebuilt.py).
+PYTEST := $(VENV)/bin/python -m pytest -q -n 2 --dist loadfile --durations=30
 test: venv sysdeps agents harbor-venv lint
-	$(VENV)/bin/python -m pytest -q -m "not full" --durations=30
+	$(PYTEST) -m "not full"
 
 test-full: venv sysdeps agents harbor-venv lint
-	SWR_TEST_VARIANTS=6 $(VENV)/bin/python -m pytest -q --durations=30
+	SWR_TEST_VARIANTS=6 $(PYTEST)
 
 bench: venv
 	$(VENV)/bin/python bench/sandbox_bench.py

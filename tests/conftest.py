@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import prebuilt
 import pytest
+from prebuilt import Prebuild
 
 from swr.assemble import BuildOptions, build
 from swr.core.layout import ReleasePaths
@@ -73,36 +75,56 @@ def linear_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "release"
 
 
-@pytest.fixture(scope="session")
-def catalog_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole shipped catalog, CATALOG_VARIANTS variants each, from an empty cache."""
-    base = tmp_path_factory.mktemp("catalog")
-    opts = BuildOptions(variants=CATALOG_VARIANTS, jobs=2, cache=ExecutionCache(base / "cache"))
-    results = build([CATALOG], base / "release", opts)
-    failed = [r.failure for r in results if r.failure]
-    assert not failed, failed
-    return base / "release"
-
-
 # Revival tasks whose native environment is a long build or a large install (a Cython or Fortran build, two
 # TensorFlows, a GPU stack): each has its own `full` tests building it alone, and `make test-full` builds them all.
 HEAVY_REVIVALS = frozenset({"pykdtree-cython", "apexpy-meson", "deepimpute-keras3", "commons-math-jdk17"})
 
 
+def _lay_out_revivals(d: Path) -> None:
+    """revivals/ as the repository has it, without the heavy tasks."""
+    (d / "revivals").mkdir()
+    for t in sorted((ROOT / "revivals").iterdir()):
+        if t.is_dir() and t.name not in HEAVY_REVIVALS:
+            shutil.copytree(t, d / "revivals" / t.name)
+        elif t.is_file():
+            shutil.copy2(t, d / "revivals" / t.name)
+
+
+# The suite's shared releases (tests/prebuilt.py: started at collection, built beside the other tests).
+PREBUILDS: dict[str, Prebuild] = {
+    # the whole shipped catalog, CATALOG_VARIANTS variants each, from an empty execution cache
+    "catalog_release": Prebuild(
+        (str(CATALOG), "--out", "rel", "--variants", str(CATALOG_VARIANTS), "--jobs", "2"),
+        env=(("SWR_CACHE", "{dir}/cache"),),
+    ),
+    # every shipped revival task but the heavy ones, with `swr build` of a folder laid out as revivals/ is
+    "revival_release": Prebuild(("revivals", "--out", "rel", "--jobs", "2"), prepare=_lay_out_revivals),
+    # every shipped engine with the real reference tools inside the sandbox
+    "engines_release": Prebuild((str(ROOT / "engines"), "--out", "rel", "--jobs", "2")),
+}
+
+
+@pytest.hookimpl(trylast=True)  # after `-m`/`-k` deselected what will not run
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start the shared releases the collected tests need, so that they build while other tests run."""
+    if config.option.collectonly:
+        return
+    needed = {name for item in items for name in getattr(item, "fixturenames", ()) if name in PREBUILDS}
+    for name in sorted(needed, key=list(PREBUILDS).index):
+        prebuilt.start(name, PREBUILDS[name], config)
+
+
 @pytest.fixture(scope="session")
-def revival_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def catalog_release(request: pytest.FixtureRequest) -> Path:
+    """The whole shipped catalog, CATALOG_VARIANTS variants each, from an empty cache."""
+    return prebuilt.wait("catalog_release", PREBUILDS["catalog_release"], request.config)
+
+
+@pytest.fixture(scope="session")
+def revival_release(request: pytest.FixtureRequest) -> Path:
     """Every shipped revival task but the heavy ones, built once for all the revival tests with `swr build` of a
     folder laid out as revivals/ is (native recordings, nop and reference gates): the command the README gives."""
-    base = tmp_path_factory.mktemp("revivals")
-    src = base / "revivals"
-    for d in sorted((ROOT / "revivals").iterdir()):
-        if d.is_dir() and d.name not in HEAVY_REVIVALS:
-            shutil.copytree(d, src / d.name)
-        elif d.is_file():
-            shutil.copy2(d, src / d.name)
-    res = swr("build", str(src), "--out", "rel", "--jobs", "2", cwd=base, timeout=2400)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+    return prebuilt.wait("revival_release", PREBUILDS["revival_release"], request.config)
 
 
 def build_revival_alone(name: str, tmp_path_factory: pytest.TempPathFactory, timeout: float = 2400) -> Path:
@@ -115,13 +137,10 @@ def build_revival_alone(name: str, tmp_path_factory: pytest.TempPathFactory, tim
 
 
 @pytest.fixture(scope="session")
-def engines_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def engines_release(request: pytest.FixtureRequest) -> Path:
     """Every shipped engine, built once for the suite with `swr build engines` (relative `--out`, as a newcomer
     types it) with the real reference tools inside the sandbox."""
-    base = tmp_path_factory.mktemp("engines")
-    res = swr("build", str(ROOT / "engines"), "--out", "rel", "--jobs", "2", cwd=base, timeout=3000)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    return base / "rel"
+    return prebuilt.wait("engines_release", PREBUILDS["engines_release"], request.config)
 
 
 def grade_revival(task: Any, candidate: Path, split: str = "all", reference: bool = False) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swr.audit.adequacy import adequacy, rule_mutants
+from swr.audit.adequacy import BUILD_OPERATORS, adequacy, rule_mutants
 from swr.core.errors import SwrError
 from swr.core.layout import CHEATS, ENGINE_TOML, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
 from swr.core.layout import ENGINE_HIDDEN as HIDDEN
@@ -282,6 +282,6 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
         "nop": {"pass": nop.passed, "labels": nop.labels, "score": nop.score},
         "cheats": cheats,
     }
-    report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs)
+    report["adequacy"] = adequacy(spec, spec.directory / REFERENCE, verifier, hidden, sandbox, jobs, BUILD_OPERATORS)
     problems += report["adequacy"]["problems"]
     return Checked(report, problems, public, hidden)
