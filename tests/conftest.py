@@ -35,6 +35,7 @@ SWR = str(Path(sys.executable).with_name("swr"))
 CATALOG_VARIANTS = int(os.environ.get("SWR_TEST_VARIANTS") or 2)
 # Sampled checks draw with this seed; it is printed at the end of each run so that a failure can be rerun.
 TEST_SEED = int(os.environ.get("SWR_TEST_SEED") or random.SystemRandom().randrange(1_000_000))
+os.environ["SWR_TEST_SEED"] = str(TEST_SEED)  # xdist's workers, started later, inherit it: they collect alike
 
 
 def pytest_configure(config: pytest.Config) -> None:
