@@ -31,7 +31,7 @@ SWR = str(Path(sys.executable).with_name("swr"))
 
 @dataclass(frozen=True)
 class Prebuild:
-    """One shared release: the `swr` arguments that build it into `rel/` of its directory (relative `--out`, as a
+    """One shared release: the `swr build` arguments that build it into `rel/` of its directory (relative `--out`, as a
     newcomer types it; `{dir}` stands for that directory), environment variables of that build, and what to lay
     out in the directory first."""
 
@@ -65,7 +65,7 @@ def start(name: str, build: Prebuild, config: pytest.Config) -> Path:
     cmd = '"$0" "$@"; echo $? > rc.tmp && mv rc.tmp rc'
     _started.append(
         subprocess.Popen(
-            ["sh", "-c", cmd, SWR, *(a.replace("{dir}", str(d)) for a in build.args)],
+            ["sh", "-c", cmd, SWR, "build", *(a.replace("{dir}", str(d)) for a in build.args)],
             cwd=d,
             env=env,
             stdout=log,
