@@ -16,7 +16,7 @@ import prebuilt
 import pytest
 from prebuilt import Prebuild
 
-from swr.assemble import BuildOptions, build
+from swr.assemble import BuildOptions, build, discover
 from swr.core.layout import ReleasePaths
 from swr.core.release_dir import list_tasks, task_dir
 from swr.kinds.workflow.cache import ExecutionCache
@@ -33,6 +33,9 @@ SWR = str(Path(sys.executable).with_name("swr"))
 # `make test` builds the catalog with two variants per workflow (every workflow still passes every gate, and
 # each task has a sibling); `make test-full` sets SWR_TEST_VARIANTS=6, the shipped default.
 CATALOG_VARIANTS = int(os.environ.get("SWR_TEST_VARIANTS") or 2)
+# `make test` builds at most this many workflows of each family into the catalog fixture, drawn with the test seed
+# (the catalog grows by families of 8+; every workflow's gates are held by `make test-full`, SWR_TEST_PER_FAMILY=0).
+CATALOG_PER_FAMILY = int(os.environ.get("SWR_TEST_PER_FAMILY") or 2)
 # Sampled checks draw with this seed; it is printed at the end of each run so that a failure can be rerun.
 TEST_SEED = int(os.environ.get("SWR_TEST_SEED") or random.SystemRandom().randrange(1_000_000))
 os.environ["SWR_TEST_SEED"] = str(TEST_SEED)  # xdist's workers, started later, inherit it: they collect alike
@@ -48,8 +51,27 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Printed even under -q, so that a sampled failure in a CI log can be rerun."""
     terminalreporter.write_line(
-        f"swr: SWR_TEST_SEED={TEST_SEED} SWR_TEST_VARIANTS={CATALOG_VARIANTS} (set them to rerun the same samples)"
+        f"swr: SWR_TEST_SEED={TEST_SEED} SWR_TEST_VARIANTS={CATALOG_VARIANTS} SWR_TEST_PER_FAMILY={CATALOG_PER_FAMILY}"
+        " (set them to rerun the same samples)"
     )
+
+
+def catalog_sample(per_family: int = CATALOG_PER_FAMILY, seed: int = TEST_SEED) -> list[Path]:
+    """The workflows the catalog fixture builds: `per_family` of each family drawn with the seed (0: all)."""
+    by_family: dict[Path, list[Path]] = {}
+    for d in discover([CATALOG]):
+        by_family.setdefault(d.parent, []).append(d)
+    rng = random.Random(seed)
+    return sorted(
+        d
+        for fam in sorted(by_family)
+        for d in (
+            by_family[fam] if per_family <= 0 else rng.sample(by_family[fam], min(per_family, len(by_family[fam])))
+        )
+    )
+
+
+CATALOG_WORKFLOWS = catalog_sample()
 
 
 def sample_per_domain(release: Path, per_domain: int, seed: int = TEST_SEED) -> list[str]:
@@ -93,9 +115,10 @@ def _lay_out_revivals(d: Path) -> None:
 
 # The suite's shared releases (tests/prebuilt.py: started at collection, built beside the other tests).
 PREBUILDS: dict[str, Prebuild] = {
-    # the whole shipped catalog, CATALOG_VARIANTS variants each, from an empty execution cache
+    # the catalog's sampled workflows (all under `make test-full`), CATALOG_VARIANTS variants each, from an empty
+    # execution cache
     "catalog_release": Prebuild(
-        (str(CATALOG), "--out", "rel", "--variants", str(CATALOG_VARIANTS), "--jobs", "2"),
+        (*map(str, CATALOG_WORKFLOWS), "--out", "rel", "--variants", str(CATALOG_VARIANTS), "--jobs", "2"),
         env=(("SWR_CACHE", "{dir}/cache"),),
     ),
     # every shipped revival task but the heavy ones, with `swr build` of a folder laid out as revivals/ is
@@ -117,7 +140,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def catalog_release(request: pytest.FixtureRequest) -> Path:
-    """The whole shipped catalog, CATALOG_VARIANTS variants each, from an empty cache."""
+    """The catalog's workflows of CATALOG_WORKFLOWS (every one under `make test-full`), CATALOG_VARIANTS variants
+    each, from an empty cache."""
     return prebuilt.wait("catalog_release", PREBUILDS["catalog_release"], request.config)
 
 

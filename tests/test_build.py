@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import CATALOG, CATALOG_VARIANTS, FIXTURES, SWR, copy_tree, swr
+from conftest import CATALOG, CATALOG_VARIANTS, CATALOG_WORKFLOWS, FIXTURES, SWR, copy_tree, swr
 
-from swr.assemble import BuildOptions, build, discover
+from swr.assemble import BuildOptions, build
 from swr.core.hashing import content_hash, tree_hash
 from swr.core.release_dir import list_tasks, load_release, task_dir
 from swr.kinds.workflow.cache import ExecutionCache
@@ -25,9 +25,9 @@ def files_of(root: Path) -> dict[str, bytes]:
 
 
 def one_workflow_per_domain() -> list[Path]:
-    """A cross-section of the catalog: the first workflow of each domain (tasks never depend on siblings)."""
+    """A cross-section of the catalog fixture: its first workflow of each domain (tasks never depend on siblings)."""
     first: dict[str, Path] = {}
-    for d in discover([CATALOG]):
+    for d in CATALOG_WORKFLOWS:
         first.setdefault(d.relative_to(CATALOG).parts[0], d)
     return sorted(first.values())
 

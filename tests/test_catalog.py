@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import CATALOG, CATALOG_VARIANTS
+from conftest import CATALOG, CATALOG_VARIANTS, CATALOG_WORKFLOWS
 
 from swr.assemble import discover
 from swr.core.release_dir import task_dir
@@ -22,7 +22,8 @@ from swr.kinds.workflow.spec import DOMAINS, load_spec
 from swr.kinds.workflow.task import load_workflow_task
 
 SPECS = [load_spec(d) for d in discover([CATALOG])]
-TASK_IDS = [f"{s.name}-v{v}" for s in SPECS for v in range(1, CATALOG_VARIANTS + 1)]
+BUILT = [load_spec(d) for d in CATALOG_WORKFLOWS]  # the catalog fixture's sample (every workflow: make test-full)
+TASK_IDS = [f"{s.name}-v{v}" for s in BUILT for v in range(1, CATALOG_VARIANTS + 1)]
 
 
 def test_catalog_breadth() -> None:
@@ -48,7 +49,7 @@ def test_instructions_say_what_every_field_means() -> None:
         assert top and all(f.description for f in top.values()), s.name
 
 
-def test_release_holds_every_shipped_task(catalog_release: Path) -> None:
+def test_release_holds_every_sampled_task(catalog_release: Path) -> None:
     rel = json.loads((catalog_release / "release.json").read_text())
     assert rel["tasks"] == sorted(TASK_IDS)
     assert [w["name"] for w in rel["workflows"] if w["status"] != "ok"] == []
