@@ -115,3 +115,16 @@ def test_cad_grades_each_operation_alone(sandbox: Sandbox) -> None:
     out["results"][area]["value"] *= 1 + 1e-4
     out["results"][grown]["regions"] = out["results"][grown]["regions"][:-1] or []
     assert failing_items(spec, case, verify(spec, case, out, sandbox)) == {area, grown}
+
+
+@pytest.mark.parametrize("engine", ["scada-dcs", "mes"])
+def test_the_build_grades_the_cases_as_the_release_writes_them(engine: str, sandbox: Sandbox) -> None:
+    """Every case the engine build grades (public and hidden, with expected values) is the object the release's
+    JSON file holds, key order included: scada-dcs's tags are processed "as listed", and its build once graded the
+    generator's order while its release held sorted keys, so its own oracle failed the release."""
+    from swr.core.jsonfile import dump_json
+
+    public, hidden = check.graded_cases(load_engine(ENGINES / engine), sandbox, seed=3)
+    assert len(public) == 3 and hidden
+    for c in public + hidden:
+        assert json.dumps(c, indent=2, ensure_ascii=False) + "\n" == dump_json(c), c["id"]

@@ -17,6 +17,7 @@ from typing import Any
 
 from swr.audit.adequacy import BUILD_OPERATORS, adequacy, rule_mutants
 from swr.core.errors import SwrError
+from swr.core.jsonfile import dump_json
 from swr.core.layout import CHEATS, ENGINE_TOML, EXPECT, GENERATE, REFERENCE, SELFTESTS, VERIFIER
 from swr.core.layout import ENGINE_HIDDEN as HIDDEN
 from swr.core.layout import ENGINE_PUBLIC as PUBLIC
@@ -227,6 +228,21 @@ class Checked:
     hidden: list[Case]
 
 
+def as_written(cases: list[Case]) -> list[Case]:
+    """Cases as the release writes them (`dump_json`: keys sorted). The build grades what a task will hold: an
+    engine whose spec reads an object's key order (tags "as listed") otherwise passed its build on the
+    generator's order and failed its own release, whose files have lost it."""
+    return [json.loads(dump_json(c)) for c in cases]
+
+
+def graded_cases(spec: EngineSpec, sandbox: Sandbox, seed: int = 0) -> tuple[list[Case], list[Case]]:
+    """The public and the hidden cases with their expected values, exactly as the release will hold them."""
+    hidden = as_written(hidden_cases(spec, sandbox, seed))
+    check_items(spec, hidden)  # before any case is graded: a wrong count is a one-line error, not a gate
+    public = as_written(with_expected(spec, as_written(read_cases(spec.directory, PUBLIC)), sandbox))
+    return public, as_written(with_expected(spec, hidden, sandbox))
+
+
 def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0) -> Checked:
     """Every check of the module docstring, on the public and the hidden cases (drawn from the release
     seed `seed` where the engine has a generator) together."""
@@ -234,12 +250,9 @@ def check_engine(directory: Path, sandbox: Sandbox, jobs: int = 2, seed: int = 0
     with tempfile.TemporaryDirectory(prefix="swr-rule-mutants-") as d:  # a stale rule patch: found in seconds,
         rule_mutants(spec, spec.directory / REFERENCE, Path(d))  # not after every gate has run
     problems: list[str] = []
-    hidden = hidden_cases(spec, sandbox, seed)
-    check_items(spec, hidden)  # before any case is graded: a wrong count is a one-line error, not a gate
-    public = with_expected(spec, read_cases(spec.directory, PUBLIC), sandbox)
+    public, hidden = graded_cases(spec, sandbox, seed)
     if len(public) != N_EXAMPLES:
         problems.append(f"{PUBLIC}: exactly {N_EXAMPLES} worked examples, found {len(public)}")
-    hidden = with_expected(spec, hidden, sandbox)
     cases = public + hidden
     problems += selftests(spec, sandbox)
     verifier = spec.directory / VERIFIER
