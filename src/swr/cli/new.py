@@ -3,6 +3,7 @@ Exit 0 when every gate passes and the lints are clean, 1 when something is left 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -22,6 +23,12 @@ def _lint(staging: Path) -> list[str]:
     return lint_lines(lint_audit(staging)["findings"])
 
 
+def _shown(p: Path) -> str:
+    """A path as the user named it: relative to the current directory when it lies under it."""
+    rel = os.path.relpath(p)
+    return str(p) if rel.startswith("..") else rel
+
+
 def _render(o: object) -> None:
     from swr.kinds.workflow.authoring import Outcome
 
@@ -34,14 +41,17 @@ def _render(o: object) -> None:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
     if o.passed:
         out.print(
-            f"every gate passes and the lints are clean: swr check {o.directory} passes",
+            f"every gate passes and the lints are clean: swr check {_shown(o.directory)} passes",
             markup=False,
             highlight=False,
             soft_wrap=True,
         )
     else:
         out.print(
-            f"edit {o.directory}, then run: swr new tune {o.directory}", markup=False, highlight=False, soft_wrap=True
+            f"edit {_shown(o.directory)}, then run: swr new tune {_shown(o.directory)}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
         )
         raise typer.Exit(1)
 
@@ -66,7 +76,7 @@ def new_workflow(
 
     settings = Settings(sandbox=sandbox, jobs=jobs, seed=seed, samples=samples)
     o = create(root, target, function=function, cli=cli, domain=domain, data=data, settings=settings, lint=_lint)
-    out.print(f"wrote {o.directory}", markup=False, highlight=False, soft_wrap=True)
+    out.print(f"wrote {_shown(o.directory)}", markup=False, highlight=False, soft_wrap=True)
     _render(o)
 
 

@@ -145,7 +145,9 @@ def number_range(kind: str, default: float | None) -> dict[str, Any]:
         d = int(default)
         lo, hi = (max(1, d // 2), max(2 * d, d + 10)) if d > 0 else ((0, 10) if d == 0 else (2 * d - 10, d // 2))
         return {"type": "integer", "min": lo, "max": hi}
-    x = float(default) if default is not None else 0.5
+    if default is None:
+        return {"type": "number", "min": 0.0, "max": 1.0}
+    x = float(default)
     lo_f, hi_f = (x / 2, 2 * x) if x > 0 else ((-1.0, 1.0) if x == 0 else (2 * x, x / 2))
     return {"type": "number", "min": lo_f, "max": hi_f}
 
