@@ -121,8 +121,9 @@ def tune(directory: Path, *, settings: Settings | None = None, lint: Lint | None
         return out
     out.fixes += [f"fix: {f}" for f in m.failures[:3]]
     out.measured = fields(m)
-    keep = {p: f.model_dump(include={"description", "units"}) for p, f in spec.outputs.fields.items()}
-    path.write_text(head + MARKER + "\n" + render_outputs(out.measured, m, keep))
+    carried = {"description", "units", "period", "zero", "artifact"}
+    keep = {p: f.model_dump(include=carried) for p, f in spec.outputs.fields.items()}
+    path.write_text(head + MARKER + "\n" + render_outputs(out.measured, m, keep, spec.outputs.ignore))
     out.schema = [_schema_line(r) for r in out.measured]
     out.notes += [f"outputs.{r.pattern}: {r.how}" for r in out.measured if r.ignore]
     out.fixes += space_fixes(spec) + gate_and_lint(directory, s, lint)

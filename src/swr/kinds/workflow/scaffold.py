@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,10 +63,19 @@ def destination(root: Path, target: str, domain: str | None) -> tuple[Path, str,
     directory = root / dom / family / name
     if directory.exists() or directory.is_symlink():
         raise SwrError("already exists: swr new never overwrites a workflow", file=directory)
-    clash = [p.parent for p in root.glob(f"*/*/*/{SPEC_FILE}") if p.parent.name == name]
+    clash = [p.parent for p in root.glob(f"*/*/*/{SPEC_FILE}") if name in (p.parent.name, _name_in(p))]
     if clash:
         raise SwrError(f"a workflow named {name!r} exists already (task ids would collide)", file=clash[0])
     return directory, dom, family, name
+
+
+def _name_in(spec_file: Path) -> str | None:
+    """The `name` a workflow.toml declares (None when unreadable: its directory's name still counts)."""
+    try:
+        name = tomllib.loads(spec_file.read_text()).get("name")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return name if isinstance(name, str) else None
 
 
 def probe(target: str, sandbox: Sandbox) -> dict[str, Any]:
@@ -178,6 +188,9 @@ def from_command(template: str, data: list[Path]) -> Draft:
         raise SwrError(f"not a command line: {e}", field="--from-cli") from None
     if not argv:
         raise SwrError("the command line is empty", field="--from-cli")
+    names = [p.name for p in data]
+    if len(set(names)) < len(names):
+        raise SwrError("two --data files share a name (they are copied into data/)", field="--data")
     d = Draft(data=list(data))
     for name, typ in {m.group(1): m.group(2) for a in argv for m in PLACEHOLDER.finditer(a)}.items():
         d.inputs[name] = _placeholder(name, typ, d)

@@ -20,6 +20,8 @@ def value(x: Any) -> str:
         return repr(x) if math.isfinite(x) else '"nan"'
     if isinstance(x, (list, tuple)):
         return "[" + ", ".join(value(v) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{ " + ", ".join(f"{key(str(k))} = {value(v)}" for k, v in x.items()) + " }"
     return json.dumps(x)
 
 

@@ -21,6 +21,7 @@ EPS = 2.0**-52
 ULPS = 8  # rounding noise: a tolerance never lies under this many ulps of the field's scale
 PLATFORM_RTOL = 1e-9  # a float with no drift here still differs by rounding on another CPU or libm
 SAFETY = 10.0  # a proposed band is this many times the drift measured
+MAX_RTOL = 0.1  # a wider band than this lets a value far off pass (at 1, zero would): such a field is noise
 SMALL = 1e-6  # values under this share of the field's scale are compared by atol, not rtol
 THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 # (label, environment) of each run after the first, which is the reference as the build runs it
@@ -217,9 +218,9 @@ def _show(x: Any) -> str:
 def propose(values: list[float], pairs: list[tuple[float, float]]) -> tuple[float | None, float | None, str]:
     """(atol, rtol, how) for a float field from its reference values and its (first run, other run) pairs.
     rtol: SAFETY times the largest relative drift of values that are not small against the field's scale, at
-    least PLATFORM_RTOL, at most 1 (a band as wide as the value itself; beyond that the field is noise and
-    (None, None) says: ignore it). atol: SAFETY times the largest drift of the small values, at least ULPS ulps
-    of the scale, at most the scale."""
+    least PLATFORM_RTOL, at most MAX_RTOL (a band near the value's own size grades nothing: such a field is
+    noise, and (None, None) says: ignore it). atol: SAFETY times the largest drift of the small values, at least
+    ULPS ulps of the scale, at most the scale."""
     if any((a != a) != (b != b) for a, b in pairs):  # NaN in one run only
         return None, None, "volatile: NaN in some runs of a scenario only: ignored"
     scale = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
@@ -227,7 +228,7 @@ def propose(values: list[float], pairs: list[tuple[float, float]]) -> tuple[floa
     big = [(a, b) for a, b in finite if max(abs(a), abs(b)) > SMALL * scale]
     small = max((abs(a - b) for a, b in finite if max(abs(a), abs(b)) <= SMALL * scale), default=0.0)
     rel = max((_rel(a, b) for a, b in big), default=0.0)
-    if SAFETY * rel > 1.0:
+    if SAFETY * rel > MAX_RTOL:
         return None, None, f"volatile: runs of one scenario differ by {rel:.3g} of the value: ignored"
     rtol = max(PLATFORM_RTOL, up(SAFETY * rel))
     floor = ULPS * EPS * scale
@@ -251,12 +252,14 @@ def up(x: float) -> float:
     return y if y >= x else float(f"{y + step:.2g}")
 
 
-def render_outputs(reports: list[FieldReport], m: Measured, keep: dict[str, dict[str, Any]]) -> str:
+def render_outputs(reports: list[FieldReport], m: Measured, keep: dict[str, dict[str, Any]], ignore: list[str]) -> str:
     """The measured block of workflow.toml: [outputs] and a table per field, each with a comment saying how its
-    tolerance was measured. `keep` carries the descriptions and units the author wrote on an earlier pass."""
+    tolerance was measured. What the author wrote in an earlier block is carried over: `keep` (each field's
+    description, units, period, zero and artifact options) and `ignore` (patterns to leave ungraded)."""
     from swr.kinds.workflow.scaffold_files import value
 
     n = sum(o is not None for runs in m.outputs for o in runs)
+    ignored = sorted({*ignore, *(r.pattern for r in reports if r.ignore)})
     lines = [
         f"# {len(m.scenarios)} sampled scenarios, each run {len(m.labels)} ways ({n} runs): "
         + "; ".join(m.labels)
@@ -267,17 +270,31 @@ def render_outputs(reports: list[FieldReport], m: Measured, keep: dict[str, dict
         "[outputs]",
         "atol = 0.0",
         f"rtol = {value(PLATFORM_RTOL)}",
-        f"ignore = {value([r.pattern for r in reports if r.ignore])}",
+        f"ignore = {value(ignored)}",
     ]
     for r in reports:
-        if r.ignore:
-            lines += ["", f"# {r.pattern}: {r.how}"]
+        if r.ignore or any(covers(p, r.pattern) for p in ignored):
+            lines += ["", f"# {r.pattern}: {r.how or 'ignored, as the earlier block said'}"]
             continue
-        old = keep.get(r.pattern, {})
-        what = f"{r.kind}{', ' + r.shape if r.shape else ''}"
-        lines += ["", f"# {what}; {r.how}", f"[outputs.fields.{value(r.pattern)}]"]
-        lines.append(f"description = {value(old.get('description') or f'A {what} (describe it).')}")
-        if old.get("units"):
-            lines.append(f"units = {value(old['units'])}")
-        lines += [f"atol = {value(float(r.atol or 0.0))}", f"rtol = {value(float(r.rtol or 0.0))}"]
+        lines += ["", *_field_table(r, keep.get(r.pattern, {}))]
     return "\n".join(lines) + "\n"
+
+
+def _field_table(r: FieldReport, old: dict[str, Any]) -> list[str]:
+    from swr.kinds.workflow.gates import ZERO_MARGIN
+    from swr.kinds.workflow.scaffold_files import value
+
+    what = f"{r.kind}{', ' + r.shape if r.shape else ''}"
+    out = [f"# {what}; {r.how}", f"[outputs.fields.{value(r.pattern)}]"]
+    out.append(f"description = {value(old.get('description') or f'A {what} (describe it).')}")
+    out += [f"{k} = {value(old[k])}" for k in ("units", "period", "artifact") if old.get(k)]
+    atol, rtol = float(r.atol or 0.0), float(r.rtol or 0.0)
+    if old.get("zero"):  # zero by construction (the author's word): its band must hold its noise ten times over
+        return [*out, "zero = true", f"atol = {value(max(atol, up(r.scale / ZERO_MARGIN)))}"]
+    return [*out, f"atol = {value(atol)}", f"rtol = {value(rtol)}"]
+
+
+def covers(pattern: str, field: str) -> bool:
+    """An [outputs] pattern against a field's: segments, `*` for any one, a pattern covering its subtree."""
+    segs, parts = pattern.split("."), field.split(".")
+    return len(segs) <= len(parts) and all(s in ("*", p) for s, p in zip(segs, parts))
