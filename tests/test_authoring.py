@@ -19,7 +19,7 @@ from swr.core.errors import SwrError
 from swr.judge.leaves import float_ok
 from swr.kinds.workflow.authoring import space_fixes
 from swr.kinds.workflow.scaffold import destination, from_command, from_signature, probe
-from swr.kinds.workflow.scaffold_files import MARKER
+from swr.kinds.workflow.scaffold_files import MARKER, function_run_py
 from swr.kinds.workflow.signature_probe import describe
 from swr.kinds.workflow.spec import load_spec
 from swr.kinds.workflow.tolerances import (
@@ -274,3 +274,65 @@ def test_the_readme_walkthrough_says_what_the_kit_does(tmp_path: Path) -> None:
             new = '[inputs.data]\ntype = "array"\nitems = "number"\nlength = [1, 20]\nmin = -100.0\nmax = 100.0\n'
             assert old in spec.read_text()
             spec.write_text(spec.read_text().replace(old, new))
+
+
+def test_run_py_makes_numpy_pandas_and_stdlib_values_json() -> None:
+    """The scaffolded run.py's conversion: what scientific functions return becomes the JSON the judge reads."""
+    import collections
+    import dataclasses
+    import decimal
+    import fractions
+
+    import numpy as np
+    import pandas as pd
+
+    ns: dict[str, Any] = {}
+    exec(function_run_py("colorsys:rgb_to_hls", from_signature(describe("colorsys:rgb_to_hls"))), ns)  # noqa: S102
+    jsonable = ns["jsonable"]
+    point = collections.namedtuple("point", "x y")
+
+    @dataclasses.dataclass
+    class Fit:
+        slope: float
+
+    value = {
+        "a": np.arange(4.0).reshape(2, 2),
+        "n": np.int64(3),
+        "b": np.bool_(True),
+        "f": np.float32(0.5),
+        "df": pd.DataFrame({"x": [1, 2], "y": [0.5, 1.5]}),
+        "s": pd.Series([1.0, 2.0]),
+        "q": fractions.Fraction(1, 4),
+        "d": decimal.Decimal("2.5"),
+        "c": 1 + 2j,
+        "set": {3, 1, 2},
+        "p": point(1, 2),
+        "fit": Fit(0.25),
+        7: (1, 2),
+    }
+    assert json.loads(json.dumps(jsonable(value))) == {
+        "a": [[0.0, 1.0], [2.0, 3.0]],
+        "n": 3,
+        "b": True,
+        "f": 0.5,
+        "df": {"x": [1, 2], "y": [0.5, 1.5]},
+        "s": [1.0, 2.0],
+        "q": 0.25,
+        "d": 2.5,
+        "c": {"real": 1.0, "imag": 2.0},
+        "set": [1, 2, 3],
+        "p": {"x": 1, "y": 2},
+        "fit": {"slope": 0.25},
+        "7": [1, 2],
+    }
+    with pytest.raises(TypeError, match="convert it in run.py"):
+        jsonable(object())
+
+
+def test_a_third_party_function_brings_its_pip_requirement() -> None:
+    import numpy as np
+
+    d = from_signature(describe("numpy:linspace"))
+    assert d.pip == [f"numpy>={np.__version__}"]
+    assert d.inputs["num"] == {"type": "integer", "min": 25, "max": 100} and d.inputs["endpoint"] == {"type": "boolean"}
+    assert "dtype" not in d.inputs and d.args[:2] == ["start", "stop"]
