@@ -17,7 +17,7 @@ from conftest import CATALOG, ROOT, TEST_SEED, swr
 
 from swr.core.errors import SwrError
 from swr.judge.leaves import float_ok
-from swr.kinds.workflow.authoring import space_fixes
+from swr.kinds.workflow.authoring import new_workflow, space_fixes
 from swr.kinds.workflow.scaffold import destination, from_command, from_signature, probe
 from swr.kinds.workflow.scaffold_files import MARKER, function_run_py
 from swr.kinds.workflow.signature_probe import describe
@@ -116,10 +116,15 @@ def test_tune_measures_noise_and_bounds_each_field(tmp_path: Path) -> None:
 
 
 def test_a_bad_function_path_is_one_line_and_writes_nothing(tmp_path: Path, sandbox: Sandbox) -> None:
-    for target, says in [("no_such_module_swr:f", "cannot import module 'no_such_module_swr'"), ("colorsys", "is not")]:
-        res = swr("new", "workflow", "x/y", "--from", target, "--domain", "data-document", "--root", str(tmp_path))
-        line = _one_line_refusal(res)
-        assert says in line and "--from" in line, line
+    res = swr(
+        "new", "workflow", "x/y", "--from", "no_such_module_swr:f", "--domain", "data-document", "--root", str(tmp_path)
+    )
+    line = _one_line_refusal(res)
+    assert "cannot import module 'no_such_module_swr'" in line and "--from" in line, line
+    with pytest.raises(SwrError, match="is not module:function"):
+        new_workflow(tmp_path, "x/y", function="colorsys", domain="data-document")
+    res = swr("new", "workflow", "x/y", "--from", "uuid:uuid4", "--domain", "data-document", "--root", str(tmp_path))
+    assert "no parameter of uuid:uuid4 can be a scenario value" in _one_line_refusal(res)
     assert list(tmp_path.iterdir()) == []
     for target, says in [("colorsys:no_such_function", "has no attribute"), ("colorsys:__doc__", "not a function")]:
         with pytest.raises(SwrError, match=says):

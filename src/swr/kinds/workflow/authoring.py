@@ -7,10 +7,13 @@ from __future__ import annotations
 import math
 import shlex
 import shutil
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from swr.core.errors import SwrError
 from swr.kinds.workflow.build import BuildOptions
@@ -84,6 +87,9 @@ def new_workflow(
     text = workflow_toml(
         name=name, family=family, domain=dom, source=source, runner=runner, draft=draft, summary=summary, outputs=""
     )
+    if not draft.inputs:
+        raise SwrError(f"no parameter of {source} can be a scenario value: wrap it in a function that takes some")
+    _validate(text, directory)
     _write(directory, text, run_py, draft)
     out = tune(directory, settings=s, lint=lint)
     out.notes = [
@@ -92,6 +98,15 @@ def new_workflow(
         "describe the inputs, the outputs and the summary in workflow.toml: the instructions are written from them",
     ]
     return out
+
+
+def _validate(text: str, directory: Path) -> None:
+    """The scaffold as `swr check` will read it, before a byte is written: a proposal swr cannot load is swr's
+    bug to report, not a half-made workflow to leave behind."""
+    try:
+        WorkflowSpec.model_validate({**tomllib.loads(text), "directory": directory})
+    except (tomllib.TOMLDecodeError, ValidationError) as e:
+        raise SwrError(f"internal: the scaffold does not validate ({e}); nothing was written") from None
 
 
 def _write(directory: Path, text: str, run_py: str, draft: Draft) -> None:
