@@ -341,3 +341,12 @@ def test_a_third_party_function_brings_its_pip_requirement() -> None:
     assert d.pip == [f"numpy>={np.__version__}"]
     assert d.inputs["num"] == {"type": "integer", "min": 25, "max": 100} and d.inputs["endpoint"] == {"type": "boolean"}
     assert "dtype" not in d.inputs and d.args[:2] == ["start", "stop"]
+
+
+def test_the_signature_probe_runs_in_either_sandbox(backend: Sandbox) -> None:
+    """The author's module is imported under the sandbox's rules, on each backend, never in swr's process."""
+    doc = probe("colorsys:rgb_to_hls", backend)
+    assert [p["name"] for p in doc["params"]] == ["r", "g", "b"] and doc["stdlib"] is True
+    with pytest.raises(SwrError, match="has no attribute"):
+        probe("colorsys:nope", backend)
+    assert probe("this:__loader__.get_filename", backend)["params"]  # `this` prints the Zen of Python on import

@@ -6,6 +6,7 @@ Stdlib only. Argument: `module:function` (the function may be dotted: `module:Cl
 object {"params": [...], "dist": [name, version] | null, "stdlib": bool} or {"error": "<one line>"}.
 """
 
+import contextlib
 import importlib
 import inspect
 import json
@@ -102,4 +103,6 @@ def describe(target: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    json.dump(describe(sys.argv[1]), sys.stdout)
+    with contextlib.redirect_stdout(sys.stderr):  # a package's import-time banner must not garble the answer
+        doc = describe(sys.argv[1])
+    json.dump(doc, sys.stdout)
