@@ -305,11 +305,13 @@ from swr.cli import report as _report_command  # noqa: E402,F401 - registers `re
 from swr.cli import run as _run_commands  # noqa: E402,F401 - registers `run`, `results` and `image` on the shared app
 from swr.cli.audit import audit_app  # noqa: E402
 from swr.cli.export import export_app  # noqa: E402 - also registers `subset`
+from swr.cli.new import new_app  # noqa: E402
 from swr.cli.revive import revive_app  # noqa: E402
 
 app.add_typer(audit_app, name="audit")
 app.add_typer(revive_app, name="revive")
 app.add_typer(export_app, name="export")
+app.add_typer(new_app, name="new")
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,8 +35,17 @@ class CheckReport:
     tasks: list[str]
 
 
-def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int = 0, trials: int = 3) -> CheckReport:
-    """Raise SwrError naming the file, field or gate that fails; otherwise report what ran."""
+def check(
+    directory: Path,
+    *,
+    sandbox: str = "bwrap",
+    jobs: int = 2,
+    seed: int = 0,
+    trials: int = 3,
+    inspect: Callable[[Path], None] | None = None,
+) -> CheckReport:
+    """Raise SwrError naming the file, field or gate that fails; otherwise report what ran. `inspect` sees the
+    built tasks (a release-shaped directory) before they are removed: `swr new` lints them there."""
     spec = load_spec(directory)
     if not command_exists(spec):
         assert spec.command is not None  # command_exists is True for a spec without a command
@@ -71,6 +81,8 @@ def check(directory: Path, *, sandbox: str = "bwrap", jobs: int = 2, seed: int =
     try:
         with ThreadPoolExecutor(jobs) as pool:
             built = build_workflow(spec, staging, opts, sb, pool, lambda a, t: None)
+        if inspect and not built.failure:
+            inspect(staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     if built.failure:
