@@ -3,10 +3,10 @@ package each workflow's reference executes, recorded by the build into every tas
 and the overlap rule over them: two workflows of one family whose executed sets overlap above the declared
 threshold are one workflow (a `swr audit lint` error unless accepted with a why).
 
-What is recorded: the union, over the first draw of each variant (sample_scenario(spec, seed, v, 0), v = 1..K:
-the scenarios that do not depend on the gates, so `swr catalog list --measure` recomputes exactly what a build
+What is recorded: the union, over the first draw of the first SCENARIOS variants (sample_scenario(spec, seed, v,
+0): scenarios that do not depend on the gates, so `swr catalog list --measure` recomputes exactly what a build
 records), of the package's Python functions entered by the reference outside imports, in one sandboxed probe
-process (coverage_probe.py: one import, K calls; its cost is in bench/RESULTS.md). The package is the import
+process (coverage_probe.py: one import, then the calls; its cost is in bench/RESULTS.md). The package is the import
 names of the first `[requires] pip` requirement (the catalog's convention: the wrapped package first, its
 helpers such as numpy after it), or `[coverage] package` in workflow.toml. Not recorded, with the reason in
 the file: a reference that is not Python (a `command` other than `python3 script`), a family without a Python
@@ -53,6 +53,10 @@ COVERAGE_FILE = "coverage.json"
 PROBE_SCRIPT = Path(__file__).with_name("coverage_probe.py")
 PROBE_DST = "/sandbox/swr/coverage_probe.py"
 PROBE_RUN = 0  # the execution cache's run number of the probe (1-3 are the reference's executions)
+# Scenarios the probe runs: a categorical input may route a scenario to another part of the package, so one draw
+# can miss a branch; three catch most of them, at the cost of three traced calls and one import per workflow
+# (bench/RESULTS.md: the build itself runs ~100 executions per workflow at K = 6).
+SCENARIOS = 3
 
 
 class CoverageFile(BaseModel):
@@ -61,7 +65,7 @@ class CoverageFile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
     package: list[str]  # import names (or dotted prefixes) whose functions count
-    scenarios: int = Field(ge=0)  # scenarios the probe ran (the first draw of each variant)
+    scenarios: int = Field(ge=0)  # scenarios the probe ran (the first draw of each of the first SCENARIOS variants)
     failed: int = Field(default=0, ge=0)  # of those, how many raised (what ran until then counts)
     functions: list[str] = []  # "module:qualname", sorted: the package's Python functions entered
     modules: dict[str, int] = {}  # the package's modules the process imported -> functions each defines
@@ -132,8 +136,9 @@ def _probe_argv(spec: WorkflowSpec) -> tuple[dict[str, Any] | None, str | None]:
 
 
 def coverage_scenarios(spec: WorkflowSpec, seed: int, variants: int) -> list[dict[str, Any]]:
-    """The first draw of each variant: independent of the gates, so a build and an on-demand measure agree."""
-    return [sample_scenario(spec, seed, v, 0) for v in range(1, variants + 1)]
+    """The first draw of the first SCENARIOS variants: independent of the gates, so a build and an on-demand
+    measure agree."""
+    return [sample_scenario(spec, seed, v, 0) for v in range(1, min(variants, SCENARIOS) + 1)]
 
 
 def record(runner: Runner, cache: ExecutionCache, scenarios: list[dict[str, Any]]) -> CoverageFile:
