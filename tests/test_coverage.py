@@ -233,5 +233,6 @@ def test_sets_too_small_to_tell_parts_apart_are_not_judged() -> None:
     small = CoverageFile(package=["p"], scenarios=2, functions=["p:f", "p:g"], overlap_max=OVERLAP_MAX)
     big = CoverageFile(package=["p"], scenarios=2, functions=[f"p:f{i}" for i in range(MIN_FUNCTIONS)], overlap_max=0.8)
     assert jaccard(small, small) is None and jaccard(small, big) is None and jaccard(big, big) == 1.0
-    assert family_coverage({"x": small, "y": small})["max_overlap"] is None
+    fam = family_coverage({"x": small, "y": big})
+    assert (fam["max_overlap"], fam["too_few"]) == (None, ["x"])
     assert over({"x": big, "y": big}) == [("x", "y", 1.0, 0.8)]

@@ -49,7 +49,6 @@ OVERLAP_MAX = 0.8
 # Sets this small are a thin Python layer over compiled code (pysam, spglib, sgp4): their overlap says which
 # wrapper was called, not which part of the software ran, so the rule does not judge them (reported as n/a).
 MIN_FUNCTIONS = 10
-COVERAGE_FILE = "coverage.json"
 PROBE_SCRIPT = Path(__file__).with_name("coverage_probe.py")
 PROBE_DST = "/sandbox/swr/coverage_probe.py"
 PROBE_RUN = 0  # the execution cache's run number of the probe (1-3 are the reference's executions)
@@ -74,7 +73,7 @@ class CoverageFile(BaseModel):
 
 
 def coverage_path(task_root: Path) -> Path:
-    return TaskPaths(task_root).private / COVERAGE_FILE
+    return TaskPaths(task_root).coverage
 
 
 def read_coverage(task_root: Path) -> CoverageFile | None:
@@ -155,7 +154,7 @@ def record(runner: Runner, cache: ExecutionCache, scenarios: list[dict[str, Any]
     key = cache.key(spec, probe, PROBE_RUN)
     res = cache.get(key)
     if res is None:
-        res = _run_probe(runner, cfg, scenarios)
+        res = replace(_run_probe(runner, cfg, scenarios), artifacts=None)  # its files are not what it records
         cache.put(key, res)
     base = CoverageFile(package=packages, scenarios=len(scenarios), overlap_max=threshold)
     if not res.ok:
@@ -224,6 +223,7 @@ def family_coverage(covs: dict[str, CoverageFile]) -> dict[str, Any]:
         "threshold": min((c.overlap_max for c in covs.values()), default=OVERLAP_MAX),
         "over": [[a, b, round(j, 4)] for a, b, j, _ in over(covs)],
         "not_recorded": {w: c.reason for w, c in sorted(covs.items()) if c.reason},
+        "too_few": sorted(w for w, c in covs.items() if not c.reason and len(c.functions) < MIN_FUNCTIONS),
     }
 
 
