@@ -236,3 +236,14 @@ def test_sets_too_small_to_tell_parts_apart_are_not_judged() -> None:
     fam = family_coverage({"x": small, "y": big})
     assert (fam["max_overlap"], fam["too_few"]) == (None, ["x"])
     assert over({"x": big, "y": big}) == [("x", "y", 1.0, 0.8)]
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["entry", "command"])
+def test_the_probe_records_alike_under_each_backend(backend: Sandbox, tmp_path: Path, script: bool) -> None:
+    spec = load_spec(workflow(tmp_path, "cov-b", "solve_a", script=script))
+    runner = Runner(spec, backend)
+    try:
+        cov = record(runner, ExecutionCache(enabled=False), coverage_scenarios(spec, 0, 6))
+    finally:
+        runner.close()
+    assert (cov.reason, cov.scenarios, cov.failed, cov.functions) == (None, 3, 0, A_SET)
