@@ -210,7 +210,7 @@ def test_the_record_is_byte_identical_between_two_builds(release: Path, family: 
 
 
 def test_catalog_list_shows_coverage_from_a_release_and_measured_alike(
-    family: Path, release: Path, monkeypatch: pytest.MonkeyPatch
+    family: Path, release: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     got = swr("catalog", "list", "--root", str(family), "--release", str(release), "--json")
     assert got.returncode == 0, got.stderr
@@ -218,9 +218,11 @@ def test_catalog_list_shows_coverage_from_a_release_and_measured_alike(
     cov = row["coverage"]
     assert (cov["executed"], cov["reached"], cov["share"]) == (25, 27, 0.9259)  # all but _setup and never
     assert (cov["max_overlap"], cov["max_pair"], cov["over"]) == (1.0, ["cov-a", "cov-a2"], [["cov-a", "cov-a2", 1.0]])
+    monkeypatch.setenv("SWR_CACHE", str(tmp_path / "cache"))  # measured afresh, not read from a cache
     measured = swr("catalog", "list", "--root", str(family), "--measure", "--json")
     assert measured.returncode == 0, measured.stderr
     assert json.loads(measured.stdout)[0]["coverage"] == cov  # the build records what a measure computes
+    assert len(list((tmp_path / "cache" / "executions").rglob("*.json"))) == 3  # one probe per workflow, cached
     monkeypatch.setenv("COLUMNS", "220")
     table = swr("catalog", "list", "--root", str(family), "--release", str(release))
     assert "25/27 (92.6%)" in table.stdout and "1.00 > 0.8" in table.stdout, table.stdout
