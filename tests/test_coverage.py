@@ -249,3 +249,26 @@ def test_the_probe_records_alike_under_each_backend(backend: Sandbox, tmp_path: 
     finally:
         runner.close()
     assert (cov.reason, cov.scenarios, cov.failed, cov.functions) == (None, 3, 0, A_SET)
+
+
+@pytest.mark.parametrize(
+    ("body", "reason", "failed"),
+    [
+        ("import os\n\n\ndef main(s):\n    os._exit(0)\n", "the coverage probe's reply is unreadable", 0),
+        ("import sys\nsys.exit(3)\n", "the coverage probe failed (exit code 3)", 0),
+        ("import helperpkg\n\n\ndef main(s):\n    helperpkg.solve_a(1.0)\n    raise ValueError\n", None, 3),
+    ],
+    ids=["no-reply", "dies", "raises"],
+)
+def test_a_probe_that_fails_is_recorded_with_its_reason_and_the_build_goes_on(
+    sandbox: Sandbox, tmp_path: Path, body: str, reason: str | None, failed: int
+) -> None:
+    d = workflow(tmp_path, "cov-bad", "solve_a")
+    (d / "run.py").write_text(body)
+    spec = load_spec(d)
+    runner = Runner(spec, sandbox)
+    try:
+        cov = record(runner, ExecutionCache(enabled=False), coverage_scenarios(spec, 0, 6))
+    finally:
+        runner.close()
+    assert (cov.reason, cov.failed, cov.functions) == (reason, failed, A_SET if failed else [])

@@ -162,10 +162,17 @@ def record(runner: Runner, cache: ExecutionCache, scenarios: list[dict[str, Any]
         how = f"limit {res.limit} hit" if res.limit else f"exit code {res.returncode}"
         why = f"the coverage probe failed ({how}){': ' + tail[-1][:200] if tail else ''}"
         return base.model_copy(update={"reason": why})
-    got = json.loads(res.stdout)
-    empty = None if got["functions"] else f"no Python function of {', '.join(packages)} ran (compiled code is not seen)"
-    found = {"failed": got["failed"], "functions": got["functions"], "modules": got["modules"], "reason": empty}
-    return CoverageFile.model_validate({**base.model_dump(exclude_unset=True), **found})
+    try:  # the reply of a process the reference ran in: read as the model, or recorded as unreadable
+        got = json.loads(res.stdout)
+        found = {k: got[k] for k in ("failed", "functions", "modules")}
+        cov = CoverageFile.model_validate({**base.model_dump(exclude_unset=True), **found, "reason": None})
+    except (ValueError, KeyError, TypeError):  # pydantic's ValidationError is a ValueError
+        return base.model_copy(update={"reason": "the coverage probe's reply is unreadable"})
+    if cov.functions:
+        return cov
+    return cov.model_copy(
+        update={"reason": f"no Python function of {', '.join(packages)} ran (compiled code is not seen)"}
+    )
 
 
 def _run_probe(runner: Runner, cfg: dict[str, Any], scenarios: list[dict[str, Any]]) -> RunResult:
