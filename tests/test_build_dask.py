@@ -3,6 +3,7 @@ a worker is killed mid-build; a scheduler that cannot be reached is one line and
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -57,6 +58,8 @@ def test_a_dask_build_is_byte_identical_to_the_local_build(local_release: Path, 
     check_results(results)
     assert files_of(tmp_path / "release") == files_of(local_release)
     assert any((tmp_path / "cache" / "executions").iterdir())  # the workers ran them, into the cache given
+    cov = json.loads((tmp_path / "release/tasks/geodesic-line-v1/private/coverage.json").read_text())
+    assert cov["functions"] and cov["package"] == ["geographiclib"]  # coverage is among the identical files
 
 
 def _executing(dask_worker: Any) -> tuple[int, list[str]]:

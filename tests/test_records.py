@@ -27,6 +27,7 @@ from swr.kinds.engine.verdict import EngineVerdict
 from swr.kinds.revival.build_file import RevivalBuildFile, read_build_file
 from swr.kinds.revival.verdict import RevivalVerdict
 from swr.kinds.verdict import Verdict, dump_verdict, parse_verdict, verdict_json, verdict_model
+from swr.kinds.workflow.coverage import CoverageFile
 from swr.kinds.workflow.gates_file import GatesFile
 from swr.kinds.workflow.verdict import WorkflowVerdict
 
@@ -34,6 +35,7 @@ RECORDS = ROOT / "tests" / "fixtures" / "records"
 MODELS = {
     "release": ReleaseFile,
     "gates": GatesFile,
+    "coverage": CoverageFile,
     "engine-build": EngineBuildFile,
     "revival-build": RevivalBuildFile,
 }
@@ -76,6 +78,7 @@ def test_the_fixtures_cover_every_model_and_shape() -> None:
             "gates.disjoint.passes",
         ),
         ("engines.release.json", lambda d: d.pop("seed"), "seed"),
+        ("geodesic-line-v1.coverage.json", lambda d: d.update({"functions": "all"}), "functions"),
         ("engines.release.json", lambda d: d["engines"][0].update({"status": "meh"}), "engines.0.status"),
         ("plc-runtime.engine-build.json", lambda d: d["adequacy"].update({"kill_rate": "high"}), "adequacy.kill_rate"),
         ("p-8d6813-deleted-module.revival-build.json", lambda d: d.update({"native_tests": "many"}), "native_tests"),

@@ -138,6 +138,7 @@ LAYOUT_NAMES = {
     "release.json",
     "swr.db",
     "gates.json",
+    "coverage.json",
     "engine.toml",
     "workflow.toml",
     "spec.md",

@@ -16,6 +16,7 @@ from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import parse_output, reference_view
 from swr.kinds.engine.task import EngineTask
+from swr.kinds.workflow.coverage import overlap_findings
 from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
@@ -49,6 +50,7 @@ CHECKS = frozenset(
         "tolerance_below_drift",
         "rerun_failed",
         "instruction_constant",
+        "coverage_overlap",
     }
 )
 
@@ -283,7 +285,7 @@ def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jo
     engines, _ = kinds.covered(roots, "selfreport")  # verifier programs, probed
     not_applicable = [n for n in not_linted if n["task"] not in {r.name for r in engines}]
     tasks = [load_workflow_task(r) for r in linted]
-    findings = [f for t in tasks for f in lint_task(t)]
+    findings = [f for t in tasks for f in lint_task(t)] + overlap_findings(tasks)
     probes: list[dict[str, Any]] = []
     if engines:
         found, probes, na = self_report_audit(
@@ -302,6 +304,7 @@ def lint_audit(release: Path, *, rerun: bool = False, sandbox: str = "bwrap", jo
             for r in runners.values():
                 r.close()
     findings, accepted = apply_accepts(tasks, findings)
+    findings = [{**f, "severity": "error"} if f["check"] == "coverage_overlap" else f for f in findings]  # unaccepted
     return {
         "release": str(release),
         "tasks": len(tasks) + len(engines),

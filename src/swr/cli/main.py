@@ -256,12 +256,27 @@ CATALOG_ROOT = typer.Option(Path("catalog"), "--root", help="Workflow tree.")
 
 @catalog_app.command("list")
 @handled
-def catalog_list(root: Path = CATALOG_ROOT, as_json: bool = JSON) -> None:
-    """Families with their domain, workflows, and whether they can run here."""
+def catalog_list(
+    root: Path = CATALOG_ROOT,
+    as_json: bool = JSON,
+    release: Path = typer.Option(None, "--release", help="Show each family's coverage as this release recorded it."),
+    measure: bool = typer.Option(False, "--measure", help="Measure each family's coverage now (runs its references)."),
+    sandbox: str = SANDBOX,
+) -> None:
+    """Families with their domain, workflows, whether they can run here, and (--release, --measure) their
+    coverage of their package and the largest overlap of two of their workflows."""
     from swr.cli.tables import catalog_table
     from swr.kinds.workflow.catalog import families
+    from swr.kinds.workflow.coverage import catalog_coverage
+    from swr.sandbox import get_sandbox
 
-    rows = [f.row(root.resolve().parent) for f in families(root)]
+    if release is not None and measure:
+        raise SwrError("--release reads recorded coverage and --measure measures it: give one", field="--measure")
+    fams = families(root)
+    rows = [f.row(root.resolve().parent) for f in fams]
+    if release is not None or measure:
+        cov = catalog_coverage(fams, release, None if release else get_sandbox(sandbox))
+        rows = [{**r, "coverage": cov[r["family"]]} for r in rows]
     if as_json:
         print(json.dumps(rows, indent=2))
     else:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.table import Table
 
 from swr import kinds
@@ -240,7 +241,26 @@ def demo_table(rows: list[dict[str, Any]]) -> Table:
 
 
 def catalog_table(rows: list[dict[str, Any]]) -> Table:
+    cov = any("coverage" in r for r in rows)  # swr catalog list --release/--measure
     table = Table("family", "domain", "workflows", "runnable", title=f"{len(rows)} families")
+    if cov:
+        table.add_column("coverage (executed/reached)")
+        table.add_column("max overlap")
     for r in rows:
-        table.add_row(r["family"], r["domain"], ", ".join(r["workflows"]), "yes" if r["runnable"] else "[red]no[/]")
+        cells = [r["family"], r["domain"], ", ".join(r["workflows"]), "yes" if r["runnable"] else "[red]no[/]"]
+        table.add_row(*cells, *(_coverage_cells(r.get("coverage")) if cov else ()))
     return table
+
+
+def _coverage_cells(c: dict[str, Any] | None) -> tuple[str, str]:
+    """A family's coverage of its package and its largest pair overlap (red over the threshold); why not."""
+    if c is None:
+        return "[dim]not in the release[/]", ""
+    if c["share"] is None:
+        why = next(iter(c["not_recorded"].values()), "nothing recorded")
+        return f"[dim]{escape(why)}[/]", "n/a"
+    share = f"{c['executed']}/{c['reached']} ({c['share']:.1%})"
+    if c["max_overlap"] is None:
+        return share, "n/a"
+    top = f"{c['max_overlap']:.2f}"
+    return share, f"[red]{top} > {c['threshold']:g}[/]" if c["over"] else f"{top} ≤ {c['threshold']:g}"

@@ -82,6 +82,11 @@ class TaskPaths:
     def gates(self) -> Path:
         return self.private / "gates.json"
 
+    @property
+    def coverage(self) -> Path:
+        """What a workflow's reference executed of its package (swr.kinds.workflow.coverage)."""
+        return self.private / "coverage.json"
+
     # An engine task's own files (engine.toml, spec.md, verifier/, reference/ sit under private/ as in the source).
     @property
     def spec_md(self) -> Path:

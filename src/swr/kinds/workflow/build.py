@@ -21,6 +21,7 @@ from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import reference_view
 from swr.kinds.workflow.cache import ExecutionCache
+from swr.kinds.workflow.coverage import coverage_scenarios, record, write_coverage
 from swr.kinds.workflow.fork_pool import Fresh
 from swr.kinds.workflow.gates import (
     GATES,
@@ -326,6 +327,8 @@ def build_workflow(
     wb = WorkflowBuild(spec, opts, sandbox, pool, progress)
     try:
         res.tasks, res.dropped = wb.write(staging)
+        cov = record(wb.runner, opts.cache, coverage_scenarios(spec, opts.seed, opts.variants))
+        write_coverage((task_dir(staging, t) for t in res.tasks), cov)  # the workflow's, in each of its tasks
     except GateFailureError as e:
         res.failure = str(e.failure)
         for v in range(1, opts.variants + 1):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
@@ -127,6 +127,25 @@ class LintSpec(_Strict):
     accept: list[LintAccept] = []
 
 
+class CoverageSpec(_Strict):
+    """What `swr.kinds.workflow.coverage` records of this workflow's reference: the functions of `package` (import
+    names, or dotted prefixes such as "scipy.integrate"; default: the first `[requires] pip` name's), and the
+    family's overlap threshold if not the default (every workflow of the family declares it: a pair is held to
+    the lower of its two, so one workflow cannot loosen the rule for its family alone)."""
+
+    package: list[Annotated[str, Field(pattern=r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")]] | None = Field(
+        default=None, min_length=1
+    )
+    overlap_max: float | None = Field(default=None, gt=0, le=1)
+    why: str = ""  # required with overlap_max: the sentence a reviewer reads
+
+    @model_validator(mode="after")
+    def _why(self) -> CoverageSpec:
+        if self.overlap_max is not None and len(self.why) < 20:
+            raise ValueError("`overlap_max` needs a `why` of at least 20 characters")
+        return self
+
+
 class WorkflowSpec(_Strict):
     """A validated `workflow.toml`, plus the directory it came from."""
 
@@ -144,6 +163,7 @@ class WorkflowSpec(_Strict):
     requires: Requires = Requires()
     limits: LimitsSpec = LimitsSpec()
     lint: LintSpec = LintSpec()
+    coverage: CoverageSpec = CoverageSpec()
     # Constants the instruction states: a number is the reference's own and run.py reads it from this table (one
     # source for both); a table {value, source} is the wrapped library's. `swr audit lint` (instruction_constant)
     # flags a precise number in the instruction that is neither.
