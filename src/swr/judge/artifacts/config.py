@@ -265,8 +265,8 @@ def compare_tree(
             first.setdefault(kind, (where or "/", a, b, tol))
     checks = {}
     for kind, n in counts.items():
-        w, x, y, tol = first.get(kind, (None, None, None, None))
-        checks[kind] = check(n == 0, x, y, tol, where=w, differences=n)
+        at, x, y, tol = first.get(kind, (None, None, None, None))
+        checks[kind] = check(n == 0, x, y, tol, where=at, differences=n)
     return checks
 
 
