@@ -156,7 +156,9 @@ def test_bad_options_are_the_tasks_error(tmp_path: Path, options: dict) -> None:
         compare_artifact(ref, h5(tmp_path / "c.h5", X + 1), options=options)
 
 
-@pytest.mark.parametrize("junk", [b"", b"\x89HDF\r\n\x1a\n" + b"\0" * 100, b"SIMPLE  = T", b"CDF\x01garbage", b"x" * 5000])
+@pytest.mark.parametrize(
+    "junk", [b"", b"\x89HDF\r\n\x1a\n" + b"\0" * 100, b"SIMPLE  = T", b"CDF\x01garbage", b"x" * 5000]
+)
 @pytest.mark.parametrize("suffix", [".h5", ".nc", ".fits"])
 def test_junk_candidate_fails_without_raising(tmp_path: Path, junk: bytes, suffix: str) -> None:
     ref = {".h5": h5, ".nc": nc, ".fits": fits_file}[suffix](tmp_path / f"ref{suffix}")
@@ -176,8 +178,14 @@ def test_gzipped_fits_is_not_inflated(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "same"),
-    [("m s-1", "m/s", True), ("W m-2", "W/m2", True), ("degC", "deg_C", True), ("km", "m", False),
-     ("days since 2000-01-01", "days  since 2000-01-01", True), ("degrees_north", "degrees_east", False)],
+    [
+        ("m s-1", "m/s", True),
+        ("W m-2", "W/m2", True),
+        ("degC", "deg_C", True),
+        ("km", "m", False),
+        ("days since 2000-01-01", "days  since 2000-01-01", True),
+        ("degrees_north", "degrees_east", False),
+    ],
 )
 def test_units_compared_as_units(a: str, b: str, same: bool) -> None:
     assert same_units(a, b) is same

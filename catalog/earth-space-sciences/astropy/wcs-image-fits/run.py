@@ -65,8 +65,12 @@ def main(s: dict) -> dict:
     table.header["APRADIUS"] = (r, "aperture radius [pixel]")
     fits.HDUList([primary, table]).writeto(os.path.join(os.environ["SWR_ARTIFACTS"], "field.fits"))
     corner = w.pixel_to_world(0, 0)
-    return {"image": "field.fits", "corner_ra_deg": float(corner.ra.deg), "corner_dec_deg": float(corner.dec.deg),
-            "total_net_flux": float(net.sum())}
+    return {
+        "image": "field.fits",
+        "corner_ra_deg": float(corner.ra.deg),
+        "corner_dec_deg": float(corner.dec.deg),
+        "total_net_flux": float(net.sum()),
+    }
 
 
 if __name__ == "__main__":

@@ -29,8 +29,12 @@ def main(s: dict) -> dict:
         lines = [line for line in fh if not line.startswith(HEADER)]
     with open(path, "w", encoding="utf-8") as fh:
         fh.writelines(lines)
-    return {"mechanism": "mechanism.yaml", "n_species": gas.n_species, "n_reactions": gas.n_reactions,
-            "density_kg_m3": float(gas.density)}
+    return {
+        "mechanism": "mechanism.yaml",
+        "n_species": gas.n_species,
+        "n_reactions": gas.n_reactions,
+        "density_kg_m3": float(gas.density),
+    }
 
 
 if __name__ == "__main__":
