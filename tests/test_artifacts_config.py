@@ -147,3 +147,17 @@ def test_false_reject_study(tmp_path: Path) -> None:
             tally[m.valid][0] += res.ok == m.valid
             assert res.ok == m.valid, (m.klass, key, res.detail)
     assert tally[True][1] >= 7 and tally[False][1] >= 25, tally
+
+
+def test_yaml_exponent_floats_read_as_yaml_1_2_does(tmp_path: Path) -> None:
+    """A YAML 1.2 writer's 1e+14 is the number 1.0e+14 (PyYAML's 1.1 rules alone read it as text)."""
+    assert pair(tmp_path, ".yaml", "A: 1.0e+14\nb: 2.5e-3\n", "A: 1e+14\nb: 25e-4\n").ok
+    assert not pair(tmp_path, ".yaml", "A: 1.0e+14\n", "A: 2e+14\n").ok
+
+
+def test_untyped_identifiers_and_text_paths(tmp_path: Path) -> None:
+    """In INI/XML a leading-zero integer is an identifier, and a path in `text` is never a number."""
+    assert not pair(tmp_path, ".ini", "[a]\nzip = 02139\n", "[a]\nzip = 2139\n").ok
+    assert pair(tmp_path, ".ini", "[a]\nversion = 1.10\n", "[a]\nversion = 1.1\n").ok  # numbers by default
+    res = run(tmp_path / "ref.ini", tmp_path / "cand.ini", options={"text": ["/a/version"]})
+    assert not res.ok and res.checks["values"]["where"] == "/a/version", res.detail

@@ -1,6 +1,6 @@
 """A synthetic sky image with a TAN world coordinate system and its source catalogue, written as one FITS file with
 astropy: the image in the primary HDU (WCS keywords in its header, BUNIT), the catalogue as a binary table HDU named
-SOURCES whose sky positions come from the WCS (pixel_to_world) and whose fluxes are aperture sums of the image.
+SOURCES whose sky positions come from the WCS (all_pix2world, 0-based) and whose fluxes are aperture sums of the image.
 
 Entry workflow: main() builds everything from the scenario; nothing depends on the clock (no DATE card, no checksum).
 """
@@ -41,7 +41,7 @@ def main(s: dict) -> dict:
     for xi, yi, fi in zip(x, y, flux):
         img += fi / (2 * np.pi * sigma**2) * np.exp(-((xx - xi) ** 2 + (yy - yi) ** 2) / (2 * sigma**2))
     w = _wcs(s, n)
-    sky = w.pixel_to_world(x, y)
+    ra, dec = w.all_pix2world(x, y, 0)
     r = 3.0 * sigma
     ap = np.array([img[(xx - xi) ** 2 + (yy - yi) ** 2 <= r * r].sum() for xi, yi in zip(x, y)])
     npix = np.array([np.count_nonzero((xx - xi) ** 2 + (yy - yi) ** 2 <= r * r) for xi, yi in zip(x, y)])
@@ -55,8 +55,8 @@ def main(s: dict) -> dict:
         fits.Column("id", "J", array=np.arange(1, k + 1)),
         fits.Column("x", "D", unit="pix", array=x),
         fits.Column("y", "D", unit="pix", array=y),
-        fits.Column("ra", "D", unit="deg", array=sky.ra.deg),
-        fits.Column("dec", "D", unit="deg", array=sky.dec.deg),
+        fits.Column("ra", "D", unit="deg", array=ra),
+        fits.Column("dec", "D", unit="deg", array=dec),
         fits.Column("flux_true", "D", unit="adu", array=flux),
         fits.Column("flux_aperture", "D", unit="adu", array=net),
         fits.Column("npix", "J", array=npix),
@@ -64,11 +64,11 @@ def main(s: dict) -> dict:
     table = fits.BinTableHDU.from_columns(cols, name="SOURCES")
     table.header["APRADIUS"] = (r, "aperture radius [pixel]")
     fits.HDUList([primary, table]).writeto(os.path.join(os.environ["SWR_ARTIFACTS"], "field.fits"))
-    corner = w.pixel_to_world(0, 0)
+    corner_ra, corner_dec = w.all_pix2world([0.0], [0.0], 0)
     return {
         "image": "field.fits",
-        "corner_ra_deg": float(corner.ra.deg),
-        "corner_dec_deg": float(corner.dec.deg),
+        "corner_ra_deg": float(corner_ra[0]),
+        "corner_dec_deg": float(corner_dec[0]),
         "total_net_flux": float(net.sum()),
     }
 

@@ -7,7 +7,9 @@ an XML text's tokens are ordered for their consumers: search paths, pipeline ste
 is a set must say so in its output, not rely on the judge); numbers within atol + rtol·|ref| (integers exactly, a
 bool never equals a number); strings, dates and null exactly. INI and XML have no types: a value that spells a number
 on both sides is compared as a number, anything else as text (XML text split on whitespace, so indentation and line
-breaks inside it are insignificant).
+breaks inside it are insignificant); a leading-zero integer (007, 02139) is an identifier, and paths named in the
+`text` option are text (a version "1.10" is not 1.1). YAML is read with YAML 1.2's floats (1e+14 is a number, as
+every YAML 1.2 writer means it, where PyYAML's 1.1 rules would read text).
 
 Decoding is bounded: the file's size is admitted first; YAML is loaded by the safe loader only (no tag constructs an
 object) and its aliases are counted as expanded before anything walks them (a billion-laughs alias file is refused
@@ -28,9 +30,13 @@ from ._common import ArtifactConfigError, ArtifactResult, Budget, check, file_si
 DEFAULTS: dict[str, Any] = {
     "ignore": [],  # paths ("/section/key", "/servers/0/host") not graded: a timestamp or a generator's version
     "ini_case_sensitive": False,  # configparser's reading: INI keys are case-insensitive
+    "text": [],  # paths whose values are always text, never numbers: a version "1.10" in an INI or XML file
 }
 YAML, TOML, INI, XML = (".yaml", ".yml"), (".toml",), (".ini", ".cfg"), (".xml",)
 SUFFIXES = YAML + TOML + INI + XML
+_LEADING_ZERO = re.compile(r"[+-]?0\d+")  # 007, 02139: an identifier in an untyped format, not a number
+# YAML 1.2 (and every YAML 1.2 emitter: yaml-cpp, ruamel) reads 1e+14 as a float; PyYAML's 1.1 rules need a dot
+_EXP_FLOAT = re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)", re.IGNORECASE)
 _SHOWN = 10
 _ADMIT_EVERY = 1024  # XML elements parsed between two admissions to the budget
@@ -90,7 +96,13 @@ def load_yaml(path: Path, budget: Budget) -> Any:
     import yaml
 
     file_size(path, budget)
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when built: same rules, faster
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when built: same rules, faster
+
+    class Loader(base):  # type: ignore[valid-type,misc]
+        """The safe loader, with YAML 1.2's exponent-only floats."""
+
+    Loader.add_implicit_resolver("tag:yaml.org,2002:float", _EXP_FLOAT, list("-+0123456789"))
+    loader = Loader
     with open(path, "rb") as fh:
         docs = list(yaml.load_all(fh, Loader=loader))  # noqa: S506 - a safe loader
     _admit_tree(docs, budget)
@@ -177,6 +189,8 @@ def _number(value: Any, untyped: bool) -> int | float | None:
         return value
     if untyped and isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
         text = value.strip()
+        if _LEADING_ZERO.fullmatch(text):
+            return None
         try:
             return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
         except ValueError:
@@ -240,7 +254,7 @@ def _pairs(ref: Any, got: Any, where: str) -> Iterator[tuple[str, str, Any, Any]
 
 
 def compare_tree(
-    ref: Any, got: Any, atol: float, rtol: float, untyped: bool, ignore: set[str]
+    ref: Any, got: Any, atol: float, rtol: float, untyped: bool, ignore: set[str], text: frozenset[str] = frozenset()
 ) -> dict[str, dict[str, Any]]:
     """Walk both trees (iteratively: depth is bounded, not the interpreter's stack) and report, per check
     (structure, kinds, values), whether it holds, the first difference and how many there are."""
@@ -259,7 +273,10 @@ def compare_tree(
                     counts[kind] += 1
                     first.setdefault(kind, (w, x, y, None))
             continue
-        ok, kind, tol = _scalar_ok(a, b, atol, rtol, untyped)
+        if where in text:
+            ok, kind, tol = str(a).strip() == str(b).strip() and type(a) is type(b), "values", None
+        else:
+            ok, kind, tol = _scalar_ok(a, b, atol, rtol, untyped)
         if not ok:
             counts[kind] += 1
             first.setdefault(kind, (where or "/", a, b, tol))
@@ -270,9 +287,9 @@ def compare_tree(
     return checks
 
 
-def _ignored(raw: Any) -> set[str]:
+def _paths(name: str, raw: Any) -> set[str]:
     if isinstance(raw, str) or not isinstance(raw, (list, tuple)) or not all(isinstance(p, str) for p in raw):
-        raise ArtifactConfigError(f"config option ignore must be a list of paths like '/section/key', got {raw!r}")
+        raise ArtifactConfigError(f"config option {name} must be a list of paths like '/section/key', got {raw!r}")
     return {p.rstrip("/") for p in raw}
 
 
@@ -281,7 +298,7 @@ def compare_config(
 ) -> ArtifactResult:
     """Both files parsed as the reference's format; trees compared as the module docstring says."""
     opts = options_for("config", options, DEFAULTS)
-    ignore = _ignored(opts["ignore"])
+    ignore, text = _paths("ignore", opts["ignore"]), frozenset(_paths("text", opts["text"]))
     if not isinstance(opts["ini_case_sensitive"], bool):
         raise ArtifactConfigError(f"config option ini_case_sensitive must be a bool: {opts['ini_case_sensitive']!r}")
     fmt = reference.suffix.lower()
@@ -296,4 +313,4 @@ def compare_config(
     if isinstance(pair, ArtifactResult):
         return pair
     ref, got = pair
-    return finish("config", compare_tree(ref, got, atol, rtol, fmt in INI + XML, ignore))
+    return finish("config", compare_tree(ref, got, atol, rtol, fmt in INI + XML, ignore, text))

@@ -179,7 +179,7 @@ def read_hdf5(path: Path, budget: Budget) -> Tree:
     tree: Tree = {}
     nodes = [0]
     with h5py.File(path, "r", locking=False) as f:
-        seen: dict[int, str] = {}
+        seen: dict[int, str] = {h5py.h5o.get_info(f.id).addr: "/"}
         stack: list[tuple[Any, str, int]] = [(f, "/", 1)]
         datasets: list[tuple[str, Any]] = []
         while stack:
