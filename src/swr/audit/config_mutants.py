@@ -9,8 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .artifact_mutants import Edit, Writer, _text
-from .scidata_mutants import gross
+from .scidata_mutants import Edit, Writer, gross
+
+
+def _text(data: str) -> Writer:
+    return lambda dest: dest.write_text(data, encoding="utf-8")
 
 
 def _reversed_keys(doc: Any) -> Any:

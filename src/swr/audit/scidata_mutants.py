@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from .artifact_mutants import Edit, Writer
+Writer = Callable[[Path], object]  # artifact_mutants' aliases, repeated: it imports this module (no import cycle)
+Edit = tuple[str, bool, Writer, str | None]  # class, valid, writer, another file suffix or None
 
 
 def gross(x: float) -> float:

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from ._common import (
-    BOUNDS,
     ArtifactConfigError,
     ArtifactResult,
     Budget,
@@ -42,6 +40,8 @@ from ._common import (
     options_for,
     tol_value,
 )
+from .scidata_fits import read_fits
+from .scidata_tree import Node, Tree, attr_value, kind_of, masked, read_sliced
 
 DEFAULTS: dict[str, Any] = {
     "variables": {},  # {"/path": {"atol": .., "rtol": ..}}: per-variable tolerances
@@ -58,91 +58,7 @@ CELSIUS = {"degC": "deg_C", "degree_C": "deg_C", "degrees_C": "deg_C", "celsius"
 _SHOWN = 10
 
 
-@dataclass
-class Node:
-    """One entry of the tree: a group (or FITS HDU), a variable, a link or a NetCDF dimension."""
-
-    kind: str  # group | variable | link | dimension
-    attrs: dict[str, Any] = field(default_factory=dict)
-    shape: tuple[int, ...] = ()
-    dtype: str = ""  # stored numpy dtype, e.g. '<f4'
-    dims: tuple[str, ...] | None = None  # NetCDF dimension names
-    data: Any = None  # np.ndarray (values) once read
-    mask: Any = None  # np.ndarray of bool: missing cells
-    target: str | None = None  # link target, dimension size as text
-
-
-Tree = dict[str, Node]
-
-
-def kind_of(dtype: np.dtype[Any]) -> str:
-    """int, float, complex, str, bool or other: what the values mean, not how wide they are stored."""
-    k = dtype.kind
-    return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex", "S": "str", "U": "str"}.get(
-        k, "str" if k == "O" else "other"
-    )
-
-
-def room(budget: Budget, unit: str) -> float:
-    """How much more of `unit` the candidate may decode (infinite for the reference, which sets the bound)."""
-    if budget.reference is None:
-        return math.inf
-    limit = BOUNDS[budget.kind][unit].limit(budget.reference.seen.get(unit, 0))
-    return limit - budget.seen.get(unit, 0)
-
-
-def masked(values: Any, fills: list[Any]) -> tuple[np.ndarray, np.ndarray]:
-    """(values as an ndarray, mask of missing cells): NaN, a masked-array mask, or a value equal to a fill."""
-    mask = np.ma.getmaskarray(values) if np.ma.isMaskedArray(values) else None
-    arr = np.ma.getdata(values) if mask is not None else np.asarray(values)
-    if arr.dtype.kind == "O":
-        arr = np.array([_text(v) for v in arr.ravel()], dtype=object).reshape(arr.shape)
-    elif arr.dtype.kind == "S":
-        arr = np.char.decode(arr, "utf-8", errors="replace")
-    miss = np.zeros(arr.shape, dtype=bool) if mask is None else mask.copy()
-    if arr.dtype.kind in "fc":
-        miss |= np.isnan(arr)
-    for fill in fills:
-        f = np.asarray(fill)
-        if f.size == 1 and arr.dtype.kind in "iuf" and f.dtype.kind in "iuf":
-            miss |= arr == f.item()
-    return arr, miss
-
-
-def _text(v: Any) -> str:
-    return v.decode("utf-8", errors="replace") if isinstance(v, bytes) else str(v)
-
-
-def attr_value(v: Any) -> Any:
-    """An attribute as plain Python: text decoded, one-element arrays unwrapped, arrays as lists."""
-    if isinstance(v, bytes):
-        return v.decode("utf-8", errors="replace").rstrip("\0")
-    if isinstance(v, np.ndarray):
-        if v.dtype.kind in "SO" or v.dtype.kind == "U":
-            items = [attr_value(x) for x in v.ravel().tolist()]
-            return items[0] if len(items) == 1 else items
-        return v.item() if v.size == 1 else v.tolist()
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
-
-
 # ---------------------------------------------------------------------------------------------------- HDF5
-
-
-def read_sliced(read: Callable[[slice], Any], n: int, budget: Budget, fsize: int) -> Any:
-    """A variable-length (string) variable read in slices of its first axis, each slice's text admitted as it is
-    decoded: an element is at most the file's size (heap objects are stored uncompressed), so a slice never holds
-    more than the room left, even when every element names one shared heap object."""
-    parts, start = [], 0
-    while start < n:
-        step = max(1, int(min(n - start, room(budget, "decoded") // max(fsize, 1))))
-        part = read(slice(start, start + step))
-        size = sum(len(x) if isinstance(x, (str, bytes)) else 8 for x in np.asarray(part, dtype=object).ravel())
-        budget.admit("decoded", budget.seen.get("decoded", 0) + size)
-        parts.append(part)
-        start += step
-    return np.concatenate(parts) if parts else np.array([], dtype=object)
 
 
 def _h5_attrs(obj: Any, budget: Budget, nodes: list[int]) -> dict[str, Any]:
@@ -466,8 +382,6 @@ def load_tree(path: Path, fmt: str, budget: Budget) -> Tree:
         return read_hdf5(path, budget)
     if fmt in NETCDF:
         return read_netcdf(path, budget)
-    from .scidata_fits import read_fits
-
     return read_fits(path, budget)
 
 

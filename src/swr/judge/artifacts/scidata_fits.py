@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._common import Budget, file_size
-from .scidata import Node, Tree, attr_value, masked
+from .scidata_tree import Node, Tree, attr_value, masked
 
 ENCODING = re.compile(
     r"SIMPLE|BITPIX|NAXIS\d*|EXTEND|XTENSION|PCOUNT|GCOUNT|TFIELDS|THEAP|EXTNAME|EXTVER|BZERO|BSCALE|BLANK|"
