@@ -217,3 +217,18 @@ def test_false_reject_study(tmp_path: Path) -> None:
             tally[m.valid][0] += res.ok == m.valid
             assert res.ok == m.valid, (m.klass, key, res.detail)
     assert tally[True][1] >= 9 and tally[False][1] >= 19, tally
+
+
+def test_netcdf4_external_link_to_the_reference_is_refused(tmp_path: Path) -> None:
+    """netCDF4 follows HDF5 external links: a candidate whose variable is a link to the reference's own file would be
+    graded on the reference's values. It is refused before netCDF4 opens it."""
+    ref = nc(tmp_path / "ref.nc")
+    cand = tmp_path / "c.nc"
+    with netCDF4.Dataset(cand, "w") as ds:
+        ds.title = "cast"
+        ds.createDimension("time", None)
+        ds.createDimension("z", 10)
+    with h5py.File(cand, "a") as f:
+        f["T"] = h5py.ExternalLink(str(ref), "/T")
+    res = run(ref, cand)
+    assert not res.ok and "external link" in (res.detail or ""), res.detail

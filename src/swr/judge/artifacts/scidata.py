@@ -165,6 +165,34 @@ def _h5_read(p: str, dset: Any, tree: Tree, budget: Budget, fsize: int) -> None:
 # ---------------------------------------------------------------------------------------------------- NetCDF
 
 
+def refuse_foreign(path: Path, budget: Budget) -> None:
+    """Refuse a NetCDF-4 (HDF5) file with an external link, a virtual or an external-storage dataset before netCDF4
+    opens it: netCDF4 follows external links, so a candidate could name the reference's own file (or any HDF5 file
+    on the judge's host) as its variable. Walked with h5py, links never followed, every link admitted."""
+    import h5py
+
+    with h5py.File(path, "r", locking=False) as f:
+        seen, stack, count = {h5py.h5o.get_info(f.id).addr}, [f], 0
+        while stack:
+            group = stack.pop()
+            for name in group:
+                count += 1
+                budget.admit("nodes", count)
+                link = group.get(name, getlink=True)
+                where = f"{group.name.rstrip('/')}/{name}"
+                if isinstance(link, h5py.ExternalLink):
+                    raise ValueError(f"{where}: an external link to {link.filename!r} (another file is never read)")
+                if isinstance(link, h5py.SoftLink):
+                    continue
+                obj = group[name]
+                if isinstance(obj, h5py.Dataset) and (obj.is_virtual or obj.external):
+                    raise ValueError(f"{where}: a virtual or external-storage dataset (its values are in other files)")
+                addr = h5py.h5o.get_info(obj.id).addr
+                if isinstance(obj, h5py.Group) and addr not in seen:
+                    seen.add(addr)
+                    stack.append(obj)
+
+
 def read_netcdf(path: Path, budget: Budget) -> Tree:
     """Groups, dimensions, variables (values unpacked and masked as netCDF4 reads them) and attributes of a NetCDF 3
     or 4 file, opened from memory."""
@@ -174,6 +202,8 @@ def read_netcdf(path: Path, budget: Budget) -> Tree:
     data = path.read_bytes()
     if not (data.startswith(NC3_MAGIC) or data.startswith(HDF5_MAGIC)):
         raise ValueError("not a NetCDF file (neither CDF nor HDF5 signature)")
+    if data.startswith(HDF5_MAGIC):
+        refuse_foreign(path, budget)
     tree: Tree = {}
     nodes = [0]
     with netCDF4.Dataset("memory.nc", mode="r", memory=data) as nc:
