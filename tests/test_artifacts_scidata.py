@@ -232,3 +232,17 @@ def test_netcdf4_external_link_to_the_reference_is_refused(tmp_path: Path) -> No
         f["T"] = h5py.ExternalLink(str(ref), "/T")
     res = run(ref, cand)
     assert not res.ok and "external link" in (res.detail or ""), res.detail
+
+
+def test_the_bounded_child_judges_scidata_and_config(tmp_path: Path) -> None:
+    """Grading decodes a candidate's file in the bounded child (bounded.py): both new kinds decode and judge there."""
+    from swr.judge.artifacts.bounded import compare_bounded
+
+    ref, same = h5(tmp_path / "ref.h5"), h5(tmp_path / "c.h5", chunks=(2, 5), compression="gzip")
+    wrong = h5(tmp_path / "w.h5", units="km s-1")
+    kw = {"atol": 1e-6, "rtol": 1e-4, "options": None, "kind": "scidata"}
+    assert compare_bounded(ref, same, **kw).ok  # type: ignore[arg-type]
+    assert "units" in (compare_bounded(ref, wrong, **kw).detail or "")  # type: ignore[arg-type]
+    (tmp_path / "r.yaml").write_text("a: [1, 2]\nb: x\n")
+    (tmp_path / "c.yaml").write_text("b: 'x'\na:\n  - 1\n  - 2.0\n")
+    assert compare_bounded(tmp_path / "r.yaml", tmp_path / "c.yaml", **{**kw, "kind": "config"}).ok  # type: ignore[arg-type]
