@@ -530,3 +530,68 @@ def test_the_bounded_child_keeps_a_bad_reference_the_tasks_error(tmp_path: Path)
         compare_file(tmp_path / "ref.png", tmp_path / "cand.png", "cand.png", ("image",), Tolerances())
     res = compare_file(tmp_path / "cand.png", tmp_path / "ref.png", "ref.png", ("image",), Tolerances())
     assert not res.ok and res.detail.startswith("cannot read candidate image"), res.detail
+
+
+# ---------------------------------------------------------------- issue 26: scientific data and configuration files
+
+
+def test_hdf5_gzip_bomb_refused_from_its_declared_shape(tmp_path: Path) -> None:
+    """A few hundred KB of HDF5 whose gzip-compressed dataset of zeros is 3.2 GB as float64."""
+    import h5py
+
+    with h5py.File(tmp_path / "ref.h5", "w") as f:
+        f.create_dataset("x", data=np.zeros((10, 10)))
+    with h5py.File(tmp_path / "bomb.h5", "w") as f:
+        f.create_dataset("x", shape=(20_000, 20_000), dtype="f8", chunks=(1000, 1000), compression="gzip", fillvalue=0)
+        f["x"][:1000, :1000] = 0.0
+    assert (tmp_path / "bomb.h5").stat().st_size < 1 << 20
+    assert_refused(judge_limited(tmp_path / "ref.h5", tmp_path / "bomb.h5"), "decoded")
+
+
+def test_netcdf_compressed_bomb_refused_from_its_declared_shape(tmp_path: Path) -> None:
+    import netCDF4
+
+    with netCDF4.Dataset(tmp_path / "ref.nc", "w") as nc:
+        nc.createDimension("n", 10)
+        nc.createVariable("x", "f8", ("n",))[:] = np.arange(10.0)
+    with netCDF4.Dataset(tmp_path / "bomb.nc", "w") as nc:
+        nc.createDimension("a", 20_000)
+        nc.createDimension("b", 20_000)
+        nc.createVariable("x", "f8", ("a", "b"), zlib=True, chunksizes=(1000, 1000), fill_value=0.0)
+    assert (tmp_path / "bomb.nc").stat().st_size < 1 << 20
+    assert_refused(judge_limited(tmp_path / "ref.nc", tmp_path / "bomb.nc"), "decoded")
+
+
+def test_fits_tile_compressed_bomb_refused_from_its_header(tmp_path: Path) -> None:
+    """A Rice-compressed image of zeros declaring 1.6 x 10^7 pixels (ZNAXISn), a few hundred KB on disk."""
+    from astropy.io import fits
+
+    fits.PrimaryHDU(np.zeros((8, 8), dtype=np.float32)).writeto(tmp_path / "ref.fits")
+    big = fits.CompImageHDU(np.zeros((4000, 4000), dtype=np.int16), compression_type="RICE_1")
+    fits.HDUList([fits.PrimaryHDU(), big]).writeto(tmp_path / "bomb.fits")
+    assert (tmp_path / "bomb.fits").stat().st_size < 4 << 20
+    assert_refused(judge_limited(tmp_path / "ref.fits", tmp_path / "bomb.fits"), "decoded")
+
+
+def test_yaml_alias_bomb_refused_from_its_expanded_count(tmp_path: Path) -> None:
+    """A billion laughs in YAML aliases: 10^11 nodes as expanded, a kilobyte on disk."""
+    (tmp_path / "ref.yaml").write_text("a: [1, 2, 3]\n")
+    lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 11)]
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    assert_refused(judge_limited(tmp_path / "ref.yaml", tmp_path / "bomb.yaml"), "nodes")
+
+
+def test_xml_billion_laughs_is_refused_without_expansion(tmp_path: Path) -> None:
+    (tmp_path / "ref.xml").write_text("<cfg><a>1</a></cfg>")
+    ents = ['<!ENTITY lol0 "lol">'] + [f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10)]
+    (tmp_path / "bomb.xml").write_text(f"<?xml version='1.0'?><!DOCTYPE cfg [{''.join(ents)}]><cfg><a>&lol9;</a></cfg>")
+    res = judge_limited(tmp_path / "ref.xml", tmp_path / "bomb.xml")
+    assert res["ok"] is False and "EntitiesForbidden" in res["detail"], res
+    assert res["peak_kib"] < PEAK_LIMIT_KIB
+
+
+def test_deeply_nested_xml_refused_from_its_depth(tmp_path: Path) -> None:
+    (tmp_path / "ref.xml").write_text("<cfg><a>1</a></cfg>")
+    (tmp_path / "bomb.xml").write_text("<a>" * 100_000 + "</a>" * 100_000)
+    assert_refused(judge_limited(tmp_path / "ref.xml", tmp_path / "bomb.xml"), "depth")

@@ -504,6 +504,14 @@ def _references(root: Path) -> dict[str, Path]:
             "<title>t</title></head>\n<body><p>Some <em>text</em>.</p></body></html>\n"
         )
         refs[s] = root / f"ref{s}"
+    from test_artifacts_config import INI, TOML, XML, YAML
+    from test_artifacts_scidata import fits_file, h5, nc
+
+    refs |= {".h5": h5(root / "ref.h5"), ".hdf5": h5(root / "ref.hdf5"), ".nc": nc(root / "ref.nc")}
+    refs |= {".fits": fits_file(root / "ref.fits"), ".fit": fits_file(root / "ref.fit")}
+    for s, text in {".yaml": YAML, ".yml": YAML, ".toml": TOML, ".ini": INI, ".cfg": INI, ".xml": XML}.items():
+        (root / f"ref{s}").write_text(text)
+        refs[s] = root / f"ref{s}"
     return refs
 
 

@@ -172,5 +172,13 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
             edits = html_edits(source)
         elif suffix == ".png":
             edits = png_edits(source)
+        elif kind == "scidata":
+            from .scidata_mutants import scidata_edits  # imported here: it imports this module's helpers
+
+            edits = scidata_edits(source)
+        elif kind == "config":
+            from .config_mutants import config_edits
+
+            edits = config_edits(source)
         for edit in edits:
             yield artifact_mutant(ref, arts, path, name, scratch, edit)

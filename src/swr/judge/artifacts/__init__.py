@@ -15,6 +15,8 @@ KINDS: dict[str, str] = {
     **dict.fromkeys((".wav", ".flac", ".ogg"), "audio"),
     **dict.fromkeys((".csv", ".tsv", ".parquet"), "table"),
     **dict.fromkeys((".html", ".htm"), "html"),
+    **dict.fromkeys((".h5", ".hdf5", ".nc", ".fits", ".fit"), "scidata"),
+    **dict.fromkeys((".yaml", ".yml", ".toml", ".ini", ".cfg", ".xml"), "config"),
 }
 
 Comparator = Callable[[Path, Path, float, float, Mapping[str, Any] | None], ArtifactResult]
@@ -37,6 +39,10 @@ def _comparator(kind: str) -> Comparator:
         from .table import compare_table as fn
     elif kind == "html":
         from .html import compare_html as fn
+    elif kind == "scidata":
+        from .scidata import compare_scidata as fn
+    elif kind == "config":
+        from .config import compare_config as fn
     else:
         from .text import compare_text as fn
     return fn

@@ -107,6 +107,15 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     },  # declared scalars, or text tokens
     "text": {"bytes": Bound(4, 1 << 20, 32 << 20), "lines": Bound(4, 1 << 16, 1 << 22)},
     "html": {"bytes": Bound(4, 1 << 20, 32 << 20)},  # parsed events <= bytes
+    # HDF5/NetCDF/FITS: nodes are groups, variables, HDUs and attributes; decoded is declared shape x 8 bytes
+    "scidata": {
+        "bytes": Bound(4, 16 << 20, 256 << 20),
+        "nodes": Bound(4, 1 << 10, 1 << 17),
+        "decoded": Bound(4, 16 << 20, 256 << 20),
+        "depth": Bound(2, 16, 64),
+    },
+    # YAML/TOML/INI/XML: nodes as expanded (YAML aliases counted each time they are used), nesting depth
+    "config": {"bytes": Bound(4, 1 << 20, 32 << 20), "nodes": Bound(4, 1 << 14, 1 << 22), "depth": Bound(2, 32, 512)},
 }
 
 

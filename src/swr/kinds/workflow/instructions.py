@@ -17,6 +17,12 @@ ARTIFACT_RULES = {
     "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
     "`<br>` vs `<br/>` are free)",
     "text": "text matches line by line (line endings and trailing whitespace are free)",
+    "scidata": "HDF5/NetCDF/FITS data matches on its tree of groups, variables and HDUs, shapes, value kinds, values "
+    "within tolerance (missing cells as NaN or a fill value alike), attributes and units as units (chunking, "
+    "compression, attribute and header-card order, NetCDF-3 vs NetCDF-4 classic and float width are free)",
+    "config": "a configuration file matches as parsed: keys (order free), list items in order, numbers within "
+    "tolerance, text exactly (YAML style, quoting, comments, XML attribute order, indentation and namespace prefixes "
+    "are free)",
 }
 _KIND = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
 
