@@ -107,6 +107,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     },  # declared scalars, or text tokens
     "text": {"bytes": Bound(4, 1 << 20, 32 << 20), "lines": Bound(4, 1 << 16, 1 << 22)},
     "html": {"bytes": Bound(4, 1 << 20, 32 << 20)},  # parsed events <= bytes
+    "code": {"bytes": Bound(16, 1 << 20, 64 << 20)},  # the source file, then the run record the probe printed
 }
 
 
