@@ -32,3 +32,18 @@ def sandbox_runner(sandbox: Sandbox, hidden: tuple[str, ...] = ()) -> CodeRunner
         return ProbeRun(res.returncode, res.stdout, res.limit)
 
     return run_probe
+
+
+def lazy_runner(backend: str) -> CodeRunner:
+    """A CodeRunner on the named backend, started only when a code artifact first needs it (the audits grade
+    thousands of mutants, most with no code to run, and a backend's start runs a self-test)."""
+    made: list[CodeRunner] = []
+
+    def run_probe(probe: Probe) -> ProbeRun:
+        if not made:
+            from swr.sandbox import get_sandbox
+
+            made.append(sandbox_runner(get_sandbox(backend)))
+        return made[0](probe)
+
+    return run_probe

@@ -17,6 +17,9 @@ ARTIFACT_RULES = {
     "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
     "`<br>` vs `<br/>` are free)",
     "text": "text matches line by line (line endings and trailing whitespace are free)",
+    "code": "generated code (Python, or C99 compiled by gcc) is not read: its function is called on hidden inputs and "
+    "must return the reference's values within tolerance (layout, names and comments are free; printing counts for "
+    "nothing)",
 }
 _KIND = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
 
