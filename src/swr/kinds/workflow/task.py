@@ -17,8 +17,8 @@ from swr.core.layout import TaskPaths, example_files
 from swr.core.recordfile import parse_record, read_record, write_record
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
-from swr.kinds.base import BaseTask
-from swr.kinds.protocol import AgentBrief, HarborParts, Split
+from swr.kinds.base import BaseTask, parameter_type
+from swr.kinds.protocol import AgentBrief, Composition, HarborParts, Split
 from swr.kinds.taskfile import Anticheat, Environment, TaskLimits, dump_task_file, read_task_file
 from swr.kinds.workflow.gates_file import Gate, GatesFile
 from swr.kinds.workflow.reference import copy_files, copy_reference
@@ -144,6 +144,26 @@ class Task(BaseTask):
     def copy_checked(self) -> bool:
         """No original: a candidate reimplements a program it cannot see."""
         return False
+
+    def composition(self) -> Composition:
+        """The inputs of its public schema (a categorical by its choices' type, a path a string), and its first
+        public example's output without the ignored fields, with the files that output names."""
+        from swr.judge.artifacts.fields import Reference, artifact_leaves
+        from swr.kinds.workflow.gates import strip_ignored
+
+        schema = json.loads(TaskPaths(self.root).schema.read_text()) if TaskPaths(self.root).schema.is_file() else {}
+        types = {"number": "numeric", "integer": "numeric", "boolean": "boolean", "array": "array", "path": "string"}
+        params = tuple(
+            types.get(spec.get("type"), "mixed")
+            if spec.get("type") != "categorical"
+            else parameter_type(spec["choices"])
+            for _, spec in sorted((schema.get("inputs") or {}).items())
+        )
+        if not self.public:
+            return Composition(params, None)
+        first = self.public[0]
+        files = tuple(name for _, name in artifact_leaves(Reference(first.output, first.files), self.tolerances))
+        return Composition(params, strip_ignored(first.output, self.tolerances), files)
 
     def harbor_parts(self) -> HarborParts:
         """The task's pins and limits; a case is one scenario."""
