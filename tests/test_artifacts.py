@@ -504,6 +504,10 @@ def _references(root: Path) -> dict[str, Path]:
             "<title>t</title></head>\n<body><p>Some <em>text</em>.</p></body></html>\n"
         )
         refs[s] = root / f"ref{s}"
+    note = "generated code: compare_artifact, with no sandbox to run it in, passes only the same bytes. " * 3
+    (root / "ref.py").write_text(f"# {note}\ndef f(x):\n    return 2.0 * x + 1.0\n")
+    (root / "ref.c").write_text(f"/* {note} */\ndouble f(double x) {{ return 2.0 * x + 1.0; }}\n")
+    refs.update({".py": root / "ref.py", ".c": root / "ref.c"})
     return refs
 
 

@@ -58,6 +58,7 @@ LANGUAGES = {".py": "python", ".c": "c"}
 C_TYPES = ("double", "float", "int", "long")
 MAX_INPUTS = 1000
 PROBE_SCRIPT = "probe.py"
+RECORD_SUFFIX = ".json"  # run records, as judge_code writes them for compare_code
 _PROBE_SOURCE = Path(__file__).with_name("code_probe.py")
 
 
@@ -214,10 +215,11 @@ def judge_code(
         why = _run_failure(run)
         return ArtifactResult(False, "code", {"run": check(False, "a normal exit", why)}, why)
     with tempfile.TemporaryDirectory(prefix="swr-code-") as d:
-        (Path(d) / "reference.json").write_bytes(ref_record)
-        (Path(d) / "candidate.json").write_bytes(record)
+        ref_path, cand_path = Path(d) / f"reference{RECORD_SUFFIX}", Path(d) / f"candidate{RECORD_SUFFIX}"
+        ref_path.write_bytes(ref_record)
+        cand_path.write_bytes(record)
         os.chmod(d, 0o755)
-        return compare(Path(d) / "reference.json", Path(d) / "candidate.json")
+        return compare(ref_path, cand_path)
 
 
 def _source_budget(reference: Path) -> Budget:
@@ -265,8 +267,12 @@ def compare_code(
     reference: Path, candidate: Path, atol: float, rtol: float, options: Mapping[str, Any] | None = None
 ) -> ArtifactResult:
     """Compare two run records (see judge_code): the candidate's code must compile and load, and return what the
-    reference's returns on every hidden input (an input the reference rejects must be rejected too)."""
+    reference's returns on every hidden input (an input the reference rejects must be rejected too). Handed the
+    code files themselves (compare_artifact with no sandbox behind it), it cannot run them: only the same bytes
+    pass, the stricter answer."""
     options_for("code", options, DEFAULTS)
+    if reference.suffix.lower() != RECORD_SUFFIX:
+        return _unrun(reference, candidate)
     pair = load_pair("code", reference, lambda b: _load_record(reference, b), lambda b: _load_record(candidate, b))
     if isinstance(pair, ArtifactResult):
         return pair
@@ -288,6 +294,22 @@ def compare_code(
         where = f"hidden input {bad + 1} of {len(ref_results)}"
         checks["results"] = check(False, _show(ref_results[bad]), _show(got_results[bad]), tol, where=where)
     return finish("code", checks)
+
+
+def _read(path: Path, budget: Budget) -> bytes:
+    size = file_size(path, budget)
+    with open(path, "rb") as fh:
+        return fh.read(size)
+
+
+def _unrun(reference: Path, candidate: Path) -> ArtifactResult:
+    """Code compared without running it: the same bytes (size-bounded first) or a failure saying why."""
+    pair = load_pair("code", reference, lambda b: _read(reference, b), lambda b: _read(candidate, b))
+    if isinstance(pair, ArtifactResult):
+        return pair
+    same = pair[0] == pair[1]
+    why = None if same else "generated code is graded by running it in a sandbox; none was given, and the files differ"
+    return ArtifactResult(same, "code", {"bytes": check(same, "identical", "identical" if same else "different")}, why)
 
 
 def _agrees(ref: Any, got: Any, atol: float, rtol: float) -> bool:
