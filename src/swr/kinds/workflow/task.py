@@ -149,7 +149,6 @@ class Task(BaseTask):
         """The inputs of its public schema (a categorical by its choices' type, a path a string), and its first
         public example's output without the ignored fields, with the files that output names."""
         from swr.judge.artifacts.fields import Reference, artifact_leaves
-        from swr.kinds.workflow.gates import strip_ignored
 
         schema = json.loads(TaskPaths(self.root).schema.read_text()) if TaskPaths(self.root).schema.is_file() else {}
         types = {"number": "numeric", "integer": "numeric", "boolean": "boolean", "array": "array", "path": "string"}
@@ -163,7 +162,7 @@ class Task(BaseTask):
             return Composition(params, None)
         first = self.public[0]
         files = tuple(name for _, name in artifact_leaves(Reference(first.output, first.files), self.tolerances))
-        return Composition(params, strip_ignored(first.output, self.tolerances), files)
+        return Composition(params, _graded_part(first.output, self.tolerances), files)
 
     def harbor_parts(self) -> HarborParts:
         """The task's pins and limits; a case is one scenario."""
@@ -232,6 +231,18 @@ def write_task(
         [_as_written(ex, at.public_examples) for ex in public],
         [_as_written(ex, at.hidden_examples) for ex in hidden],
     )
+
+
+def _graded_part(doc: Any, tol: Tolerances, path: tuple[str | int, ...] = ()) -> Any:
+    """The document without the fields `tol` ignores (gates.strip_ignored's rule; gates imports this module,
+    so it cannot be imported here)."""
+    if not tol.ignore:
+        return doc
+    if isinstance(doc, dict):
+        return {k: _graded_part(v, tol, (*path, k)) for k, v in doc.items() if tol.for_path((*path, k)) is not None}
+    if isinstance(doc, list):
+        return [_graded_part(v, tol, (*path, i)) for i, v in enumerate(doc)]
+    return doc
 
 
 def _as_written(ex: Example, split_dir: Path) -> Example:
