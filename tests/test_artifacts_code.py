@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -212,15 +213,15 @@ timeout_s = 20
 
 [inputs.a]
 type = "integer"
-min = -9
+min = 1
 max = 9
 [inputs.b]
 type = "integer"
-min = -9
+min = 1
 max = 9
 [inputs.c]
 type = "integer"
-min = -9
+min = 1
 max = 9
 
 [outputs]
@@ -250,6 +251,7 @@ def test_the_workflow_grader_runs_a_candidates_code_in_the_tasks_sandbox(tmp_pat
     from conftest import write_candidate
 
     from swr.assemble import BuildOptions, build
+    from swr.audit.mutation import grade_mutants, task_mutants
     from swr.core.release_dir import list_tasks
     from swr.kinds.workflow.cache import ExecutionCache
     from swr.kinds.workflow.grading import grade
@@ -277,3 +279,14 @@ print(json.dumps({"code": "mine.py", "p1": float(a + b + c)}))
     assert not bad.passed
     hidden = [s for s in bad.model_dump()["scenarios"] if s["split"] == "hidden"]
     assert {m["label"] for s in hidden for m in s["mismatches"]} == {"artifact_mismatch"}, hidden
+    # the mutation audit runs the code mutants in its sandbox too (coefficients >= 1: every slip changes p)
+    with tempfile.TemporaryDirectory() as scratch:
+        audit = grade_mutants(task, task_mutants(task, 1, Path(scratch)))
+    code = {k: c for k, c in audit["counts"].items() if k.startswith("code_")}
+    assert set(code) == {
+        "code_reformatted",
+        "code_renamed_variables",
+        "code_operator_changed",
+        "code_constant_off_by_one",
+    }
+    assert all(c["accepted" if c["valid"] else "rejected"] == c["trials"] > 0 for c in code.values()), code
