@@ -5,8 +5,8 @@ kind, which already has one, hands it this runner through Execution.runner."""
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from swr.judge.artifacts.code import CodeRunner, Probe, ProbeRun
@@ -26,8 +26,9 @@ def sandbox_runner(sandbox: Sandbox, hidden: tuple[str, ...] = ()) -> CodeRunner
                 (Path(d) / name).write_bytes(data)
                 os.chmod(Path(d) / name, 0o644)
             os.chmod(d, 0o755)  # the sandbox user is not the caller when swr runs as root
-            limits = Limits(**{**PROBE_LIMITS.__dict__, "time_s": probe.time_s})
-            job = Job([sys.executable, probe.script], Mount(Path(d), WORKDIR), limits, hidden=hidden)
+            limits = replace(PROBE_LIMITS, time_s=probe.time_s)
+            argv = ["/usr/bin/env", "python3", probe.script]  # the sandbox's Python, as the oracle's ./run finds it
+            job = Job(argv, Mount(Path(d), WORKDIR), limits, hidden=hidden)
             res = run(sandbox, job, b"")
         return ProbeRun(res.returncode, res.stdout, res.limit)
 
