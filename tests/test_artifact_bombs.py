@@ -595,3 +595,59 @@ def test_deeply_nested_xml_refused_from_its_depth(tmp_path: Path) -> None:
     (tmp_path / "ref.xml").write_text("<cfg><a>1</a></cfg>")
     (tmp_path / "bomb.xml").write_text("<a>" * 100_000 + "</a>" * 100_000)
     assert_refused(judge_limited(tmp_path / "ref.xml", tmp_path / "bomb.xml"), "depth")
+
+
+def _code_judge(tmp_path: Path, cand: Path, opts: dict[str, Any], calls: list[int] | None = None) -> Any:
+    """A code artifact judged as the workflow grader does: the probe in the bwrap sandbox, the records in the child."""
+    from swr.judge.artifacts.fields import compare_file
+    from swr.judge.tolerance import Tolerances
+    from swr.kinds.workflow.coderun import sandbox_runner
+    from swr.sandbox import get_sandbox
+
+    (tmp_path / "ref.c").write_text("double f(double x) { return 2.0 * x + 1.0; }\n")
+    runner = sandbox_runner(get_sandbox("bwrap"))
+
+    def counted(probe: Any) -> Any:
+        if calls is not None:
+            calls.append(1)
+        return runner(probe)
+
+    tol = Tolerances.from_spec({"fields": {"code": {"artifact": opts}}})
+    return compare_file(tmp_path / "ref.c", cand, cand.name, ("code",), tol, False, counted)
+
+
+CODE_OPTS = {"entry": "f", "args": ["double"], "inputs": [[0.5], [-3.0]]}
+
+
+def test_code_source_bomb_refused_from_its_size_before_it_is_read_or_run(tmp_path: Path) -> None:
+    """A sparse 2 GiB source: refused by the code bound from its size; only the reference's probe ever ran."""
+    cand = tmp_path / "cand.c"
+    with open(cand, "wb") as fh:
+        fh.truncate(2 << 30)
+    calls: list[int] = []
+    res = _code_judge(tmp_path, cand, {**CODE_OPTS, "seed": 101}, calls)  # a plan of its own: no cached reference
+    assert not res.ok and "bound" in res.checks, res.detail
+    assert calls == [1]
+
+
+def test_code_compiler_bomb_is_a_graded_failure_within_the_sandbox_limits(tmp_path: Path) -> None:
+    """Macros that expand to 2^30 tokens: gcc runs out of the probe's time or memory in the sandbox, and the
+    candidate fails its field; the judge neither hangs nor raises."""
+    defs = "".join(f"#define A{i + 1} A{i}+A{i}\n" for i in range(30))
+    cand = tmp_path / "cand.c"
+    cand.write_text(f"#define A0 x\n{defs}double f(double x) {{ return A30; }}\n")
+    res = _code_judge(tmp_path, cand, {**CODE_OPTS, "timeout_s": 5})
+    assert not res.ok and "limit" in str(res.detail), res.detail
+
+
+def test_code_record_bomb_is_a_graded_failure_in_the_bounded_child(tmp_path: Path) -> None:
+    """A run record nested 400,000 deep, inside the size bound (what code writing to the probe's answer could leave): the records'
+    comparison in the bounded child fails the candidate instead of recursing the judge to death."""
+    from swr.judge.artifacts.bounded import compare_bounded
+
+    (tmp_path / "ref.json").write_text(json.dumps({"results": [{"value": 1.0}]}))
+    (tmp_path / "cand.json").write_text('{"results": [{"value": ' + "[" * 400_000 + "]" * 400_000 + "}]}")
+    res = compare_bounded(
+        tmp_path / "ref.json", tmp_path / "cand.json", atol=0.0, rtol=0.0, options=CODE_OPTS, kind="code"
+    )
+    assert not res.ok and res.detail.startswith("cannot read candidate code"), res.detail

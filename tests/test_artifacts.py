@@ -512,6 +512,10 @@ def _references(root: Path) -> dict[str, Path]:
     for s, text in {".yaml": YAML, ".yml": YAML, ".toml": TOML, ".ini": INI, ".cfg": INI, ".xml": XML}.items():
         (root / f"ref{s}").write_text(text)
         refs[s] = root / f"ref{s}"
+    note = "generated code: compare_artifact, with no sandbox to run it in, passes only the same bytes. " * 3
+    (root / "ref.py").write_text(f"# {note}\ndef f(x):\n    return 2.0 * x + 1.0\n")
+    (root / "ref.c").write_text(f"/* {note} */\ndouble f(double x) {{ return 2.0 * x + 1.0; }}\n")
+    refs.update({".py": root / "ref.py", ".c": root / "ref.c"})
     return refs
 
 

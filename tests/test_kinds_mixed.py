@@ -90,3 +90,17 @@ def test_harbor_counts_each_kinds_hidden_cases(mixed: Path, tmp_path: Path) -> N
     assert meta["mes"]["verifier"]["timeout_sec"] == 600.0 + per_case * hidden
     assert meta["sales-window-sql-v1"]["metadata"]["hidden_cases"] == 3  # --hidden 3 scenarios
     assert meta["periodictable-numpy2"]["metadata"]["hidden_cases"] == 1  # the suite counts as one
+
+
+def test_composition_statistics_take_every_kind(mixed: Path) -> None:
+    """`swr tasks --stats`: each kind answers KindTask.composition; the revival has no parameters and no output
+    document, so it counts in no field statistic."""
+    res = swr("tasks", str(mixed), "--stats", "--json")
+    assert res.returncode == 0, res.stderr
+    stats = json.loads(res.stdout)
+    rows = {r["task"]: r for r in stats["rows"]}
+    assert {t: r["kind"] for t, r in rows.items()} == TASKS
+    assert rows["periodictable-numpy2"]["parameters"] == [] and rows["periodictable-numpy2"]["checkable_fields"] is None
+    assert rows["sales-window-sql-v1"]["parameters"] and rows["sales-window-sql-v1"]["checkable_fields"] > 0
+    assert rows["mes"]["parameters"] and rows["mes"]["checkable_fields"] > 0
+    assert stats["checkable_fields"]["tasks"] == 2

@@ -19,7 +19,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from swr.core.errors import SwrError, first_problem, load_toml
 from swr.core.layout import CANDIDATE_RUN, ReleasePaths, TaskPaths
-from swr.kinds.protocol import NOT_APPLICABLE, AgentBrief, HarborParts, Progress, Report, Split, TaskKind
+from swr.kinds.protocol import (
+    NOT_APPLICABLE,
+    AgentBrief,
+    Composition,
+    HarborParts,
+    Progress,
+    Report,
+    Split,
+    TaskKind,
+)
 from swr.kinds.registry import named
 from swr.kinds.rewards import share
 from swr.kinds.taskfile import Anticheat, Environment, TaskModel, dump_task_file
@@ -226,6 +235,11 @@ class EchoTask:
 
     def copy_checked(self) -> bool:
         return False
+
+    def composition(self) -> Composition:
+        """One string parameter; the output is the reversed string."""
+        public = self._strings("public")
+        return Composition(("string",), public[0][::-1] if public else None)
 
 
 class EchoKind:

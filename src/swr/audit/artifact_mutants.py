@@ -5,6 +5,7 @@ viewer shows."""
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import re
@@ -35,6 +36,9 @@ _VOID = re.compile(
     r"<(area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b([^<>]*?)\s*(/?)>", re.IGNORECASE
 )
 EXIF_ORIENTATION = 0x0112
+_C_SIGNATURE = re.compile(r"^[ \t]*(?:double|float|int|long|void)[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*\{", re.MULTILINE)
+_C_NUMBER = re.compile(r"(?<![\w.])(\d+)(\.\d*)?(?![\w.])")
+_C_PLUS = re.compile(r"(?<=[\w)\]]) \+ (?=[\w(])")
 
 
 def artifact_mutant(
@@ -159,8 +163,73 @@ def png_edits(source: Path) -> Iterator[Edit]:
         yield "image_gamma_chunk", bw, lambda dest: pic.save(dest, format="PNG", pnginfo=chunk, **info), None
 
 
+def python_edits(text: str) -> Iterator[Edit]:
+    """The module as ast.unparse writes it (layout and comments gone) and with its functions' parameters renamed
+    (valid: the same function); the first `+` made `-` and the first integer constant plus one (invalid)."""
+    tree = ast.parse(text)
+    yield "code_reformatted", True, _text(ast.unparse(tree) + "\n"), None
+    renamed = ast.parse(text)
+    for fn in (n for n in ast.walk(renamed) if isinstance(n, ast.FunctionDef)):
+        names = {a.arg: f"arg_{i}_" for i, a in enumerate(fn.args.args)}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.arg) and node.arg in names:
+                node.arg = names[node.arg]
+            elif isinstance(node, ast.Name) and node.id in names:
+                node.id = names[node.id]
+    yield "code_renamed_variables", True, _text(ast.unparse(renamed) + "\n"), None
+    for klass, hit in (("code_operator_changed", _plus_to_minus), ("code_constant_off_by_one", _int_plus_one)):
+        mutated = ast.parse(text)
+        if any(hit(n) for n in ast.walk(mutated)):
+            yield klass, False, _text(ast.unparse(mutated) + "\n"), None
+
+
+def _plus_to_minus(node: ast.AST) -> bool:
+    """Makes the node `-` when it is a `+` (first call that does so only: the caller stops at the first True)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        node.op = ast.Sub()
+        return True
+    return False
+
+
+def _int_plus_one(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        node.value += 1
+        return True
+    return False
+
+
+def c_edits(text: str) -> Iterator[Edit]:
+    """The file re-indented with tabs and blank lines between statements, and the entry functions' parameters
+    renamed in their bodies (valid); the first ` + ` of a body made ` - ` and its first integer literal plus one
+    (invalid). Only function bodies are edited: the preprocessor lines and the prototypes stay as written."""
+    sig = _C_SIGNATURE.search(text)
+    if sig is None:
+        return
+    head, body = text[: sig.end()], text[sig.end() :]
+    lines = [ln.strip() for ln in body.splitlines()]
+    yield "code_reformatted", True, _text(head + "\n\n" + "\n\n".join(f"\t{ln}" for ln in lines if ln) + "\n"), None
+    params = [p.split()[-1].lstrip("*") for p in sig[2].split(",") if p.strip() and p.strip() != "void"]
+    renamed_head, renamed_body = head, body
+    for i, name in enumerate(params):
+        renamed_head = renamed_head[: sig.start(2)] + re.sub(rf"\b{name}\b", f"arg_{i}_", renamed_head[sig.start(2) :])
+        renamed_body = re.sub(rf"\b{name}\b", f"arg_{i}_", renamed_body)
+    yield "code_renamed_variables", True, _text(renamed_head + renamed_body), None
+    if _C_PLUS.search(body):
+        yield "code_operator_changed", False, _text(head + _C_PLUS.sub(" - ", body, count=1)), None
+    if _C_NUMBER.search(body):
+        bumped = _C_NUMBER.sub(lambda m: str(int(m[1]) + 1) + (m[2] or ""), body, count=1)
+        yield "code_constant_off_by_one", False, _text(head + bumped), None
+
+
+def code_edits(source: Path) -> Iterator[Edit]:
+    """Generated code rewritten the ways another correct generator would (valid) and with a one-token slip
+    (invalid), for the code comparator, which runs both on the task's hidden inputs."""
+    text = source.read_text(encoding="utf-8")
+    yield from python_edits(text) if source.suffix.lower() == ".py" else c_edits(text)
+
+
 def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator[Mutant]:
-    """Mutants of every table, HTML page and PNG the reference names."""
+    """Mutants of every table, HTML page, PNG and generated code file the reference names."""
     arts = artifact_leaves(ref, tol)
     for path, name in arts:
         source = ref.files / name  # type: ignore[operator]
@@ -180,5 +249,7 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
             from .config_mutants import config_edits
 
             edits = config_edits(source)
+        elif kind == "code":
+            edits = code_edits(source)
         for edit in edits:
             yield artifact_mutant(ref, arts, path, name, scratch, edit)

@@ -17,6 +17,7 @@ from swr.judge import Execution, judge_scenario
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
 from swr.judge.decision import parse_output, reference_view
+from swr.kinds.workflow.coderun import lazy_runner
 from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
@@ -101,20 +102,23 @@ DESIGNED_VALID = {
     "table_parquet_named_index": True,
     "html_void_tags_toggled": True,
     "image_png_reencoded": True,
+    "code_reformatted": True,
+    "code_renamed_variables": True,
 }
 # classes whose validity depends on the task: judged per mutant, never given an "(inside tolerance)" row
 DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario"})
 
 
-def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str, Any]:
-    """Counts per class and the first wrong decisions of one task."""
+def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]], sandbox: str = "bwrap") -> dict[str, Any]:
+    """Counts per class and the first wrong decisions of one task; a code artifact's mutant runs in `sandbox`."""
+    runner = lazy_runner(sandbox)
     counts: dict[str, dict[str, Any]] = {}
     wrong: list[dict[str, Any]] = []
     for i, m in mutants:
         h = task.hidden[i]
         res = judge_scenario(
             Reference(h.output, h.files),
-            Execution(0, m.stdout, artifacts=m.files, trusted=True),
+            Execution(0, m.stdout, artifacts=m.files, trusted=True, runner=runner),
             task.tolerances,
             split="hidden",
             index=i,
@@ -137,10 +141,10 @@ def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]]) -> dict[str
     return {"counts": counts, "wrong": wrong}
 
 
-def audit_task(root: Path, per_class: int, seed: int = 0) -> dict[str, Any]:
+def audit_task(root: Path, per_class: int, seed: int = 0, sandbox: str = "bwrap") -> dict[str, Any]:
     task = load_workflow_task(root)
     with tempfile.TemporaryDirectory(prefix="swr-mutants-") as scratch:
-        return grade_mutants(task, task_mutants(task, per_class, Path(scratch), seed))
+        return grade_mutants(task, task_mutants(task, per_class, Path(scratch), seed), sandbox)
 
 
 def ignored_axis_mutants(tasks: list[Task], sandbox_name: str) -> Iterator[tuple[Task, int, Mutant]]:
@@ -244,9 +248,10 @@ def mutation_audit(
     """Stress-test every task of a release; `reexecute` adds the ignored-axis class (runs the reference)."""
     roots, not_applicable = kinds.covered(list_tasks(release), "mutation")
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=4))
+        n = len(roots)
+        parts = list(pool.map(audit_task, roots, [per_class] * n, [seed] * n, [sandbox] * n, chunksize=4))
     if reexecute:
         tasks = [load_workflow_task(r) for r in roots]
         for task, i, m in ignored_axis_mutants(tasks, sandbox):
-            parts.append(grade_mutants(task, iter([(i, m)])))
+            parts.append(grade_mutants(task, iter([(i, m)]), sandbox))
     return {"release": str(release), "tasks": len(roots), **summarise(parts), "not_applicable": not_applicable}

@@ -144,10 +144,26 @@ def check(workflow: Path, jobs: int = JOBS, sandbox: str = SANDBOX, seed: int = 
 
 @app.command()
 @handled
-def tasks(release: Path, as_json: bool = JSON) -> None:
+def tasks(
+    release: Path,
+    as_json: bool = JSON,
+    stats: bool = typer.Option(
+        False, "--stats", help="Composition statistics instead: parameter types, output types, checkable fields."
+    ),
+) -> None:
     """List the tasks of a release."""
     from swr.cli.tables import task_rows, tasks_table
 
+    if stats:
+        from swr.report.composition import composition_stats, render
+
+        found = composition_stats(release)
+        if as_json:
+            print(json.dumps(found, indent=2))
+        else:
+            for table in render(found):
+                out.print(table)
+        return
     rows = task_rows(release)
     if as_json:
         print(json.dumps(rows, indent=2))

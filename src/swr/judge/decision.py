@@ -6,12 +6,15 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .artifacts.fields import Reference, artifact_leaves, as_reference, judge_files, substitute
 from .compare import LABEL_ORDER, compare, equal
 from .shape import count_leaves, project
 from .tolerance import Tolerances
+
+if TYPE_CHECKING:
+    from .artifacts.code import CodeRunner
 
 STAGE_ORDER = (
     "missing_candidate",
@@ -42,6 +45,7 @@ class Execution:
     # files swr made itself (the reference's runs, a mutant of them, a public output): decoded in this process;
     # a candidate's files (the default) only in the bounded child (artifacts/bounded.py)
     trusted: bool = False
+    runner: CodeRunner | None = None  # runs a code artifact in the task's sandbox (artifacts/code.py)
 
 
 def stage_sorted(labels: Any) -> list[str]:
@@ -109,7 +113,7 @@ def judge_scenario(reference: Any, ex: Execution, tol: Tolerances, *, split: str
     leaves = artifact_leaves(ref, tol)
     out["_output"] = project(substitute(doc, leaves, ex.artifacts, "digest") if leaves else doc, ref.output)
     cmp = compare(substitute(ref.output, leaves, ref.files, "mask"), substitute(doc, leaves, ex.artifacts, "mask"), tol)
-    bad = judge_files(ref, leaves, doc, ex.artifacts, tol, ex.trusted) if leaves else []
+    bad = judge_files(ref, leaves, doc, ex.artifacts, tol, ex.trusted, ex.runner) if leaves else []
     labels = stage_sorted([*cmp.labels, *(m.label for m in bad)])
     out.update(
         {

@@ -15,6 +15,23 @@ from swr.kinds.registry import named
 from swr.kinds.taskfile import Forbidden
 
 
+def _value_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "numeric"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "mixed"
+
+
+def parameter_type(values: list[Any]) -> str:
+    """The SWR paper's type of a parameter (protocol.PARAMETER_TYPES) from the values it takes: numbers (bools
+    apart) numeric, strings string, bools boolean, lists array, anything else or a blend of these mixed."""
+    kinds = {_value_type(v) for v in values}
+    return kinds.pop() if len(kinds) == 1 else "mixed"
+
+
 class BaseTask(Forbidden):
     """A mixin over a task's `root` and `meta` (its task.toml model)."""
 

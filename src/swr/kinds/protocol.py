@@ -68,6 +68,21 @@ class HarborParts:
     summary: str  # Harbor's one-line description
 
 
+PARAMETER_TYPES = ("numeric", "string", "boolean", "array", "mixed")  # the SWR paper's parameter types (Fig. 4)
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What the composition statistics (swr.report.composition: the SWR paper's Figures 4, 8 and 11) count of one
+    task: its declared parameters' types (PARAMETER_TYPES, one per parameter), the graded part of one reference
+    output as the task shows it (ungraded fields removed; None: the kind grades no output document, a revival's
+    tests), and the names of the files that output names (its artifacts, classified by suffix)."""
+
+    parameters: tuple[str, ...]
+    output: Any
+    artifacts: tuple[str, ...] = ()
+
+
 class BuildResult(Protocol):
     """One source's build (a workflow with its variants, an engine, a revival and its obfuscated twin)."""
 
@@ -192,6 +207,10 @@ class KindTask(Protocol):
     def copy_checked(self) -> bool:
         """Whether its verdict measures a candidate against an original (a deleted module's rebuild): a
         verdict without that measurement predates it, and `swr export sft` leaves the run out."""
+        ...
+
+    def composition(self) -> Composition:
+        """Its parameters, one graded output and that output's files, for `swr tasks --stats` and the report."""
         ...
 
 

@@ -19,6 +19,8 @@ from swr.harness.results import job_results, summarise
 from swr.harness.store import RunRecord, Store
 from swr.kinds.taskfile import read_task_file
 
+from .composition import composition_stats
+
 AUDITS = ("sensitivity", "replay", "mutation")  # the audit tables a report shows ("not run" when absent)
 
 
@@ -45,6 +47,7 @@ class ReportData:
     audits: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     summary: ReleaseFile | None = None  # release.json
     contamination: dict[str, dict[str, Any]] = field(default_factory=dict)  # job -> its contamination table
+    composition: dict[str, Any] | None = None  # the release's composition statistics (report.composition)
 
 
 def page_name(job: str, key: str) -> str:
@@ -140,6 +143,7 @@ def _gather_release(data: ReportData, release: Path) -> None:
         meta = read_task_file(root)
         data.tasks.append({"task": root.name, "kind": meta.kind, "domain": meta.domain, "family": meta.family})
     data.audits = {name: saved_result(release, name) for name in AUDITS}
+    data.composition = composition_stats(release)
 
 
 def task_counts(tasks: list[dict[str, str]], by: str) -> dict[str, int]:

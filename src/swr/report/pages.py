@@ -14,6 +14,7 @@ from swr.core.layout import ReportPaths
 
 from . import plots
 from .audits import audit_table
+from .composition import page_tables
 from .data import AUDITS, ReportData, Run, task_counts
 from .runview import diff_lines, trajectory_view, verdict_view
 
@@ -108,6 +109,7 @@ def index_context(data: ReportData) -> dict[str, Any]:
         "kinds": dict(sorted(Counter(t["kind"] for t in data.tasks).items())),
         "families": sorted({(t["domain"], t["family"]) for t in data.tasks}),
         "family_counts": Counter((t["domain"], t["family"]) for t in data.tasks),
+        "composition": page_tables(data.composition) if data.composition else [],
     }
 
 

@@ -17,6 +17,7 @@ KINDS: dict[str, str] = {
     **dict.fromkeys((".html", ".htm"), "html"),
     **dict.fromkeys((".h5", ".hdf5", ".nc", ".fits", ".fit"), "scidata"),
     **dict.fromkeys((".yaml", ".yml", ".toml", ".ini", ".cfg", ".xml"), "config"),
+    **dict.fromkeys((".py", ".c"), "code"),
 }
 
 Comparator = Callable[[Path, Path, float, float, Mapping[str, Any] | None], ArtifactResult]
@@ -43,6 +44,8 @@ def _comparator(kind: str) -> Comparator:
         from .scidata import compare_scidata as fn
     elif kind == "config":
         from .config import compare_config as fn
+    elif kind == "code":
+        from .code import compare_code as fn
     else:
         from .text import compare_text as fn
     return fn
@@ -57,13 +60,20 @@ def check_options(kind: str, options: Mapping[str, Any] | None) -> None:
 
 
 def compare_artifact(
-    reference: Path, candidate: Path, *, atol: float = 1e-6, rtol: float = 1e-4, options: dict[str, Any] | None = None
+    reference: Path,
+    candidate: Path,
+    *,
+    atol: float = 1e-6,
+    rtol: float = 1e-4,
+    options: dict[str, Any] | None = None,
+    kind: str | None = None,
 ) -> ArtifactResult:
     """Compare a candidate artifact with the reference, choosing the comparator by the
     reference's suffix. Never raises on candidate bytes; a bad reference or bad options raise
-    ArtifactConfigError, since that is the task's fault and must not be graded as the candidate's."""
+    ArtifactConfigError, since that is the task's fault and must not be graded as the candidate's. `kind`: the
+    comparator when the files are not the artifact itself (a code artifact's run records, code.judge_code)."""
     reference, candidate = Path(reference), Path(candidate)
-    kind = artifact_kind(reference)
+    kind = kind or artifact_kind(reference)
     atol, rtol = tol_value("atol", atol), tol_value("rtol", rtol)
     if options is not None and not isinstance(options, Mapping):
         raise ArtifactConfigError(f"options must be a mapping, got {type(options).__name__}")

@@ -116,6 +116,7 @@ BOUNDS: dict[str, dict[str, Bound]] = {
     },
     # YAML/TOML/INI/XML: nodes as expanded (YAML aliases counted each time they are used), nesting depth
     "config": {"bytes": Bound(4, 1 << 20, 32 << 20), "nodes": Bound(4, 1 << 14, 1 << 22), "depth": Bound(2, 32, 512)},
+    "code": {"bytes": Bound(16, 1 << 20, 64 << 20)},  # the source file, then the run record the probe printed
 }
 
 

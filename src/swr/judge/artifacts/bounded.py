@@ -34,6 +34,7 @@ def compare_bounded(
     that compare_artifact already turns into one."""
     request = json.dumps(
         {"reference": str(reference), "candidate": str(candidate), "atol": atol, "rtol": rtol, "options": options}
+        | {"kind": kind}
     )
     env = dict(os.environ) | _CHILD_ENV
     argv = [sys.executable, "-m", __name__, str(DECODE_CPU_S), str(DECODE_AS_BYTES)]
@@ -82,7 +83,12 @@ def _child(cpu_s: int, as_bytes: int) -> None:
     req = json.loads(sys.stdin.buffer.read())
     try:
         res = compare_artifact(
-            Path(req["reference"]), Path(req["candidate"]), atol=req["atol"], rtol=req["rtol"], options=req["options"]
+            Path(req["reference"]),
+            Path(req["candidate"]),
+            atol=req["atol"],
+            rtol=req["rtol"],
+            options=req["options"],
+            kind=req.get("kind"),
         )
         out: dict[str, Any] = asdict(res)
     except ArtifactConfigError as e:

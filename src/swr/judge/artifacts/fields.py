@@ -10,7 +10,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from swr.core.layout import EXAMPLE_FILES
 
@@ -19,6 +19,9 @@ from ..leaves import Where, walk
 from ..tolerance import Tolerances
 from . import ArtifactResult, artifact_kind, check_options, compare_artifact
 from .bounded import compare_bounded
+
+if TYPE_CHECKING:
+    from .code import CodeRunner
 
 RESERVED = frozenset(EXAMPLE_FILES)  # the example files that live beside artifacts
 MASK = "<artifact>"
@@ -123,15 +126,16 @@ def judge_files(
     files: Path | None,
     tol: Tolerances,
     trusted: bool = False,
+    runner: CodeRunner | None = None,
 ) -> list[Mismatch]:
     """One artifact_mismatch per artifact field whose candidate file the domain comparator rejects;
-    `trusted`: the files are swr's own (see compare_file)."""
+    `trusted`: the files are swr's own (see compare_file); `runner`: the task's sandbox, for code artifacts."""
     bad: list[Mismatch] = []
     for path, name in leaves:
         got = get_at(doc, path)
         if not isinstance(got, str):
             continue  # the JSON comparison already reports a missing key or a wrong type
-        res = compare_file(ref.files / name, safe_file(files, got), got, path, tol, trusted)  # type: ignore[operator]
+        res = compare_file(ref.files / name, safe_file(files, got), got, path, tol, trusted, runner)  # type: ignore[operator]
         if not res.ok:
             bad.append(Mismatch(dotted(path), "artifact_mismatch", name, res.detail))
     return bad
@@ -149,12 +153,19 @@ def same_bytes(a: Path, b: Path) -> bool:
 
 
 def compare_file(
-    reference: Path, candidate: Path | None, name: str, path: Where, tol: Tolerances, trusted: bool = False
+    reference: Path,
+    candidate: Path | None,
+    name: str,
+    path: Where,
+    tol: Tolerances,
+    trusted: bool = False,
+    runner: CodeRunner | None = None,
 ) -> ArtifactResult:
     """Identical bytes pass here; anything else is decoded in the bounded child (bounded.py), the only
     place candidate bytes meet a decoder. `trusted`: both files are swr's own (the reference's runs in the
     build's gates, the audits' mutants of them), decoded here: a child per comparison would cost the build
-    and the audits a process start each, for files no agent wrote."""
+    and the audits a process start each, for files no agent wrote. Generated code is first run by `runner` in
+    the task's sandbox (code.judge_code); what it returned is what gets compared."""
     if candidate is None:
         return ArtifactResult(False, artifact_kind(reference), {}, f"no regular file {name!r} in $SWR_ARTIFACTS")
     if same_bytes(reference, candidate):
@@ -163,6 +174,15 @@ def compare_file(
     atol, rtol = tol.for_path(path) or (tol.atol, tol.rtol)
     options = tol.options_for(path)
     check_options(artifact_kind(reference), options)  # the task's mistake, raised here before any child starts
+    if artifact_kind(reference) == "code":
+        from .code import judge_code
+
+        def records(ref: Path, cand: Path) -> ArtifactResult:
+            if trusted:
+                return compare_artifact(ref, cand, atol=atol, rtol=rtol, options=options, kind="code")
+            return compare_bounded(ref, cand, atol=atol, rtol=rtol, options=options, kind="code")
+
+        return judge_code(reference, candidate, atol, rtol, options, runner, records)
     if trusted:
         return compare_artifact(reference, candidate, atol=atol, rtol=rtol, options=options)
     return compare_bounded(reference, candidate, atol=atol, rtol=rtol, options=options, kind=artifact_kind(reference))

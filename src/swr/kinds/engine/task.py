@@ -17,7 +17,7 @@ from swr.core.jsonfile import dump_json
 from swr.core.layout import ENGINE_TOML, MUTANTS, REFERENCE, SPEC_MD, VERIFIER, TaskPaths, engine_example_files
 from swr.core.recordfile import parse_record, write_record
 from swr.core.trees import copy_tree
-from swr.kinds.base import BaseTask
+from swr.kinds.base import BaseTask, parameter_type
 from swr.kinds.engine import build_cache
 from swr.kinds.engine.build_file import EngineBuildFile
 from swr.kinds.engine.check import FIXED_NOTE, Checked, check_engine, draws_from_seed, margins_line
@@ -25,7 +25,7 @@ from swr.kinds.engine.grading import CandidateTerms
 from swr.kinds.engine.spec import EngineSpec, load_engine
 from swr.kinds.engine.taskfile import EngineInterface, EngineTaskFile
 from swr.kinds.engine.verdict import EngineVerdict
-from swr.kinds.protocol import AgentBrief, HarborParts, Split
+from swr.kinds.protocol import AgentBrief, Composition, HarborParts, Split
 from swr.kinds.taskfile import Anticheat, dump_task_file
 from swr.sandbox import Sandbox
 
@@ -143,6 +143,15 @@ class EngineTask(BaseTask):
             "thresholds": thresholds,
             "thresholds_met": all(t["margin_ok"] for t in thresholds) and every_item(oracle),
         }
+
+    def composition(self) -> Composition:
+        """A case's input document is its parameters (each top-level key one; a document that is not an object,
+        one), and its expected output the output; an engine writes no artifact files beside it."""
+        if not self.public:
+            return Composition((), None)
+        inp = self.public[0]["input"]
+        values = list(inp.values()) if isinstance(inp, dict) else [inp]
+        return Composition(tuple(parameter_type([v]) for v in values), self.public[0]["expected"])
 
     def copy_checked(self) -> bool:
         """No original: the existing implementations are forbidden, not compared."""

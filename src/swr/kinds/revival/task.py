@@ -19,7 +19,7 @@ from swr.core.jsonfile import dump_json
 from swr.core.layout import PORT_PATCH, PROBES, TaskPaths
 from swr.core.trees import KEEP_ALL, copy_tree
 from swr.kinds.base import BaseTask
-from swr.kinds.protocol import AgentBrief, HarborParts, Split
+from swr.kinds.protocol import AgentBrief, Composition, HarborParts, Split
 from swr.kinds.revival import copied, device, envs, originals
 from swr.kinds.revival.build_file import read_build_file
 from swr.kinds.revival.grading import Verifier, device_skipped, grade_revival, no_public_tests
@@ -217,6 +217,10 @@ class RevivalTask(BaseTask):
     def attained(self, oracle: Any) -> dict[str, Any]:
         """Its probes' tolerances are attained when the oracle passes them."""
         return {"score": oracle.score, "thresholds": [], "thresholds_met": True}
+
+    def composition(self) -> Composition:
+        """No declared parameters and no output document: a revival is graded by its project's tests."""
+        return Composition((), None)
 
     def copy_checked(self) -> bool:
         """A deleted module's rebuild is measured against the original (copied_original)."""

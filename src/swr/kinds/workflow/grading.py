@@ -15,6 +15,7 @@ from swr.core.layout import CANDIDATE_RUN, TASK_TOML
 from swr.judge import Execution, missing_candidate
 from swr.judge.artifacts import ArtifactConfigError
 from swr.judge.decision import Reference, decide, judge_scenario
+from swr.kinds.workflow.coderun import sandbox_runner
 from swr.kinds.workflow.fork_pool import Fresh
 from swr.kinds.workflow.verdict import WorkflowVerdict
 from swr.sandbox import WORKDIR, Job, Mount, Sandbox, run
@@ -58,7 +59,8 @@ def execute(
             hidden=task.forbidden_packages,
         )
         res = run(sandbox, job, stdin)
-    return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s, files)
+    runner = sandbox_runner(sandbox, task.forbidden_packages)  # a code artifact runs where the candidate ran
+    return Execution(res.returncode, res.stdout, res.stderr, res.limit, res.wall_s, files, runner=runner)
 
 
 def grade(

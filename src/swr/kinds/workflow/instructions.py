@@ -23,6 +23,9 @@ ARTIFACT_RULES = {
     "config": "a configuration file matches as parsed: keys (order free), list items in order, numbers within "
     "tolerance, text exactly (YAML style, quoting, comments, XML attribute order, indentation and namespace prefixes "
     "are free)",
+    "code": "generated code (Python, or C99 compiled by gcc) is not read: its function is called on hidden inputs and "
+    "must return the reference's values within tolerance (layout, names and comments are free; printing counts for "
+    "nothing)",
 }
 _KIND = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
 

@@ -17,8 +17,8 @@ from swr.core.layout import TaskPaths, example_files
 from swr.core.recordfile import parse_record, read_record, write_record
 from swr.judge import Tolerances
 from swr.judge.tolerance import artifact_options
-from swr.kinds.base import BaseTask
-from swr.kinds.protocol import AgentBrief, HarborParts, Split
+from swr.kinds.base import BaseTask, parameter_type
+from swr.kinds.protocol import AgentBrief, Composition, HarborParts, Split
 from swr.kinds.taskfile import Anticheat, Environment, TaskLimits, dump_task_file, read_task_file
 from swr.kinds.workflow.gates_file import Gate, GatesFile
 from swr.kinds.workflow.reference import copy_files, copy_reference
@@ -145,6 +145,25 @@ class Task(BaseTask):
         """No original: a candidate reimplements a program it cannot see."""
         return False
 
+    def composition(self) -> Composition:
+        """The inputs of its public schema (a categorical by its choices' type, a path a string), and its first
+        public example's output without the ignored fields, with the files that output names."""
+        from swr.judge.artifacts.fields import Reference, artifact_leaves
+
+        schema = json.loads(TaskPaths(self.root).schema.read_text()) if TaskPaths(self.root).schema.is_file() else {}
+        types = {"number": "numeric", "integer": "numeric", "boolean": "boolean", "array": "array", "path": "string"}
+        params = tuple(
+            types.get(spec.get("type"), "mixed")
+            if spec.get("type") != "categorical"
+            else parameter_type(spec["choices"])
+            for _, spec in sorted((schema.get("inputs") or {}).items())
+        )
+        if not self.public:
+            return Composition(params, None)
+        first = self.public[0]
+        files = tuple(name for _, name in artifact_leaves(Reference(first.output, first.files), self.tolerances))
+        return Composition(params, _graded_part(first.output, self.tolerances), files)
+
     def harbor_parts(self) -> HarborParts:
         """The task's pins and limits; a case is one scenario."""
         env, lim = self.meta.environment, self.meta.limits
@@ -212,6 +231,18 @@ def write_task(
         [_as_written(ex, at.public_examples) for ex in public],
         [_as_written(ex, at.hidden_examples) for ex in hidden],
     )
+
+
+def _graded_part(doc: Any, tol: Tolerances, path: tuple[str | int, ...] = ()) -> Any:
+    """The document without the fields `tol` ignores (gates.strip_ignored's rule; gates imports this module,
+    so it cannot be imported here)."""
+    if not tol.ignore:
+        return doc
+    if isinstance(doc, dict):
+        return {k: _graded_part(v, tol, (*path, k)) for k, v in doc.items() if tol.for_path((*path, k)) is not None}
+    if isinstance(doc, list):
+        return [_graded_part(v, tol, (*path, i)) for i, v in enumerate(doc)]
+    return doc
 
 
 def _as_written(ex: Example, split_dir: Path) -> Example:
