@@ -7,11 +7,15 @@ Entry workflow: main(dict) -> dict; pure function of the scenario, no module sta
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 import fluids
 
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 PAIRS = {  # name -> (rho_l, rho_g kg/m^3, mu_l, mu_g Pa s, sigma N/m, P Pa, Pc Pa)
-    "steam-water-10bar": (887.1, 5.15, 1.50e-4, 1.50e-5, 0.0423, 1.0e6, 22.064e6),
+    "steam-water-10bar": (887.1, 5.15, 1.50e-4, 1.50e-5, 0.0423, 1.0e6, CONSTANTS["PC_WATER"]),
     "air-water-2bar": (998.2, 2.38, 1.00e-3, 1.82e-5, 0.0728, 2.0e5, 3.77e6),
     "natural-gas-condensate-50bar": (650.0, 40.0, 3.0e-4, 1.3e-5, 0.012, 5.0e6, 9.6e6),
 }

@@ -14,7 +14,8 @@ import control as ct
 def modes(sys):
     """One entry per complex pair (or real pole): wn, zeta, sorted by wn then zeta."""
     wn, zeta, _poles = ct.damp(sys, doprint=False)
-    pairs = sorted({(round(float(w), 12), round(float(z), 12)): (float(w), float(z)) for w, z in zip(wn, zeta)}.values())
+    unique = {(round(float(w), 12), round(float(z), 12)): (float(w), float(z)) for w, z in zip(wn, zeta)}
+    pairs = sorted(unique.values())
     return [{"wn_rad_s": w, "zeta": z} for w, z in pairs]
 
 

@@ -29,7 +29,8 @@ def truth(f1, z1, f2, z2, g2):
 
 def modes(sys):
     wn, zeta, _p = ct.damp(sys, doprint=False)
-    pairs = sorted({(round(float(w), 10), round(float(z), 10)): (float(w), float(z)) for w, z in zip(wn, zeta)}.values())
+    unique = {(round(float(w), 10), round(float(z), 10)): (float(w), float(z)) for w, z in zip(wn, zeta)}
+    pairs = sorted(unique.values())
     return [{"freq_Hz": w / (2.0 * math.pi), "zeta": z} for w, z in pairs]
 
 
