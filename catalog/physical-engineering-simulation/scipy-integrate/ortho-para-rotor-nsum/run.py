@@ -37,10 +37,10 @@ def main(scn: dict) -> dict:
     mix = str(scn["mixture"])
     y = theta / temp
     even, odd = level_sums(y, 0), level_sums(y, 1)
-    g_sym = (2.0 * spin + 1.0) * spin  # antisymmetric spin states
-    g_anti = (2.0 * spin + 1.0) * (spin + 1.0)  # symmetric spin states
+    n_antisym = (2.0 * spin + 1.0) * spin  # antisymmetric nuclear-spin states
+    n_sym = (2.0 * spin + 1.0) * (spin + 1.0)  # symmetric nuclear-spin states
     fermion = bool(round(2.0 * spin) % 2)
-    g_even, g_odd = (g_sym, g_anti) if fermion else (g_anti, g_sym)
+    g_even, g_odd = (n_antisym, n_sym) if fermion else (n_sym, n_antisym)
     z_eq = g_even * even + g_odd * odd
     u_even, c_even = moments(even)
     u_odd, c_odd = moments(odd)
