@@ -40,6 +40,7 @@ def main(s: dict) -> dict:
     area_pipe = math.pi * d_pipe**2 / 4.0
     return {
         "inlet_density_kg_m3": rho,
+        "downstream_tap_pressure_bar": p2 / 1e5,
         "mass_flow_kg_s": m,
         "volume_flow_m3_h": m / rho * 3600.0,
         "discharge_coefficient": c,

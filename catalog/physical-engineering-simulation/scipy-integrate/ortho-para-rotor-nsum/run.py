@@ -5,63 +5,72 @@ even and the odd rotational levels separately.
 Entry workflow: main(dict) -> dict; module state is never mutated.
 """
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 from scipy.integrate import nsum
 
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+R = CONSTANTS["R"]
 RTOL = 1e-14
 
 
-def level_sums(y: float, parity: int) -> np.ndarray:
-    """Sums over J = parity, parity + 2, ... of (2J+1) e^{-e_J} e_J^k, k = 0, 1, 2, with e_J = J(J+1) y."""
+def parity_stats(y: float, parity: int) -> tuple[float, float, float]:
+    """(Z, <e>, var e) of the levels J = parity, parity + 2, ... (e_J = J(J+1) y, weights 2J+1).
+
+    The sums run over energies above the parity's lowest level e_p, S_k = sum (2J+1) e^{-(e_J - e_p)} (e_J - e_p)^k,
+    so the variance S2/S0 - (S1/S0)^2 never cancels two large numbers (it is exponentially small at low T);
+    Z = e^{-e_p} S0 and <e> = e_p + S1/S0."""
+    e_p = parity * (parity + 1.0) * y
 
     def f(j, k):
-        e = j * (j + 1.0) * y
+        e = j * (j + 1.0) * y - e_p
         return (2.0 * j + 1.0) * np.exp(-e) * e**k
 
     res = nsum(f, parity, np.inf, step=2, args=(np.array([0.0, 1.0, 2.0]),), tolerances={"rtol": RTOL})
     if not np.all(res.success):
         raise RuntimeError(f"nsum did not converge: status {res.status}")
-    return np.asarray(res.sum, dtype=float)
-
-
-def moments(s: np.ndarray) -> tuple[float, float]:
-    """(U/RT, Cv/R) of a population with sums s: <e>, <e^2> - <e>^2."""
-    m1 = s[1] / s[0]
-    return float(m1), float(s[2] / s[0] - m1 * m1)
+    s0, s1, s2 = (float(v) for v in res.sum)
+    m1 = s1 / s0
+    return float(np.exp(-e_p) * s0), e_p + m1, s2 / s0 - m1 * m1
 
 
 def main(scn: dict) -> dict:
-    temp = float(scn["temperature_K"])
     theta = float(scn["rotational_temperature_K"])
+    temp = float(scn["reduced_temperature"]) * theta
     spin = float(scn["nuclear_spin"])
     mix = str(scn["mixture"])
     y = theta / temp
-    even, odd = level_sums(y, 0), level_sums(y, 1)
+    z_even, u_even, c_even = parity_stats(y, 0)
+    z_odd, u_odd, c_odd = parity_stats(y, 1)
     n_antisym = (2.0 * spin + 1.0) * spin  # antisymmetric nuclear-spin states
     n_sym = (2.0 * spin + 1.0) * (spin + 1.0)  # symmetric nuclear-spin states
     fermion = bool(round(2.0 * spin) % 2)
     g_even, g_odd = (n_antisym, n_sym) if fermion else (n_sym, n_antisym)
-    z_eq = g_even * even + g_odd * odd
-    u_even, c_even = moments(even)
-    u_odd, c_odd = moments(odd)
-    u_eq, c_eq = moments(z_eq)
-    w_odd_eq = float(g_odd * odd[0] / z_eq[0])
-    if mix == "equilibrium":
-        u, cv = u_eq, c_eq
+    z_eq = g_even * z_even + g_odd * z_odd
+    w_odd_eq = g_odd * z_odd / z_eq
+    if mix == "equilibrium":  # one population: the variance of a two-component mixture
+        u = (1.0 - w_odd_eq) * u_even + w_odd_eq * u_odd
+        cv = (1.0 - w_odd_eq) * c_even + w_odd_eq * c_odd + w_odd_eq * (1.0 - w_odd_eq) * (u_odd - u_even) ** 2
     else:  # frozen at the high-temperature ratio g_odd : g_even, each modification relaxing on its own
         w = g_odd / (g_even + g_odd)
         u = (1.0 - w) * u_even + w * u_odd
         cv = (1.0 - w) * c_even + w * c_odd
     return {
-        "z_even": float(even[0]),
-        "z_odd": float(odd[0]),
-        "z_rot_nuclear": float(z_eq[0]),
+        "temperature_K": temp,
+        "z_even": z_even,
+        "z_odd": z_odd,
+        "z_rot_nuclear": z_eq,
         "odd_J_fraction_equilibrium": w_odd_eq,
         "u_rot_over_RT": u,
         "cv_rot_over_R": cv,
+        "u_rot_J_mol": u * R * temp,
+        "cv_rot_J_molK": cv * R,
         "cv_even_over_R": c_even,
         "cv_odd_over_R": c_odd,
-        "high_T_z_over_nuclear": float(z_eq[0] / (2.0 * spin + 1.0) ** 2 * 2.0 * y),
+        "high_T_z_over_nuclear": z_eq / (2.0 * spin + 1.0) ** 2 * 2.0 * y,
     }
 
 
