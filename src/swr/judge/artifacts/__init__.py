@@ -15,14 +15,17 @@ KINDS: dict[str, str] = {
     **dict.fromkeys((".wav", ".flac", ".ogg"), "audio"),
     **dict.fromkeys((".csv", ".tsv", ".parquet"), "table"),
     **dict.fromkeys((".html", ".htm"), "html"),
+    **dict.fromkeys((".fasta", ".fa", ".fna", ".faa", ".fastq", ".fq", ".sam", ".bam", ".vcf", ".vcf.gz"), "sequence"),
+    **dict.fromkeys((".fasta.gz", ".fa.gz", ".fna.gz", ".faa.gz", ".fastq.gz", ".fq.gz"), "sequence"),
+    **dict.fromkeys((".pcap", ".pcapng"), "pcap"),
 }
 
 Comparator = Callable[[Path, Path, float, float, Mapping[str, Any] | None], ArtifactResult]
 
 
 def artifact_kind(path: Path) -> str:
-    """The comparator kind for a reference file, by its suffix; anything unknown is text."""
-    return KINDS.get(Path(path).suffix.lower(), "text")
+    """The comparator kind for a reference file, by its suffix (or two: `.vcf.gz`); anything unknown is text."""
+    return KINDS.get("".join(Path(path).suffixes[-2:]).lower()) or KINDS.get(Path(path).suffix.lower(), "text")
 
 
 def _comparator(kind: str) -> Comparator:
@@ -37,6 +40,10 @@ def _comparator(kind: str) -> Comparator:
         from .table import compare_table as fn
     elif kind == "html":
         from .html import compare_html as fn
+    elif kind == "sequence":
+        from .sequence import compare_sequence as fn
+    elif kind == "pcap":
+        from .pcap import compare_pcap as fn
     else:
         from .text import compare_text as fn
     return fn
