@@ -3,20 +3,24 @@ with scapy, from parameters, and write it as a classic pcap with microsecond tim
 
 import os
 import random
+import tomllib
 from decimal import Decimal
+from pathlib import Path
 
 from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 from scapy.utils import wrpcap
 
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 CLIENT_MAC, SERVER_MAC = "02:00:00:00:00:01", "02:00:00:00:00:02"
 
 
 def main(scn):
     rng = random.Random(int(scn["seed"]))
     client = f"10.0.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
-    server = f"192.168.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
-    cport, sport = rng.randint(49152, 65535), int(scn["server_port"])
+    server = f"10.1.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
+    cport, sport = rng.randint(CONSTANTS["EPHEMERAL_PORT_MIN"], CONSTANTS["EPHEMERAL_PORT_MAX"]), int(scn["server_port"])
     cseq, sseq = rng.randrange(1 << 32), rng.randrange(1 << 32)
     mss, half_rtt_us = int(scn["mss"]), int(scn["rtt_us"]) // 2
     ip_ids = {"c": rng.randint(0, 60000), "s": rng.randint(0, 60000)}
@@ -52,7 +56,8 @@ def main(scn):
     for i in range(0, len(request), mss):
         send("c", "PA", request[i : i + mss], delay_us=int(scn["gap_us"]))
         send("s", "A", delay_us=half_rtt_us)
-    response = f"OK {len(request)} {sum(request) % 65536}\n".encode()
+    total = sum(request) % CONSTANTS["RESPONSE_SUM_MODULUS"]
+    response = f"OK {len(request)} {total}\n".encode()
     send("s", "PA", response, delay_us=int(scn["gap_us"]))
     send("c", "A", delay_us=half_rtt_us)
     send("c", "FA", delay_us=int(scn["gap_us"]))
