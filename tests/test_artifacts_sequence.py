@@ -94,7 +94,11 @@ def vcf(path: Path, rng: random.Random, n: int = 12) -> Path:
     return path
 
 
-MAKERS = {"fa": fasta, "fastq": fastq, "sam": sam, "bam": sam, "vcf": vcf, "vcf.gz": vcf}
+def unsorted_sam(path: Path, rng: random.Random) -> Path:
+    return sam(path, rng, sort="unsorted")
+
+
+MAKERS = {"fa": fasta, "fastq": fastq, "sam": sam, "bam": sam, "u.sam": unsorted_sam, "vcf": vcf, "vcf.gz": vcf}
 
 
 def judge(ref: Path, cand: Path, **options: Any) -> Any:

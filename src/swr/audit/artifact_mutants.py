@@ -259,8 +259,9 @@ def fastx_edits(source: Path, fastq: bool) -> Iterator[Edit]:
 
 
 def sam_edits(source: Path) -> Iterator[Edit]:
-    """The other encoding (SAM <-> BAM) and tags in reverse order (valid); a read moved by one base, a read
-    dropped, a base changed, a mapping quality changed, coordinate-sorted reads reversed (invalid)."""
+    """The other encoding (SAM <-> BAM), tags in reverse order, an unsorted file's reads reversed (valid); a read
+    moved by one base, a read dropped, a base changed, a mapping quality changed, coordinate-sorted reads reversed
+    (invalid)."""
     import pysam
 
     with pysam.AlignmentFile(str(source), "r", check_sq=False) as f:
@@ -297,6 +298,8 @@ def sam_edits(source: Path) -> Iterator[Edit]:
     keys = [(r["ref_name"], int(r["ref_pos"])) for r in reads]
     if header.get("HD", {}).get("SO") == "coordinate" and len(set(keys)) > 1:
         yield "sequence_sam_unsorted", False, writer(reads[::-1], bam), None
+    elif header.get("HD", {}).get("SO") not in ("coordinate", "queryname") and len(reads) > 1:
+        yield "sequence_sam_reads_reordered", True, writer(reads[::-1], bam), None  # an unsorted file: a set
 
 
 def vcf_edits(source: Path) -> Iterator[Edit]:

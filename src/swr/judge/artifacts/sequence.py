@@ -59,11 +59,12 @@ def inflate(path: Path, budget: Budget, keep: bool) -> bytes | None:
     """The decompressed bytes of a gzip (or BGZF: concatenated members) file, each block's size admitted to the
     budget as `decompressed` before the next is inflated; None when not kept (BAM: htslib reads it itself)."""
     out: list[bytes] = []
-    total = 0
+    total, inside = 0, False  # inside: a member begun and not yet ended
     with open(path, "rb") as fh:
         d = zlib.decompressobj(wbits=31)
         while block := fh.read(1 << 16):
             while block:
+                inside = True
                 piece = d.decompress(block, _BLOCK)
                 total += len(piece)
                 budget.admit("decompressed", total)
@@ -72,10 +73,12 @@ def inflate(path: Path, budget: Budget, keep: bool) -> bytes | None:
                 if d.unconsumed_tail:
                     block = d.unconsumed_tail
                 elif d.eof:
-                    block = d.unused_data
+                    block, inside = d.unused_data, False
                     d = zlib.decompressobj(wbits=31)
                 else:
                     block = b""
+    if inside:
+        raise ValueError("truncated gzip stream")
     return b"".join(out) if keep else None
 
 
