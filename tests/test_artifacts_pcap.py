@@ -16,6 +16,7 @@ from scapy.layers.l2 import Ether
 from scapy.utils import wrpcap, wrpcapng
 
 from swr.audit.artifact_mutants import pcap_bytes, pcap_edits, pcapng_bytes
+from swr.audit.mutation import DESIGNED_VALID
 from swr.judge.artifacts import ArtifactConfigError, compare_artifact
 from swr.judge.artifacts._common import Budget
 from swr.judge.artifacts.pcap import read_capture
@@ -66,6 +67,7 @@ def test_false_reject_study_every_mutant_judged_as_designed(tmp_path: Path) -> N
                 write(cand)
                 res = judge(ref, cand)
                 tally.setdefault(klass, [0, 0])[res.ok != valid] += 1
+                assert DESIGNED_VALID.get(klass, False) == valid, klass  # the audits' own labels
                 if res.ok != valid:
                     wrong.append((suffix, seed, klass, res.detail))
     assert not wrong, wrong

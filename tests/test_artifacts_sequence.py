@@ -13,6 +13,7 @@ import pysam
 import pytest
 
 from swr.audit.artifact_mutants import sequence_edits
+from swr.audit.mutation import DESIGNED_VALID
 from swr.judge.artifacts import ArtifactConfigError, artifact_kind, compare_artifact
 from swr.judge.artifacts.bounded import compare_bounded
 
@@ -121,6 +122,7 @@ def test_false_reject_study_every_mutant_judged_as_designed(tmp_path: Path) -> N
                 write(cand)
                 ok = judge(ref, cand).ok
                 tally.setdefault(klass, [0, 0])[ok != valid] += 1
+                assert DESIGNED_VALID.get(klass, False) == valid, klass  # the audits' own labels
                 if ok != valid:
                     wrong.append((fmt, seed, klass, judge(ref, cand).detail))
     assert not wrong, wrong

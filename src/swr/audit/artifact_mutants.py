@@ -180,6 +180,27 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
             yield artifact_mutant(ref, arts, path, name, scratch, edit)
 
 
+# the sequence and pcap classes built valid (equivalent encodings); the audits' DESIGNED_VALID includes them
+SEQUENCE_PCAP_VALID = frozenset(
+    {
+        *(f"sequence_{f}_{c}" for f in ("fasta", "fastq") for c in ("lower_case", "records_reversed", "gzipped")),
+        "sequence_fasta_rewrapped",
+        "sequence_fastq_plus_repeats_id",
+        "sequence_sam_bam_swapped",
+        "sequence_sam_tags_reordered",
+        "sequence_sam_reads_reordered",
+        "sequence_vcf_meta_reordered",
+        "sequence_vcf_info_reordered",
+        "sequence_vcf_decimals_respelled",
+        "sequence_vcf_compression_swapped",
+        "pcap_as_pcapng",
+        "pcap_as_pcap",
+        "pcap_big_endian_nanoseconds",
+        "pcap_big_endian_microseconds",
+    }
+)
+
+
 def _bytes(data: bytes) -> Writer:
     return lambda dest: dest.write_bytes(data)
 
