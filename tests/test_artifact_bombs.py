@@ -4,6 +4,7 @@ artifact, even a large one, still passes. Bombs are judged in a child process un
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import struct
@@ -280,6 +281,65 @@ def test_text_bomb_refused_from_its_size(tmp_path: Path) -> None:
         for _ in range(64):
             fh.write(b"\n" * (1 << 20))
     assert_refused(judge_limited(tmp_path / "ref.txt", tmp_path / "cand.txt"), "bytes")
+
+
+def gzip_bomb(path: Path, megabytes: int, head: bytes, one_member: bool) -> Path:
+    """`head` then `megabytes` MB of one repeated line of bases, gzipped: as one deflate stream, or as a
+    BGZF-like run of members (one 1 MB member written over and over: a few hundred KB on disk)."""
+    block = b"ACGT" * 15 + b"\n"
+    block *= (1 << 20) // len(block)
+    with open(path, "wb") as fh:
+        fh.write(gzip.compress(head, mtime=0))
+        if one_member:
+            comp = zlib.compressobj(6, zlib.DEFLATED, 31)
+            fh.writelines(comp.compress(block) for _ in range(megabytes))
+            fh.write(comp.flush())
+        else:
+            fh.write(gzip.compress(block, mtime=0) * megabytes)
+    return path
+
+
+@pytest.mark.parametrize("ref_name", ["ref.fasta", "ref.fa.gz", "ref.vcf", "ref.bam"])
+def test_sequence_gzip_bomb_refused_while_inflating(tmp_path: Path, ref_name: str) -> None:
+    """Hundreds of MB of bases in a gzip candidate of under 1 MB (a BGZF-like one for a BAM): counted block by
+    block as it inflates, refused past the reference's bound before any parser sees it."""
+    ref = tmp_path / ref_name
+    if ref_name.endswith(".bam"):
+        import pysam
+
+        with pysam.AlignmentFile(str(ref), "wb", header={"HD": {"VN": "1.6"}, "SQ": [{"SN": "c1", "LN": 100}]}):
+            pass
+    elif ref_name.endswith(".vcf"):
+        ref.write_text("##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\n")
+    else:
+        fasta = b">a\nACGT\n"
+        ref.write_bytes(gzip.compress(fasta) if ref_name.endswith(".gz") else fasta)
+    one = ref_name == "ref.fasta"  # one deflate stream: 48 MB (compressing costs the test), past 32 MB + 4x the ref
+    bomb = gzip_bomb(tmp_path / ("cand" + "".join(ref.suffixes)), 48 if one else 300, b">a\n", one_member=one)
+    assert bomb.stat().st_size < 1 << 20
+    assert_refused(judge_limited(ref, bomb), "decompressed")
+
+
+def test_sequence_record_bomb_refused_from_a_line_count(tmp_path: Path) -> None:
+    """Six million one-letter FASTQ lines in 12 MB (within the byte bound of a 2 MB reference): each a record
+    of Python objects, refused from a streamed count of line breaks."""
+    ref = tmp_path / "ref.fastq"
+    ref.write_bytes(b"@r\n" + b"A" * (2 << 20) + b"\n+\n" + b"I" * (2 << 20) + b"\n")
+    with open(tmp_path / "cand.fastq", "wb") as fh:
+        for _ in range(12):
+            fh.write(b"@\n" * (1 << 19))
+    assert_refused(judge_limited(ref, tmp_path / "cand.fastq"), "records")
+
+
+def test_pcap_packet_bomb_refused_from_its_record_headers(tmp_path: Path) -> None:
+    """60,000 empty packet records in under 1 MB: counted from the record headers, refused before scapy
+    dissects one."""
+    head = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    ref = tmp_path / "ref.pcap"
+    ref.write_bytes(head + struct.pack("<IIII", 1, 0, 14, 14) + bytes(14))
+    cand = tmp_path / "cand.pcap"
+    cand.write_bytes(head + struct.pack("<IIII", 1, 0, 0, 0) * 60_000)
+    assert_refused(judge_limited(ref, cand), "packets")
 
 
 def test_digest_of_a_sparse_artifact_is_bounded(tmp_path: Path) -> None:

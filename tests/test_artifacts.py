@@ -4,6 +4,7 @@ and no candidate bytes ever make the judge raise."""
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import tempfile
 from dataclasses import asdict
@@ -516,6 +517,31 @@ def _references(root: Path) -> dict[str, Path]:
     (root / "ref.py").write_text(f"# {note}\ndef f(x):\n    return 2.0 * x + 1.0\n")
     (root / "ref.c").write_text(f"/* {note} */\ndouble f(double x) {{ return 2.0 * x + 1.0; }}\n")
     refs.update({".py": root / "ref.py", ".c": root / "ref.c"})
+    refs.update(_sequence_and_pcap_references(root))
+    return refs
+
+
+def _sequence_and_pcap_references(root: Path) -> dict[str, Path]:
+    """FASTA/FASTQ (plain and gzip), SAM, BAM, VCF (plain and bgzip), pcap and pcapng references."""
+    import random
+
+    from test_artifacts_pcap import capture
+    from test_artifacts_sequence import fasta, fastq, sam, vcf
+
+    refs: dict[str, Path] = {}
+    for s in (".fasta", ".fa", ".fna", ".faa", ".fastq", ".fq"):
+        refs[s] = (fastq if s in (".fastq", ".fq") else fasta)(root / f"ref{s}", random.Random(s))
+        refs[s + ".gz"] = root / f"ref{s}.gz"
+        refs[s + ".gz"].write_bytes(gzip.compress(refs[s].read_bytes()))
+    for s, make in (
+        (".sam", sam),
+        (".bam", sam),
+        (".vcf", vcf),
+        (".vcf.gz", vcf),
+        (".pcap", capture),
+        (".pcapng", capture),
+    ):
+        refs[s] = make(root / f"ref{s}", random.Random(s))
     return refs
 
 

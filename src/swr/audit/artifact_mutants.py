@@ -251,5 +251,304 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
             edits = config_edits(source)
         elif kind == "code":
             edits = code_edits(source)
+        elif kind == "sequence":
+            edits = sequence_edits(source)
+        elif kind == "pcap":
+            edits = pcap_edits(source)
         for edit in edits:
             yield artifact_mutant(ref, arts, path, name, scratch, edit)
+
+
+# the sequence and pcap classes built valid (equivalent encodings); the audits' DESIGNED_VALID includes them
+SEQUENCE_PCAP_VALID = frozenset(
+    {
+        *(f"sequence_{f}_{c}" for f in ("fasta", "fastq") for c in ("lower_case", "records_reversed", "gzipped")),
+        "sequence_fasta_rewrapped",
+        "sequence_fastq_plus_repeats_id",
+        "sequence_sam_bam_swapped",
+        "sequence_sam_tags_reordered",
+        "sequence_sam_reads_reordered",
+        "sequence_vcf_meta_reordered",
+        "sequence_vcf_info_reordered",
+        "sequence_vcf_decimals_respelled",
+        "sequence_vcf_compression_swapped",
+        "pcap_as_pcapng",
+        "pcap_as_pcap",
+        "pcap_big_endian_nanoseconds",
+        "pcap_big_endian_microseconds",
+    }
+)
+
+
+def _bytes(data: bytes) -> Writer:
+    return lambda dest: dest.write_bytes(data)
+
+
+def _plain_text(source: Path) -> str:
+    """A sequence file's text, gunzipped when it is gzip/BGZF (the audits' own reference files: trusted)."""
+    import gzip
+
+    raw = source.read_bytes()
+    return (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+
+
+def _other_base(base: str) -> str:
+    return "C" if base.upper() == "A" else "A"
+
+
+def _fastx_records(text: str, fastq: bool) -> list[list[str]]:
+    """Records as [header, sequence] (FASTA, lines joined) or [header, sequence, '+', qualities] (FASTQ)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if fastq:
+        return [lines[i : i + 4] for i in range(0, len(lines) - 3, 4)]
+    recs: list[list[str]] = []
+    for ln in lines:
+        if ln.startswith(">"):
+            recs.append([ln, ""])
+        elif recs:
+            recs[-1][1] += ln.strip()
+    return recs
+
+
+def _fastx_text(recs: list[list[str]], wrap: int = 0) -> str:
+    out = []
+    for rec in recs:
+        seq = rec[1]
+        body = [seq[i : i + wrap] for i in range(0, len(seq), wrap)] if wrap and len(rec) == 2 else [seq]
+        out.append("\n".join([rec[0], *body, *rec[2:]]))
+    return "\n".join(out) + "\n"
+
+
+def fastx_edits(source: Path, fastq: bool) -> Iterator[Edit]:
+    """Rewrapped, lower-cased, records reversed, gzipped (valid); a base changed, a quality changed, a record
+    dropped or duplicated, an id changed (invalid)."""
+    import gzip
+
+    text = _plain_text(source)
+    recs = _fastx_records(text, fastq)
+    if not recs:
+        return
+    name = "fastq" if fastq else "fasta"
+    if not fastq:
+        yield "sequence_fasta_rewrapped", True, _text(_fastx_text(recs, wrap=13)), None
+    lower = [[r[0], r[1].lower(), *r[2:]] for r in recs]
+    yield f"sequence_{name}_lower_case", True, _text(_fastx_text(lower)), None
+    if len({tuple(r) for r in recs}) > 1:
+        yield f"sequence_{name}_records_reversed", True, _text(_fastx_text(recs[::-1])), None
+    if fastq:
+        plus = [[r[0], r[1], "+" + r[0][1:], r[3]] for r in recs]
+        yield "sequence_fastq_plus_repeats_id", True, _text(_fastx_text(plus)), None
+    yield f"sequence_{name}_gzipped", True, _bytes(gzip.compress(text.encode(), mtime=0)), None
+    i = max(range(len(recs)), key=lambda k: len(recs[k][1]))
+    if recs[i][1]:
+        mid = len(recs[i][1]) // 2
+        seq = recs[i][1]
+        changed = [list(r) for r in recs]
+        changed[i][1] = seq[:mid] + _other_base(seq[mid]) + seq[mid + 1 :]
+        yield f"sequence_{name}_base_changed", False, _text(_fastx_text(changed)), None
+        if fastq:
+            qual = [list(r) for r in recs]
+            q = recs[i][3]
+            qual[i][3] = q[:mid] + ("#" if q[mid] != "#" else "I") + q[mid + 1 :]
+            yield "sequence_fastq_quality_changed", False, _text(_fastx_text(qual)), None
+    yield f"sequence_{name}_record_dropped", False, _text(_fastx_text(recs[:-1])), None
+    yield f"sequence_{name}_record_duplicated", False, _text(_fastx_text([*recs, recs[0]])), None
+    renamed = [list(r) for r in recs]
+    renamed[0][0] = renamed[0][0][0] + "X" + renamed[0][0][1:]
+    yield f"sequence_{name}_id_changed", False, _text(_fastx_text(renamed)), None
+
+
+def sam_edits(source: Path) -> Iterator[Edit]:
+    """The other encoding (SAM <-> BAM), tags in reverse order, an unsorted file's reads reversed (valid); a read
+    moved by one base, a read dropped, a base changed, a mapping quality changed, coordinate-sorted reads reversed
+    (invalid)."""
+    import pysam
+
+    with pysam.AlignmentFile(str(source), "r", check_sq=False) as f:
+        header = f.header.to_dict()
+        reads = [r.to_dict() for r in f.fetch(until_eof=True)]
+    if not reads:
+        return
+
+    def writer(rows: list[dict[str, str]], bam: bool) -> Writer:
+        def write(dest: Path) -> None:
+            with pysam.AlignmentFile(str(dest), "wb" if bam else "w", header=header) as out:
+                for row in rows:
+                    out.write(pysam.AlignedSegment.from_dict(row, out.header))
+
+        return write
+
+    bam = source.suffix.lower() == ".bam"
+    yield "sequence_sam_bam_swapped", True, writer(reads, not bam), ".sam" if bam else ".bam"
+    flipped = [{**r, "tags": r.get("tags", [])[::-1]} for r in reads]
+    yield "sequence_sam_tags_reordered", True, writer(flipped, bam), None
+    i = len(reads) // 2
+    seq = reads[i]["seq"]
+    if seq not in ("*", ""):
+        based = [dict(r) for r in reads]
+        based[i]["seq"] = seq[:-1] + _other_base(seq[-1])
+        yield "sequence_sam_base_changed", False, writer(based, bam), None
+    moved = [dict(r) for r in reads]
+    moved[i]["ref_pos"] = str(int(reads[i]["ref_pos"]) + 1)
+    yield "sequence_sam_position_shifted", False, writer(moved, bam), None
+    mapq = [dict(r) for r in reads]
+    mapq[i]["map_quality"] = str((int(reads[i]["map_quality"]) + 1) % 255)
+    yield "sequence_sam_mapq_changed", False, writer(mapq, bam), None
+    yield "sequence_sam_read_dropped", False, writer(reads[:i] + reads[i + 1 :], bam), None
+    keys = [(r["ref_name"], int(r["ref_pos"])) for r in reads]
+    if header.get("HD", {}).get("SO") == "coordinate" and len(set(keys)) > 1:
+        yield "sequence_sam_unsorted", False, writer(reads[::-1], bam), None
+    elif header.get("HD", {}).get("SO") not in ("coordinate", "queryname") and len(reads) > 1:
+        yield "sequence_sam_reads_reordered", True, writer(reads[::-1], bam), None  # an unsorted file: a set
+
+
+def vcf_edits(source: Path) -> Iterator[Edit]:
+    """Meta-information lines reordered, INFO keys reordered, decimals with a trailing zero, the other
+    compression (valid); a record dropped, an ALT allele changed, a genotype changed, a float INFO value far
+    off (invalid)."""
+    import pysam
+
+    text = _plain_text(source)
+    lines = text.splitlines()
+    meta = [ln for ln in lines if ln.startswith("##")]
+    head = [ln for ln in lines if ln.startswith("#CHROM")]
+    body = [ln.split("\t") for ln in lines if ln and not ln.startswith("#")]
+    if not body:
+        return
+
+    def vcf(rows: list[list[str]], meta_lines: list[str] = meta) -> str:
+        return "\n".join([*meta_lines, *head, *("\t".join(r) for r in rows)]) + "\n"
+
+    gz = source.read_bytes()[:2] == b"\x1f\x8b"
+    yield "sequence_vcf_meta_reordered", True, _text(vcf(body, meta[:1] + meta[1:][::-1])), None
+
+    def info(rows: list[list[str]], fn: Callable[[list[str]], list[str]]) -> list[list[str]]:
+        return [[*r[:7], ";".join(fn(r[7].split(";"))), *r[8:]] if r[7] != "." else r for r in rows]
+
+    yield "sequence_vcf_info_reordered", True, _text(vcf(info(body, lambda kv: kv[::-1]))), None
+    decimal = re.compile(r"(?<=[=,])(-?\d+\.\d+)(?=[;,]|$)")
+    respelled = [[*r[:7], decimal.sub(r"\g<1>0", r[7]), *r[8:]] for r in body]
+    if respelled != body:
+        yield "sequence_vcf_decimals_respelled", True, _text(vcf(respelled)), None
+
+    def compressed(dest: Path) -> None:
+        plain = dest.with_name(dest.name + ".plain")
+        plain.write_text(text, encoding="utf-8")
+        if gz:
+            plain.replace(dest)  # the reference is gzip: the same text uncompressed
+        else:
+            pysam.tabix_compress(str(plain), str(dest), force=True)
+            plain.unlink()
+
+    yield "sequence_vcf_compression_swapped", True, compressed, None
+    yield "sequence_vcf_record_dropped", False, _text(vcf(body[:-1])), None
+    alt = [list(r) for r in body]
+    alt[0][4] = "G" if alt[0][4] != "G" else "T"
+    yield "sequence_vcf_alt_changed", False, _text(vcf(alt)), None
+    gts = [list(r) for r in body]
+    calls = [(i, j) for i, r in enumerate(gts) for j in range(9, len(r)) if r[8].startswith("GT")]
+    if calls:
+        i, j = calls[0]
+        gt, _, rest = gts[i][j].partition(":")
+        gts[i][j] = ("1/1" if gt != "1/1" else "0/0") + (":" + rest if rest else "")
+        yield "sequence_vcf_genotype_changed", False, _text(vcf(gts)), None
+    far = [[*r[:7], decimal.sub(lambda m: repr(float(m[1]) * 2 + 1), r[7], count=1), *r[8:]] for r in body]
+    if far != body:
+        yield "sequence_vcf_info_value_changed", False, _text(vcf(far)), None
+
+
+def sequence_edits(source: Path) -> Iterator[Edit]:
+    """The mutants of a FASTA, FASTQ, SAM/BAM or VCF file, by its format."""
+    from swr.judge.artifacts.sequence import fmt_of
+
+    fmt = fmt_of(source)
+    if fmt in ("fasta", "fastq"):
+        yield from fastx_edits(source, fmt == "fastq")
+    elif fmt == "sam":
+        yield from sam_edits(source)
+    elif fmt == "vcf":
+        yield from vcf_edits(source)
+
+
+def _ticks(frames: list, per_s: int) -> list[int] | None:
+    """Every timestamp in units of 1/per_s s, or None when one is not a whole number of them."""
+    ticks = [f.time * per_s for f in frames]
+    return [int(t) for t in ticks] if all(t.denominator == 1 for t in ticks) else None
+
+
+def pcap_bytes(frames: list, per_s: int, ticks: list[int], big: bool = False) -> bytes:
+    """A classic pcap of the frames (one link type), micro- or nanosecond magic, either byte order."""
+    o = ">" if big else "<"
+    magic = 0xA1B2C3D4 if per_s == 10**6 else 0xA1B23C4D
+    out = [struct.pack(o + "IHHiIII", magic, 2, 4, 0, 0, 262144, frames[0].linktype if frames else 1)]
+    for f, t in zip(frames, ticks):
+        out.append(struct.pack(o + "IIII", t // per_s, t % per_s, len(f.data), f.wirelen) + f.data)
+    return b"".join(out)
+
+
+def _block(btype: int, body: bytes) -> bytes:
+    body += b"\0" * (-len(body) % 4)
+    return struct.pack("<II", btype, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
+
+
+def _opt(code: int, value: bytes) -> bytes:
+    return struct.pack("<HH", code, len(value)) + value + b"\0" * (-len(value) % 4)
+
+
+def pcapng_bytes(frames: list, ticks: list[int], comment: bool = False) -> bytes:
+    """A pcapng of the frames: one interface per link type, nanosecond if_tsresol, comments when asked."""
+    links = sorted({f.linktype for f in frames}) or [1]
+    note = _opt(1, b"written by the audit") if comment else b""
+    out = [_block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1) + note + _opt(0, b""))]
+    for link in links:
+        out.append(_block(1, struct.pack("<HHI", link, 0, 262144) + _opt(9, b"\x09") + _opt(0, b"")))
+    for f, t in zip(frames, ticks):
+        head = struct.pack("<IIIII", links.index(f.linktype), t >> 32, t & 0xFFFFFFFF, len(f.data), f.wirelen)
+        out.append(_block(6, head + f.data + b"\0" * (-len(f.data) % 4) + note + (_opt(0, b"") if note else b"")))
+    return b"".join(out)
+
+
+def pcap_edits(source: Path) -> Iterator[Edit]:
+    """pcap <-> pcapng, the other byte order, nanosecond timestamps, comments (valid); a packet's first byte
+    changed, a packet dropped, a timestamp one second late, two packets swapped (invalid)."""
+    from dataclasses import replace
+
+    from swr.judge.artifacts._common import Budget
+    from swr.judge.artifacts.pcap import read_capture
+
+    frames = read_capture(source, Budget("pcap")).frames
+    ns = _ticks(frames, 10**9)
+    if not frames or ns is None:
+        return
+    us = _ticks(frames, 10**6)
+    single = len({f.linktype for f in frames}) == 1
+    if source.suffix.lower() == ".pcap":
+        yield "pcap_as_pcapng", True, _bytes(pcapng_bytes(frames, ns, comment=True)), ".pcapng"
+    elif single:
+        yield "pcap_as_pcap", True, _bytes(pcap_bytes(frames, 10**9, ns)), ".pcap"
+    if single:
+        yield "pcap_big_endian_nanoseconds", True, _bytes(pcap_bytes(frames, 10**9, ns, big=True)), None
+        if us is not None:
+            yield "pcap_big_endian_microseconds", True, _bytes(pcap_bytes(frames, 10**6, us, big=True)), None
+    i = len(frames) // 2
+    if not frames[i].data:
+        return
+    flipped = list(frames)
+    flipped[i] = replace(frames[i], data=bytes([frames[i].data[0] ^ 0x01]) + frames[i].data[1:])
+    late = [t + 10**9 * (k == i) for k, t in enumerate(ns)]
+    yield "pcap_packet_byte_changed", False, _bytes(pcapng_bytes(flipped, ns)), ".pcapng"
+    yield "pcap_timestamp_late", False, _bytes(pcapng_bytes(frames, late)), ".pcapng"
+    if len(frames) > 1:
+        yield (
+            "pcap_packet_dropped",
+            False,
+            _bytes(pcapng_bytes(frames[:i] + frames[i + 1 :], ns[:i] + ns[i + 1 :])),
+            ".pcapng",
+        )
+        if frames[i - 1].data != frames[i].data:
+            swapped = list(frames)
+            swapped[i - 1], swapped[i] = (
+                replace(frames[i], time=frames[i - 1].time),
+                replace(frames[i - 1], time=frames[i].time),
+            )
+            yield "pcap_packets_swapped", False, _bytes(pcapng_bytes(swapped, ns)), ".pcapng"

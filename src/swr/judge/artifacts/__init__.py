@@ -18,14 +18,17 @@ KINDS: dict[str, str] = {
     **dict.fromkeys((".h5", ".hdf5", ".nc", ".fits", ".fit"), "scidata"),
     **dict.fromkeys((".yaml", ".yml", ".toml", ".ini", ".cfg", ".xml"), "config"),
     **dict.fromkeys((".py", ".c"), "code"),
+    **dict.fromkeys((".fasta", ".fa", ".fna", ".faa", ".fastq", ".fq", ".sam", ".bam", ".vcf", ".vcf.gz"), "sequence"),
+    **dict.fromkeys((".fasta.gz", ".fa.gz", ".fna.gz", ".faa.gz", ".fastq.gz", ".fq.gz"), "sequence"),
+    **dict.fromkeys((".pcap", ".pcapng"), "pcap"),
 }
 
 Comparator = Callable[[Path, Path, float, float, Mapping[str, Any] | None], ArtifactResult]
 
 
 def artifact_kind(path: Path) -> str:
-    """The comparator kind for a reference file, by its suffix; anything unknown is text."""
-    return KINDS.get(Path(path).suffix.lower(), "text")
+    """The comparator kind for a reference file, by its suffix (or two: `.vcf.gz`); anything unknown is text."""
+    return KINDS.get("".join(Path(path).suffixes[-2:]).lower()) or KINDS.get(Path(path).suffix.lower(), "text")
 
 
 def _comparator(kind: str) -> Comparator:
@@ -46,6 +49,10 @@ def _comparator(kind: str) -> Comparator:
         from .config import compare_config as fn
     elif kind == "code":
         from .code import compare_code as fn
+    elif kind == "sequence":
+        from .sequence import compare_sequence as fn
+    elif kind == "pcap":
+        from .pcap import compare_pcap as fn
     else:
         from .text import compare_text as fn
     return fn

@@ -96,6 +96,12 @@ class Bound:
 BOUNDS: dict[str, dict[str, Bound]] = {
     "image": {"pixels": Bound(4, 1 << 20, 1 << 23)},  # width x height of the first frame
     "audio": {"samples": Bound(4, 1 << 20, 1 << 24)},  # frames x channels
+    "sequence": {  # FASTA/FASTQ/SAM/BAM/VCF: file, inflated gzip/BGZF bytes, records (text lines or BAM reads)
+        "bytes": Bound(4, 8 << 20, 256 << 20),
+        "decompressed": Bound(4, 32 << 20, 256 << 20),
+        "records": Bound(4, 1 << 16, 1 << 22),
+    },
+    "pcap": {"bytes": Bound(4, 1 << 20, 64 << 20), "packets": Bound(4, 1 << 10, 1 << 16)},  # file; packet records
     "table": {
         "cells": Bound(4, 1 << 16, 1 << 22),  # rows x columns (CSV: separators)
         "bytes": Bound(4, 16 << 20, 256 << 20),

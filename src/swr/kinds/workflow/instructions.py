@@ -13,6 +13,11 @@ ARTIFACT_RULES = {
     "image": "an image matches on size, channels and per-pixel values as displayed, within tolerance (any lossless "
     "format; an ICC profile or PNG gAMA is applied, a PNG cHRM other than sRGB's must be the reference's)",
     "audio": "audio matches on sample rate, length and samples within tolerance",
+    "sequence": "sequence files match as records: FASTA/FASTQ by id, description, bases (and qualities), line "
+    "wrapping, case and record order free; SAM and BAM alike by header @SQ and reads as a set; VCF by header "
+    "definitions and records, floats within tolerance, header line order free; gzip accepted",
+    "pcap": "a capture matches packet by packet in order: timestamps within the reference's resolution, every "
+    "decoded layer's fields equal (pcap or pcapng, either byte order)",
     "table": "a table matches on columns, row count, column types and cells within tolerance (CSV, TSV or Parquet)",
     "html": "HTML matches as parsed: elements, attributes and rendered text (layout, attribute order and "
     "`<br>` vs `<br/>` are free)",
