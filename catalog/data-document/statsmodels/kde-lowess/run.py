@@ -22,15 +22,22 @@ def main(scn):
     grid = np.round(np.linspace(-8.0, 8.0, 161), 1)
     dens = kde.evaluate(grid)
     floor = 1e-3 * dens.max()  # a bump in the far tails is rounding, not a mode
-    peaks = [i for i in range(1, len(grid) - 1)
-             if dens[i] > dens[i - 1] and dens[i] > dens[i + 1] and dens[i] > floor]
+    peaks = [i for i in range(1, len(grid) - 1) if dens[i] > dens[i - 1] and dens[i] > dens[i + 1] and dens[i] > floor]
     top = max(peaks, key=lambda i: dens[i])
 
     fit = lowess(y, xs, frac=float(scn["lowess_frac"]), it=3, delta=0.0, return_sorted=False)
     idx = [k * (n - 1) // 10 for k in range(11)]
     return {
-        "kde": {"bandwidth": float(kde.bw), "density_at_points": [float(v) for v in kde.evaluate(np.array(POINTS))],
-                "n_modes": len(peaks), "highest_mode": float(grid[top]), "highest_density": float(dens[top])},
-        "lowess": {"fitted_at_deciles": [float(fit[i]) for i in idx], "x_at_deciles": [float(xs[i]) for i in idx],
-                   "residual_sd": float(np.std(y - fit, ddof=1))},
+        "kde": {
+            "bandwidth": float(kde.bw),
+            "density_at_points": [float(v) for v in kde.evaluate(np.array(POINTS))],
+            "n_modes": len(peaks),
+            "highest_mode": float(grid[top]),
+            "highest_density": float(dens[top]),
+        },
+        "lowess": {
+            "fitted_at_deciles": [float(fit[i]) for i in idx],
+            "x_at_deciles": [float(xs[i]) for i in idx],
+            "sd_about_fit": float(np.std(y - fit, ddof=1)),
+        },
     }
