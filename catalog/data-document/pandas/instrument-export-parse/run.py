@@ -38,8 +38,17 @@ def metadata_json(k, rng):
     gain = np.round(rng.uniform(0.9, 1.1, k), 4)
     offset = np.round(rng.normal(0.0, 1.0, k), 3)
     lat, lon = np.round(rng.uniform(-60.0, 60.0, k), 4), np.round(rng.uniform(-180.0, 180.0, k), 4)
-    return json.dumps([{"id": f"I{j}", "site": {"name": f"site-{j // 2}", "coords": {"lat": lat[j], "lon": lon[j]}},
-                        "calibration": {"gain": gain[j], "offset": offset[j]}} for j in range(k)], default=float)
+    return json.dumps(
+        [
+            {
+                "id": f"I{j}",
+                "site": {"name": f"site-{j // 2}", "coords": {"lat": lat[j], "lon": lon[j]}},
+                "calibration": {"gain": gain[j], "offset": offset[j]},
+            }
+            for j in range(k)
+        ],
+        default=float,
+    )
 
 
 def main(scn):
@@ -47,8 +56,16 @@ def main(scn):
     text = export_text(scn, rng)
     meta_text = metadata_json(int(scn["n_instruments"]), rng)
     sep, dec, thou = LOCALES[str(scn["locale"])]
-    df = pd.read_csv(io.StringIO(text), sep=sep, decimal=dec, thousands=thou, comment="#",
-                     na_values=[str(scn["na_token"])], keep_default_na=False, dtype={"instrument": str, "flag": str})
+    df = pd.read_csv(
+        io.StringIO(text),
+        sep=sep,
+        decimal=dec,
+        thousands=thou,
+        comment="#",
+        na_values=[str(scn["na_token"])],
+        keep_default_na=False,
+        dtype={"instrument": str, "flag": str},
+    )
     df["timestamp"] = pd.to_datetime(df["timestamp"], format=str(scn["date_format"]))
     meta = pd.json_normalize(json.loads(meta_text), sep="_")
     df = df.merge(meta, left_on="instrument", right_on="id", how="left", validate="many_to_one")
@@ -56,11 +73,17 @@ def main(scn):
 
     per = []
     for ins, g in df.groupby("instrument", sort=True):
-        per.append({"instrument": ins, "site": str(g["site_name"].iloc[0]), "n": int(len(g)),
-                    "n_missing": int(g["value"].isna().sum()),
-                    "mean_calibrated": float(g["calibrated"].mean()) if g["calibrated"].notna().any() else 0.0,
-                    "max_calibrated": float(g["calibrated"].max()) if g["calibrated"].notna().any() else 0.0,
-                    "n_fail": int((g["flag"] == "fail").sum())})
+        per.append(
+            {
+                "instrument": ins,
+                "site": str(g["site_name"].iloc[0]),
+                "n": int(len(g)),
+                "n_missing": int(g["value"].isna().sum()),
+                "mean_calibrated": float(g["calibrated"].mean()) if g["calibrated"].notna().any() else 0.0,
+                "max_calibrated": float(g["calibrated"].max()) if g["calibrated"].notna().any() else 0.0,
+                "n_fail": int((g["flag"] == "fail").sum()),
+            }
+        )
     site = df.groupby("site_name", sort=True).agg(lat=("site_coords_lat", "mean"), total=("calibrated", "sum"))
     return {
         "n_rows": int(len(df)),
@@ -69,6 +92,8 @@ def main(scn):
         "busiest_hour_count": int(df["timestamp"].dt.floor("h").value_counts().max()),
         "flag_counts": {f: int((df["flag"] == f).sum()) for f in FLAGS},
         "per_instrument": per,
-        "site_totals": [{"site": s, "mean_latitude": float(r["lat"]), "sum_calibrated": float(r["total"])}
-                        for s, r in site.iterrows()],
+        "site_totals": [
+            {"site": s, "mean_latitude": float(r["lat"]), "sum_calibrated": float(r["total"])}
+            for s, r in site.iterrows()
+        ],
     }

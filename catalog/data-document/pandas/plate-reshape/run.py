@@ -44,13 +44,18 @@ def main(scn):
     cut = float(scn["inhibited_fraction"]) * summary.loc[summary["treatment"] == "ctrl", "od"].mean()
     summary["status"] = np.where(summary["od"] < cut, "inhibited", "normal")
     tab = pd.crosstab(summary["treatment"], summary["status"]).reindex(
-        index=TREATMENTS, columns=["inhibited", "normal"], fill_value=0)
+        index=TREATMENTS, columns=["inhibited", "normal"], fill_value=0
+    )
 
     ratio = long.groupby(["treatment", "t"])["ratio"].mean().unstack("t")
     ratio.columns = [f"t{c}" for c in ratio.columns]
     cell = ratio.stack().idxmax()
-    ratio.reset_index().to_csv(os.path.join(os.environ["SWR_ARTIFACTS"], "ratio_by_time.csv"), index=False,
-                               float_format="%.12g", lineterminator="\n")
+    ratio.reset_index().to_csv(
+        os.path.join(os.environ["SWR_ARTIFACTS"], "ratio_by_time.csv"),
+        index=False,
+        float_format="%.12g",
+        lineterminator="\n",
+    )
     by_t = summary.groupby("treatment")["slope"]
     return {
         "n_long_rows": int(len(long)),

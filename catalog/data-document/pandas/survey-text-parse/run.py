@@ -28,11 +28,13 @@ def records(scn):
     for i in range(n):
         c = CITIES[city[i]]
         c = (c, c.upper(), c.title())[style[i]]
-        comment = " ".join(VOCAB[w] for w in words[k:k + n_words[i]])
+        comment = " ".join(VOCAB[w] for w in words[k : k + n_words[i]])
         k += n_words[i]
         inc = "n/a" if missing[i] else f"{income[i]:,} EUR"
-        lines.append(f"{' ' * lpad[i]}{c}{' ' * rpad[i]}| age={age[i]} | income={inc} | rating={rating[i]}/5 | "
-                     f"email=user{i}@{DOMAINS[domain[i]]} | note: {comment[0].upper()}{comment[1:]}")
+        lines.append(
+            f"{' ' * lpad[i]}{c}{' ' * rpad[i]}| age={age[i]} | income={inc} | rating={rating[i]}/5 | "
+            f"email=user{i}@{DOMAINS[domain[i]]} | note: {comment[0].upper()}{comment[1:]}"
+        )
     return pd.Series(lines, dtype="string")
 
 
@@ -52,9 +54,15 @@ def main(scn):
     per_city = []
     for city, g in df.groupby("city", sort=True):
         inc = g["income"].dropna()
-        per_city.append({"city": city, "n": int(len(g)), "mean_age": float(g["age"].mean()),
-                         "median_income": float(inc.median()) if len(inc) else 0.0,
-                         "share_good_or_better": float((g["rating"] >= "good").mean())})
+        per_city.append(
+            {
+                "city": city,
+                "n": int(len(g)),
+                "mean_age": float(g["age"].mean()),
+                "median_income": float(inc.median()) if len(inc) else 0.0,
+                "share_good_or_better": float((g["rating"] >= "good").mean()),
+            }
+        )
     counts = df["rating"].value_counts(sort=False)
     return {
         "n_missing_income": int(df["income"].isna().sum()),

@@ -4,8 +4,12 @@ and power of the two-sample z test (NormalIndPower), the pooled z test (proporti
 
 import numpy as np
 from statsmodels.stats.power import NormalIndPower
-from statsmodels.stats.proportion import (confint_proportions_2indep, proportion_confint, proportion_effectsize,
-                                          proportions_ztest)
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportion_effectsize,
+    proportions_ztest,
+)
 
 
 def main(scn):
@@ -21,8 +25,11 @@ def main(scn):
 
     h = float(proportion_effectsize(p2, p1))
     power = NormalIndPower()
-    need_a = float(power.solve_power(effect_size=h, alpha=alpha, power=float(scn["target_power"]), ratio=n_b / n_a,
-                                     alternative="two-sided"))
+    need_a = float(
+        power.solve_power(
+            effect_size=h, alpha=alpha, power=float(scn["target_power"]), ratio=n_b / n_a, alternative="two-sided"
+        )
+    )
     achieved = float(power.power(h, nobs1=n_a, alpha=alpha, ratio=n_b / n_a, alternative="two-sided"))
     z, p = proportions_ztest([c_b, c_a], [n_b, n_a], alternative="two-sided")
     method = str(scn["ci_method"])
@@ -30,8 +37,10 @@ def main(scn):
     ci_b = proportion_confint(c_b, n_b, alpha=alpha, method=method)
     diff = confint_proportions_2indep(c_b, n_b, c_a, n_a, method="newcomb", compare="diff", alpha=alpha)
     return {
-        "arms": {"a": {"n": n_a, "conversions": c_a, "ci": [float(v) for v in ci_a]},
-                 "b": {"n": n_b, "conversions": c_b, "ci": [float(v) for v in ci_b]}},
+        "arms": {
+            "a": {"n": n_a, "conversions": c_a, "ci": [float(v) for v in ci_a]},
+            "b": {"n": n_b, "conversions": c_b, "ci": [float(v) for v in ci_b]},
+        },
         "cohens_h": h,
         "required_n_a": need_a,
         "required_n_b": need_a * n_b / n_a,

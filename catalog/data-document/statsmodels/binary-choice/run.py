@@ -27,11 +27,21 @@ def main(scn):
     table = logit.pred_table(threshold=float(scn["threshold"]))
     return {
         "share_positive": float(y.mean()),
-        "logit": {"params": vec(logit.params), "bse": vec(logit.bse), "llf": float(logit.llf),
-                  "llnull": float(logit.llnull), "prsquared": float(logit.prsquared), "llr": float(logit.llr),
-                  "odds_ratio_x2": float(np.exp(logit.params[2]))},
+        "logit": {
+            "params": vec(logit.params),
+            "bse": vec(logit.bse),
+            "llf": float(logit.llf),
+            "llnull": float(logit.llnull),
+            "prsquared": float(logit.prsquared),
+            "llr": float(logit.llr),
+            "odds_ratio_x2": float(np.exp(logit.params[2])),
+        },
         "marginal_effects": {"dydx": vec(me.margeff, NAMES[1:]), "se": vec(me.margeff_se, NAMES[1:])},
         "pred_table": [[int(v) for v in row] for row in table],
-        "probit": {"params": vec(probit.params), "bse": vec(probit.bse), "llf": float(probit.llf),
-                   "aic": float(probit.aic)},
+        "probit": {
+            "params": vec(probit.params),
+            "bse": vec(probit.bse),
+            "llf": float(probit.llf),
+            "aic": float(probit.aic),
+        },
     }

@@ -6,8 +6,11 @@ from statsmodels.regression.quantile_regression import QuantReg
 from statsmodels.robust import norms
 from statsmodels.robust.robust_linear_model import RLM
 
-NORMS = {"huber": lambda: norms.HuberT(t=1.345), "tukey": lambda: norms.TukeyBiweight(c=4.685),
-         "hampel": lambda: norms.Hampel(a=2.0, b=4.0, c=8.0)}
+NORMS = {
+    "huber": lambda: norms.HuberT(t=1.345),
+    "tukey": lambda: norms.TukeyBiweight(c=4.685),
+    "hampel": lambda: norms.Hampel(a=2.0, b=4.0, c=8.0),
+}
 
 
 def pair(a):
@@ -29,8 +32,13 @@ def main(scn):
     x5 = np.array([1.0, 5.0])
     return {
         "n_outliers": int(out.sum()),
-        "rlm": {"params": pair(rlm.params), "bse": pair(rlm.bse), "scale": float(rlm.scale),
-                "n_downweighted": int((rlm.weights < 0.5).sum()), "min_weight": float(rlm.weights.min()),
-                "prediction_at_5": float(x5 @ rlm.params)},
+        "rlm": {
+            "params": pair(rlm.params),
+            "bse": pair(rlm.bse),
+            "scale": float(rlm.scale),
+            "n_downweighted": int((rlm.weights < 0.5).sum()),
+            "min_weight": float(rlm.weights.min()),
+            "prediction_at_5": float(x5 @ rlm.params),
+        },
         "quantreg": {"params": pair(qr.params), "bse": pair(qr.bse), "prediction_at_5": float(x5 @ qr.params)},
     }

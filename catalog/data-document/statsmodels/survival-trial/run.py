@@ -17,8 +17,11 @@ def trial(scn):
     age = rng.normal(60.0, 10.0, n)
     u = rng.exponential(1.0, n)
     drop = rng.exponential(1.0, n)
-    hazard = (float(scn["baseline_hazard"]) * float(scn["hazard_ratio"]) ** arm
-              * np.exp(float(scn["beta_age"]) * (age - 60.0) / 10.0))
+    hazard = (
+        float(scn["baseline_hazard"])
+        * float(scn["hazard_ratio"]) ** arm
+        * np.exp(float(scn["beta_age"]) * (age - 60.0) / 10.0)
+    )
     t_event = u / hazard
     rate = float(scn["dropout_rate"])
     cens = np.minimum(drop / rate if rate > 0 else np.inf, float(scn["follow_up_months"]))
@@ -43,8 +46,15 @@ def main(scn):
     for a in (0.0, 1.0):
         m = arm == a
         s, se = km_at(time[m], status[m], landmark)
-        arms.append({"n": int(m.sum()), "events": int(status[m].sum()), "surv_at_landmark": s, "se_at_landmark": se,
-                     "mean_time": float(time[m].mean())})
+        arms.append(
+            {
+                "n": int(m.sum()),
+                "events": int(status[m].sum()),
+                "surv_at_landmark": s,
+                "se_at_landmark": se,
+                "mean_time": float(time[m].mean()),
+            }
+        )
     chi2, p = survdiff(time, status, arm, weight_type=WEIGHTS[str(scn["test_weights"])])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -53,6 +63,11 @@ def main(scn):
         "control": arms[0],
         "treated": arms[1],
         "test": {"chi2": float(chi2), "pvalue": float(p)},
-        "cox": {"log_hr_arm": float(cox.params[0]), "log_hr_age_decade": float(cox.params[1]),
-                "se_arm": float(cox.bse[0]), "se_age_decade": float(cox.bse[1]), "llf": float(cox.llf)},
+        "cox": {
+            "log_hr_arm": float(cox.params[0]),
+            "log_hr_age_decade": float(cox.params[1]),
+            "se_arm": float(cox.bse[0]),
+            "se_age_decade": float(cox.bse[1]),
+            "llf": float(cox.llf),
+        },
     }

@@ -29,7 +29,7 @@ def compute(scn):
     greedy = ap.traveling_salesman_problem(g, nodes=stops, cycle=cycle, method=ap.greedy_tsp)
     dist = {s: nx.single_source_dijkstra_path_length(g, s, weight="weight") for s in stops}
     closure = nx.Graph()
-    closure.add_weighted_edges_from((a, b, dist[a][b]) for i, a in enumerate(stops) for b in stops[i + 1:])
+    closure.add_weighted_edges_from((a, b, dist[a][b]) for i, a in enumerate(stops) for b in stops[i + 1 :])
     return {
         "network_nodes": g.number_of_nodes(),
         "network_edges": g.number_of_edges(),

@@ -22,8 +22,14 @@ def build(n, p, seed, low, span, scale):
 
 def compute(scn):
     n = int(scn["n_nodes"])
-    g = build(n, float(scn["edge_prob"]), int(scn["seed"]), float(scn["cost_low"]), float(scn["cost_span"]),
-              float(scn["potential_scale"]))
+    g = build(
+        n,
+        float(scn["edge_prob"]),
+        int(scn["seed"]),
+        float(scn["cost_low"]),
+        float(scn["cost_span"]),
+        float(scn["potential_scale"]),
+    )
     if nx.negative_edge_cycle(g, weight="weight"):  # impossible by construction (reduced costs)
         raise SystemExit("negative cycle")
     pred, dist = nx.bellman_ford_predecessor_and_distance(g, 0, weight="weight")

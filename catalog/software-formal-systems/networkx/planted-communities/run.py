@@ -20,10 +20,14 @@ def rand_index(found, truth, nodes):
 def summary(g, parts, truth, res):
     parts = sorted((sorted(c) for c in parts), key=lambda c: (-len(c), c[0]))
     cov, perf = community.partition_quality(g, parts)
-    return {"n_communities": len(parts), "sizes": [len(c) for c in parts],
-            "modularity": float(community.modularity(g, parts, resolution=res)),
-            "coverage": float(cov), "performance": float(perf),
-            "rand_index": float(rand_index(parts, truth, sorted(g)))}
+    return {
+        "n_communities": len(parts),
+        "sizes": [len(c) for c in parts],
+        "modularity": float(community.modularity(g, parts, resolution=res)),
+        "coverage": float(cov),
+        "performance": float(perf),
+        "rand_index": float(rand_index(parts, truth, sorted(g))),
+    }
 
 
 def compute(scn):
