@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 
-LOCALES = {"de": (";", ",", "."), "us": (",", ".", ",")}  # separator, decimal mark, thousands mark
+# separator, decimal mark, thousands mark, timestamp format
+LOCALES = {"de": (";", ",", ".", "%d.%m.%Y %H:%M"), "us": (",", ".", ",", "%m/%d/%Y %H:%M")}
 FLAGS = ["ok", "warn", "fail"]
 
 
@@ -18,7 +19,7 @@ def fmt_number(v, dec, thou):
 
 def export_text(scn, rng):
     n, k = int(scn["n_rows"]), int(scn["n_instruments"])
-    sep, dec, thou = LOCALES[str(scn["locale"])]
+    sep, dec, thou, date_format = LOCALES[str(scn["locale"])]
     minutes = np.cumsum(rng.integers(1, 120, n))
     instr = rng.integers(0, k, n)
     value = np.round(rng.lognormal(np.log(float(scn["value_scale"])), 1.0, n), 3)
@@ -27,7 +28,7 @@ def export_text(scn, rng):
     t0 = pd.Timestamp("2023-01-01 00:00")
     lines = ["# instrument export v2", "# units: mV", sep.join(["timestamp", "instrument", "value", "flag"])]
     for i in range(n):
-        ts = (t0 + pd.Timedelta(minutes=int(minutes[i]))).strftime(str(scn["date_format"]))
+        ts = (t0 + pd.Timedelta(minutes=int(minutes[i]))).strftime(date_format)
         val = str(scn["na_token"]) if missing[i] else fmt_number(value[i], dec, thou)
         val = f'"{val}"' if sep in val else val  # CSV quoting when the thousands mark is the separator
         lines.append(sep.join([ts, f"I{instr[i]}", val, FLAGS[flag[i]]]))
@@ -55,7 +56,7 @@ def main(scn):
     rng = np.random.default_rng(int(scn["seed"]))
     text = export_text(scn, rng)
     meta_text = metadata_json(int(scn["n_instruments"]), rng)
-    sep, dec, thou = LOCALES[str(scn["locale"])]
+    sep, dec, thou, date_format = LOCALES[str(scn["locale"])]
     df = pd.read_csv(
         io.StringIO(text),
         sep=sep,
@@ -66,7 +67,7 @@ def main(scn):
         keep_default_na=False,
         dtype={"instrument": str, "flag": str},
     )
-    df["timestamp"] = pd.to_datetime(df["timestamp"], format=str(scn["date_format"]))
+    df["timestamp"] = pd.to_datetime(df["timestamp"], format=date_format)
     meta = pd.json_normalize(json.loads(meta_text), sep="_")
     df = df.merge(meta, left_on="instrument", right_on="id", how="left", validate="many_to_one")
     df["calibrated"] = df["calibration_gain"] * df["value"] + df["calibration_offset"]
@@ -86,6 +87,8 @@ def main(scn):
         )
     site = df.groupby("site_name", sort=True).agg(lat=("site_coords_lat", "mean"), total=("calibrated", "sum"))
     return {
+        "export_chars": len(text),
+        "n_quoted_values": sum(1 for line in text.splitlines() if '"' in line),
         "n_rows": int(len(df)),
         "n_missing_values": int(df["value"].isna().sum()),
         "span_hours": float((df["timestamp"].max() - df["timestamp"].min()) / pd.Timedelta(hours=1)),
