@@ -157,6 +157,17 @@ def test_an_instruction_constant_the_reference_does_not_read_is_flagged(tmp_path
     assert [s for s, _ in found] == ["warning"] and "spells [constants] R_KM (6371.0088) again" in found[0][1]
 
 
+def test_a_standards_designation_is_no_constant() -> None:
+    """IEC 60534-2-1 and ISO 5167 name documents; 101325 Pa beside them is still a stated constant."""
+    from swr.audit.constants import stated_numbers
+    from swr.kinds.workflow.spec import load_spec
+
+    spec = load_spec(next(CATALOG.glob("*/*/control-valve-liquid")))
+    text = "Sizing per IEC 60534-2-1 (noise: IEC 60534-8-4), meters per ISO 5167, at 101325 Pa and 298.15 K."
+    assert stated_numbers(spec.model_copy(update={"summary": text, "inputs": {}})) >= {"101325", "298.15"}
+    assert "60534" not in stated_numbers(spec.model_copy(update={"summary": text, "inputs": {}}))
+
+
 def test_the_catalog_states_only_declared_constants() -> None:
     """Every shipped workflow passes the check on its spec and sources (as `swr audit lint` does on a release)."""
     from swr.audit.constants import constant_findings

@@ -21,6 +21,10 @@ from swr.kinds.workflow.spec import LibraryConstant, WorkflowSpec
 PRECISE_DIGITS = 5  # 6371.0088, 12.011, 9.80665: numbers a literal implementation would type in as stated
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+|\d+)(?:[eE][-+]?\d+)?(?!\w|\.\d)")
 _MAX_SOURCE = 1 << 20  # bytes of one reference source file read
+# A standard's designation (IEC 60534-2-1, ISO 5167, ASTM D1250) names a document, not a quantity: not a constant.
+_STANDARD = re.compile(
+    r"\b(?:IEC|ISO|ASTM(?:\s+[A-Z])?|IEEE|ANSI|ASME|DIN|EN|BS|JIS|API|NIST|RFC|ISA|IAPWS|ITU-[RT])[\s-]*$"
+)
 
 
 def _digits(text: str) -> int:
@@ -39,7 +43,12 @@ def stated_numbers(spec: WorkflowSpec) -> set[str]:
         *(i.description for i in spec.inputs.values()),
         *(f.description for f in spec.outputs.fields.values()),
     ]
-    return {m.group(0) for t in texts for m in _NUMBER.finditer(t or "") if _digits(m.group(0)) >= PRECISE_DIGITS}
+    return {
+        m.group(0)
+        for t in texts
+        for m in _NUMBER.finditer(t or "")
+        if _digits(m.group(0)) >= PRECISE_DIGITS and not _STANDARD.search(t[max(0, m.start() - 12) : m.start()])
+    }
 
 
 def _declared(spec: WorkflowSpec) -> set[float]:
