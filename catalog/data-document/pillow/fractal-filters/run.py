@@ -1,6 +1,6 @@
 """Render a Mandelbrot-set escape-time image with Pillow's effect_mandelbrot and run it through a bank of
-convolution and rank filters (ImageFilter.Kernel, RankFilter, BoxBlur) and point operations (a gamma lookup table, solarize),
-saving a 2x2 mosaic of the panels as PNG.
+convolution and rank filters (ImageFilter.Kernel, RankFilter, BoxBlur) and point operations (a gamma
+lookup table, solarize), saving a 2x2 mosaic of the panels as PNG.
 
 Entry workflow: served by warm workers that import this module once; main() builds new images per call.
 """
@@ -22,8 +22,9 @@ def main(scenario: dict) -> dict:
     half_w = 0.5 * float(scenario["view_width"])
     half_h = half_w * H / W
     cx, cy = float(scenario["center_re"]), float(scenario["center_im"])
-    fractal = Image.effect_mandelbrot((W, H), (cx - half_w, cy - half_h, cx + half_w, cy + half_h),
-                                      int(scenario["quality"]))
+    fractal = Image.effect_mandelbrot(
+        (W, H), (cx - half_w, cy - half_h, cx + half_w, cy + half_h), int(scenario["quality"])
+    )
     weights, scale, offset = KERNELS[str(scenario["kernel"])]
     convolved = fractal.filter(ImageFilter.Kernel((3, 3), weights, scale=scale, offset=offset))
     rank = int(scenario["rank"])
@@ -38,8 +39,7 @@ def main(scenario: dict) -> dict:
     mosaic.save(os.path.join(os.environ["SWR_ARTIFACTS"], "mosaic.png"), format="PNG")
     return {
         "image": "mosaic.png",
-        "fractal": {"mean": float(ImageStat.Stat(fractal).mean[0]),
-                    "zero_pixels": int(fractal.histogram()[0])},
+        "fractal": {"mean": float(ImageStat.Stat(fractal).mean[0]), "zero_pixels": int(fractal.histogram()[0])},
         "convolved_mean": float(ImageStat.Stat(convolved).mean[0]),
         "ranked_mean": float(ImageStat.Stat(ranked).mean[0]),
         "brightened_mean": float(ImageStat.Stat(brightened).mean[0]),

@@ -12,8 +12,12 @@ import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat
 
 W, H = 160, 120
-BLENDS = {"soft_light": ImageChops.soft_light, "hard_light": ImageChops.hard_light,
-          "overlay": ImageChops.overlay, "screen": ImageChops.screen}
+BLENDS = {
+    "soft_light": ImageChops.soft_light,
+    "hard_light": ImageChops.hard_light,
+    "overlay": ImageChops.overlay,
+    "screen": ImageChops.screen,
+}
 # Hypsometric palette: index i -> (R, G, B), green lowlands through brown to white peaks
 STOPS = [(0, (20, 90, 40)), (110, (150, 170, 80)), (190, (140, 100, 60)), (255, (250, 250, 250))]
 
@@ -52,8 +56,9 @@ def main(scenario: dict) -> dict:
     zone = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     cx, cy, r = float(scenario["zone_x"]) * W, float(scenario["zone_y"]) * H, float(scenario["zone_r"]) * H
     alpha = int(round(255 * float(scenario["zone_opacity"])))
-    ImageDraw.Draw(zone).ellipse([cx - r, cy - r, cx + r, cy + r], fill=(220, 40, 40, alpha),
-                                 outline=(120, 0, 0, 255), width=2)
+    ImageDraw.Draw(zone).ellipse(
+        [cx - r, cy - r, cx + r, cy + r], fill=(220, 40, 40, alpha), outline=(120, 0, 0, 255), width=2
+    )
     mapped = Image.alpha_composite(shaded.convert("RGBA"), zone).convert("RGB")
 
     mask = Image.new("L", (W, H), 0)

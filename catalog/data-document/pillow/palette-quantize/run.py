@@ -12,8 +12,11 @@ import numpy as np
 from PIL import Image
 
 W, H = 128, 96
-METHODS = {"mediancut": Image.Quantize.MEDIANCUT, "maxcoverage": Image.Quantize.MAXCOVERAGE,
-           "fastoctree": Image.Quantize.FASTOCTREE}
+METHODS = {
+    "mediancut": Image.Quantize.MEDIANCUT,
+    "maxcoverage": Image.Quantize.MAXCOVERAGE,
+    "fastoctree": Image.Quantize.FASTOCTREE,
+}
 DITHER = {"none": Image.Dither.NONE, "floydsteinberg": Image.Dither.FLOYDSTEINBERG}
 
 
@@ -31,8 +34,12 @@ def scene(scenario: dict) -> Image.Image:
 
 def main(scenario: dict) -> dict:
     src = scene(scenario)
-    q = src.quantize(colors=int(scenario["colors"]), method=METHODS[str(scenario["method"])],
-                     kmeans=int(scenario["kmeans"]), dither=DITHER[str(scenario["dither"])])
+    q = src.quantize(
+        colors=int(scenario["colors"]),
+        method=METHODS[str(scenario["method"])],
+        kmeans=int(scenario["kmeans"]),
+        dither=DITHER[str(scenario["dither"])],
+    )
     q.save(os.path.join(os.environ["SWR_ARTIFACTS"], "quantized.png"), format="PNG")
     back = np.asarray(q.convert("RGB"), dtype=float)
     diff = back - np.asarray(src, dtype=float)
@@ -45,7 +52,7 @@ def main(scenario: dict) -> dict:
         "colours_used": len(counts),
         "mean_abs_error_rgb": [float(v) for v in np.mean(np.abs(diff), axis=(0, 1))],
         "psnr_db": 10.0 * math.log10(255.0**2 / mse) if mse > 0 else 99.0,
-        "dominant_colour": {"rgb": pal[3 * top_index:3 * top_index + 3], "pixels": int(top_count)},
+        "dominant_colour": {"rgb": pal[3 * top_index : 3 * top_index + 3], "pixels": int(top_count)},
         "source_distinct_colours": len(src.getcolors(W * H)),
     }
 

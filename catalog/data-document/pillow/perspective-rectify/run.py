@@ -12,8 +12,11 @@ from PIL import Image, ImageDraw, ImageOps
 
 PAGE_W, PAGE_H = 120, 90
 PHOTO_W, PHOTO_H = 200, 150
-RESAMPLE = {"nearest": Image.Resampling.NEAREST, "bilinear": Image.Resampling.BILINEAR,
-            "bicubic": Image.Resampling.BICUBIC}
+RESAMPLE = {
+    "nearest": Image.Resampling.NEAREST,
+    "bilinear": Image.Resampling.BILINEAR,
+    "bicubic": Image.Resampling.BICUBIC,
+}
 
 
 def page(scenario: dict) -> Image.Image:
@@ -60,10 +63,16 @@ def main(scenario: dict) -> dict:
     quad = corners(scenario)
     page_corners = [(0, 0), (0, PAGE_H), (PAGE_W, PAGE_H), (PAGE_W, 0)]
     coeffs = perspective_coeffs(quad, page_corners)
-    photo = src.transform((PHOTO_W, PHOTO_H), Image.Transform.PERSPECTIVE, coeffs,
-                          resample=RESAMPLE[str(scenario["resample"])], fillcolor=(60, 60, 60))
-    rect = photo.transform((PAGE_W, PAGE_H), Image.Transform.QUAD, [v for c in quad for v in c],
-                           resample=Image.Resampling.BILINEAR)
+    photo = src.transform(
+        (PHOTO_W, PHOTO_H),
+        Image.Transform.PERSPECTIVE,
+        coeffs,
+        resample=RESAMPLE[str(scenario["resample"])],
+        fillcolor=(60, 60, 60),
+    )
+    rect = photo.transform(
+        (PAGE_W, PAGE_H), Image.Transform.QUAD, [v for c in quad for v in c], resample=Image.Resampling.BILINEAR
+    )
     photo.save(os.path.join(out_dir, "photo.png"), format="PNG")
     rect.save(os.path.join(out_dir, "rectified.png"), format="PNG")
     diff = np.abs(np.asarray(rect, float) - np.asarray(src, float))

@@ -5,8 +5,8 @@ Entry workflow: served by warm workers that import this module once; main() buil
 Every constant comes from astropy.constants (CODATA 2018, IAU 2015 nominal solar values).
 """
 
-import numpy as np
 import astropy.units as u
+import numpy as np
 from astropy import constants as const
 from astropy.modeling.physical_models import BlackBody
 
@@ -26,16 +26,19 @@ def main(scenario: dict) -> dict:
         b_nu = bb(lam)  # erg / (cm2 Hz s sr)
         b_lam = b_nu.to(B_LAMBDA, equivalencies=u.spectral_density(lam))
         f_nu = (b_nu * u.sr * dilution).to(u.mJy)
-        rows.append({
-            "wavelength_um": lam_um,
-            "frequency_THz": float(lam.to_value(u.THz, equivalencies=u.spectral())),
-            "B_nu_erg_s_cm2_Hz_sr": float(b_nu.to_value(u.erg / u.s / u.cm**2 / u.Hz / u.sr)),
-            "B_lambda_erg_s_cm2_AA_sr": float(b_lam.to_value(B_LAMBDA)),
-            "photon_radiance_ph_s_cm2_AA_sr": float(b_lam.to_value(PHOTON_RADIANCE,
-                                                                   equivalencies=u.spectral_density(lam))),
-            "flux_density_mJy": float(f_nu.to_value(u.mJy)),
-            "ab_mag": float(f_nu.to_value(u.ABmag)),
-        })
+        rows.append(
+            {
+                "wavelength_um": lam_um,
+                "frequency_THz": float(lam.to_value(u.THz, equivalencies=u.spectral())),
+                "B_nu_erg_s_cm2_Hz_sr": float(b_nu.to_value(u.erg / u.s / u.cm**2 / u.Hz / u.sr)),
+                "B_lambda_erg_s_cm2_AA_sr": float(b_lam.to_value(B_LAMBDA)),
+                "photon_radiance_ph_s_cm2_AA_sr": float(
+                    b_lam.to_value(PHOTON_RADIANCE, equivalencies=u.spectral_density(lam))
+                ),
+                "flux_density_mJy": float(f_nu.to_value(u.mJy)),
+                "ab_mag": float(f_nu.to_value(u.ABmag)),
+            }
+        )
     luminosity = 4.0 * np.pi * radius**2 * const.sigma_sb * temperature**4
     return {
         "peak_wavelength_um": float(bb.lambda_max.to_value(u.um)),

@@ -24,8 +24,9 @@ def main(scenario: dict) -> dict:
     dy = np.full(t.size, sigma)
 
     ls = LombScargle(t, y, dy, nterms=1)
-    freq, power = ls.autopower(minimum_frequency=F_MIN, maximum_frequency=F_MAX,
-                               samples_per_peak=SAMPLES_PER_PEAK, method="cython")
+    freq, power = ls.autopower(
+        minimum_frequency=F_MIN, maximum_frequency=F_MAX, samples_per_peak=SAMPLES_PER_PEAK, method="cython"
+    )
     best = int(np.argmax(power))
     f_best = float(freq[best])
     grid = dict(minimum_frequency=F_MIN, maximum_frequency=F_MAX, samples_per_peak=SAMPLES_PER_PEAK)
@@ -39,10 +40,8 @@ def main(scenario: dict) -> dict:
         "log10_false_alarm_probability": float(np.log10(fap)),
         "false_alarm_levels": [float(v) for v in levels],
         "power_at_true_period": float(ls.power(1.0 / period, method="cython")),
-        "one_term": {"offset": float(ls.offset()),
-                     "theta": [float(v) for v in ls.model_parameters(f_best)]},
-        "two_term": {"power": float(two.power(f_best)),
-                     "theta": [float(v) for v in two.model_parameters(f_best)]},
+        "one_term": {"offset": float(ls.offset()), "theta": [float(v) for v in ls.model_parameters(f_best)]},
+        "two_term": {"power": float(two.power(f_best)), "theta": [float(v) for v in two.model_parameters(f_best)]},
     }
 
 

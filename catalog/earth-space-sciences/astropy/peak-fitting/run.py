@@ -13,9 +13,11 @@ CONTINUUM = (1.0, 0.05)  # c0, c1 of the injected linear continuum
 
 
 def compound(g_amp, g_mean, g_std, l_amp, l_x0, l_fwhm, c0, c1):
-    return (models.Gaussian1D(amplitude=g_amp, mean=g_mean, stddev=g_std)
-            + models.Lorentz1D(amplitude=l_amp, x_0=l_x0, fwhm=l_fwhm)
-            + models.Polynomial1D(1, c0=c0, c1=c1))
+    return (
+        models.Gaussian1D(amplitude=g_amp, mean=g_mean, stddev=g_std)
+        + models.Lorentz1D(amplitude=l_amp, x_0=l_x0, fwhm=l_fwhm)
+        + models.Polynomial1D(1, c0=c0, c1=c1)
+    )
 
 
 def main(scenario: dict) -> dict:
@@ -33,11 +35,18 @@ def main(scenario: dict) -> dict:
     gauss, lorentz, cont = fit[0], fit[1], fit[2]
     chi2 = float(np.sum(((y - fit(x)) / sigma) ** 2))
     return {
-        "gaussian": {"amplitude": float(gauss.amplitude.value), "mean": float(gauss.mean.value),
-                     "stddev": float(abs(gauss.stddev.value)), "fwhm": float(abs(gauss.fwhm)),
-                     "integral": float(gauss.amplitude.value * abs(gauss.stddev.value) * np.sqrt(2 * np.pi))},
-        "lorentzian": {"amplitude": float(lorentz.amplitude.value), "x0": float(lorentz.x_0.value),
-                       "fwhm": float(abs(lorentz.fwhm.value))},
+        "gaussian": {
+            "amplitude": float(gauss.amplitude.value),
+            "mean": float(gauss.mean.value),
+            "stddev": float(abs(gauss.stddev.value)),
+            "fwhm": float(abs(gauss.fwhm)),
+            "integral": float(gauss.amplitude.value * abs(gauss.stddev.value) * np.sqrt(2 * np.pi)),
+        },
+        "lorentzian": {
+            "amplitude": float(lorentz.amplitude.value),
+            "x0": float(lorentz.x_0.value),
+            "fwhm": float(abs(lorentz.fwhm.value)),
+        },
         "continuum": {"c0": float(cont.c0.value), "c1": float(cont.c1.value)},
         "chi2": chi2,
         "reduced_chi2": chi2 / (x.size - 8),

@@ -26,14 +26,16 @@ def main(scenario: dict) -> dict:
     x = sample(scenario)
     clip = stats.SigmaClip(sigma=float(scenario["clip_sigma"]), maxiters=10, cenfunc="median", stdfunc="std")
     mask = np.ma.getmaskarray(clip(x))
-    mean, median, std = stats.sigma_clipped_stats(x, sigma=float(scenario["clip_sigma"]), maxiters=10,
-                                                  cenfunc="median", stdfunc="std")
+    mean, median, std = stats.sigma_clipped_stats(
+        x, sigma=float(scenario["clip_sigma"]), maxiters=10, cenfunc="median", stdfunc="std"
+    )
     n_rejected = int(mask.sum())
     cl = float(scenario["confidence_level"])
     edges = stats.bayesian_blocks(x, fitness="events", p0=0.05)
     on = int(scenario["on_counts"])
-    kbn = stats.poisson_conf_interval(on, interval="kraft-burrows-nousek",
-                                      background=float(scenario["off_background_counts"]), confidence_level=cl)
+    kbn = stats.poisson_conf_interval(
+        on, interval="kraft-burrows-nousek", background=float(scenario["off_background_counts"]), confidence_level=cl
+    )
     return {
         "sigma_clipped": {"mean": float(mean), "median": float(median), "std": float(std), "rejected": n_rejected},
         "biweight_location": float(stats.biweight_location(x, c=6.0)),
@@ -41,10 +43,12 @@ def main(scenario: dict) -> dict:
         "mad_std": float(stats.mad_std(x)),
         "median_absolute_deviation": float(stats.median_absolute_deviation(x)),
         "bayesian_blocks_edges": [float(e) for e in edges],
-        "rejected_fraction_wilson": [float(v) for v in stats.binom_conf_interval(
-            n_rejected, x.size, confidence_level=cl, interval="wilson")],
-        "on_counts_poisson_1sigma": [float(v) for v in stats.poisson_conf_interval(
-            on, interval="frequentist-confidence", sigma=N_SIGMA_POISSON)],
+        "rejected_fraction_wilson": [
+            float(v) for v in stats.binom_conf_interval(n_rejected, x.size, confidence_level=cl, interval="wilson")
+        ],
+        "on_counts_poisson_1sigma": [
+            float(v) for v in stats.poisson_conf_interval(on, interval="frequentist-confidence", sigma=N_SIGMA_POISSON)
+        ],
         "source_counts_kbn": [float(np.ravel(kbn)[0]), float(np.ravel(kbn)[1])],
     }
 

@@ -23,8 +23,9 @@ def reading_difference_s(a: Time, b: Time) -> float:
 
 
 def main(scenario: dict) -> dict:
-    site = EarthLocation.from_geodetic(lon=float(scenario["longitude_deg"]) * u.deg,
-                                       lat=float(scenario["latitude_deg"]) * u.deg, height=0.0 * u.m)
+    site = EarthLocation.from_geodetic(
+        lon=float(scenario["longitude_deg"]) * u.deg, lat=float(scenario["latitude_deg"]) * u.deg, height=0.0 * u.m
+    )
     t = Time(float(scenario["mjd_tt"]), format="mjd", scale="tt", location=site)
     end = t.tdb + TimeDelta(float(scenario["elapsed_tdb_days"]), format="jd", scale="tdb")
     tt_elapsed = reading_difference_s(end.tt, t.tt)

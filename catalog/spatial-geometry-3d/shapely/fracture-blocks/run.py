@@ -14,7 +14,8 @@ def fractures(scenario: dict) -> list:
     n = int(scenario["n_fractures"])
     size = float(scenario["extent"])
     centres = rng.uniform(0.0, size, (n, 2))
-    angles = np.radians(float(scenario["strike_deg"]) + float(scenario["strike_spread_deg"]) * (rng.uniform(0.0, 1.0, n) - 0.5))
+    spread = float(scenario["strike_spread_deg"]) * (rng.uniform(0.0, 1.0, n) - 0.5)
+    angles = np.radians(float(scenario["strike_deg"]) + spread)
     lengths = size * rng.uniform(float(scenario["length_min_frac"]), float(scenario["length_max_frac"]), n)
     half = 0.5 * lengths[:, None] * np.column_stack([np.cos(angles), np.sin(angles)])
     lines = [shapely.LineString([c - h, c + h]) for c, h in zip(centres, half)]

@@ -24,9 +24,13 @@ def star_ring(scenario: dict) -> list:
 
 def summary(geom) -> dict:
     polys = [g for g in shapely.get_parts(geom) if g.geom_type == "Polygon"]
-    return {"type": geom.geom_type, "parts": int(shapely.get_num_geometries(geom)), "area": float(geom.area),
-            "polygon_perimeter": float(sum(p.length for p in polys)),
-            "vertices": int(shapely.get_num_coordinates(geom))}
+    return {
+        "type": geom.geom_type,
+        "parts": int(shapely.get_num_geometries(geom)),
+        "area": float(geom.area),
+        "polygon_perimeter": float(sum(p.length for p in polys)),
+        "vertices": int(shapely.get_num_coordinates(geom)),
+    }
 
 
 def main(scenario: dict) -> dict:
@@ -43,10 +47,14 @@ def main(scenario: dict) -> dict:
         "linework": summary(linework),
         "structure": summary(structure),
         "snapped": {**summary(snapped), "valid": bool(shapely.is_valid(snapped))},
-        "snapped_normalized_exterior": [[float(x), float(y)] for x, y in shapely.get_coordinates(
-            shapely.get_exterior_ring(shapely.get_geometry(canonical, 0)))],
-        "pointwise_snapped_distinct_vertices": int(shapely.get_num_coordinates(
-            shapely.remove_repeated_points(pointwise, tolerance=0.0))) - 1,
+        "snapped_normalized_exterior": [
+            [float(x), float(y)]
+            for x, y in shapely.get_coordinates(shapely.get_exterior_ring(shapely.get_geometry(canonical, 0)))
+        ],
+        "pointwise_snapped_distinct_vertices": int(
+            shapely.get_num_coordinates(shapely.remove_repeated_points(pointwise, tolerance=0.0))
+        )
+        - 1,
     }
 
 

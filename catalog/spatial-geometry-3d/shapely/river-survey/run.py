@@ -32,8 +32,9 @@ def main(scenario: dict) -> dict:
     a = math.radians(float(scenario["road_angle_deg"]))
     x0 = float(scenario["road_x_frac"]) * length
     reach = 2.0 * length
-    road = shapely.LineString([(x0 - reach * math.cos(a), -reach * math.sin(a)),
-                               (x0 + reach * math.cos(a), reach * math.sin(a))])
+    road = shapely.LineString(
+        [(x0 - reach * math.cos(a), -reach * math.sin(a)), (x0 + reach * math.cos(a), reach * math.sin(a))]
+    )
     pieces = list(split(centre, road).geoms)
     gps = survey(centre, scenario)
     snapped = shapely.snap(gps, centre, float(scenario["snap_tolerance"]))
