@@ -1,15 +1,18 @@
-"""Readings of one instant on astropy.time's relativistic time scales, and a clock-rate experiment.
+"""Readings of one instant on astropy.time's relativistic time scales, intervals from a timing reference
+epoch, and two clock-rate experiments.
 
 Entry workflow: served by warm workers that import this module once; main() builds new Time objects per
 call. No network: TT, TAI, TDB, TCG and TCB are related by fixed offsets, IAU rate constants and ERFA's
-analytic TDB-TT series (the topocentric term uses the TT day fraction for UT, so no IERS table is read).
+analytic (geocentric) TDB-TT series. astropy computes an approximate UT for that series from ERFA's leap-second
+table, but at the geocentre the series' UT-dependent (topocentric) terms vanish, so no result depends on it.
 """
 
-import astropy.units as u
-from astropy.coordinates import EarthLocation
+import warnings
+
 from astropy.time import Time, TimeDelta
 from astropy.utils import iers
 from astropy.utils.data import conf as data_conf
+from erfa import ErfaWarning
 
 iers.conf.auto_download = False
 data_conf.allow_internet = False
@@ -22,13 +25,13 @@ def reading_difference_s(a: Time, b: Time) -> float:
     return float(((a.jd1 - b.jd1) + (a.jd2 - b.jd2)) * SECONDS_PER_DAY)
 
 
-def main(scenario: dict) -> dict:
-    site = EarthLocation.from_geodetic(
-        lon=float(scenario["longitude_deg"]) * u.deg, lat=float(scenario["latitude_deg"]) * u.deg, height=0.0 * u.m
-    )
-    t = Time(float(scenario["mjd_tt"]), format="mjd", scale="tt", location=site)
-    end = t.tdb + TimeDelta(float(scenario["elapsed_tdb_days"]), format="jd", scale="tdb")
-    tt_elapsed = reading_difference_s(end.tt, t.tt)
+def compute(scenario: dict) -> dict:
+    t = Time(float(scenario["mjd_tt"]), format="mjd", scale="tt")
+    pepoch = Time(float(scenario["pepoch_mjd_tdb"]), format="mjd", scale="tdb")
+    elapsed = float(scenario["elapsed_tdb_days"])
+    end = t.tdb + TimeDelta(elapsed, format="jd", scale="tdb")
+    tcg_interval = float(scenario["tcg_interval_s"])
+    end_tcg = t.tcg + TimeDelta(tcg_interval, format="sec", scale="tcg")
     return {
         "tt_minus_tai_s": reading_difference_s(t.tt, t.tai),
         "tdb_minus_tt_s": reading_difference_s(t.tdb, t.tt),
@@ -39,10 +42,19 @@ def main(scenario: dict) -> dict:
         "decimalyear_tdb": float(t.tdb.decimalyear),
         "gps_s": float(t.gps),
         "cxcsec_s": float(t.cxcsec),
+        "since_pepoch_tdb_d": float((t.tdb - pepoch).jd),
+        "since_pepoch_tcb_d": float((t.tcb - pepoch.tcb).jd),
         "end_mjd_tt": float(end.tt.mjd),
         "end_mjd_tcb": float(end.tcb.mjd),
-        "tt_gain_over_tdb_s": tt_elapsed - float(scenario["elapsed_tdb_days"]) * SECONDS_PER_DAY,
+        "tt_gain_over_tdb_s": reading_difference_s(end.tt, t.tt) - elapsed * SECONDS_PER_DAY,
+        "tt_gain_over_tcg_s": reading_difference_s(end_tcg.tt, t.tt) - tcg_interval,
     }
+
+
+def main(scenario: dict) -> dict:
+    with warnings.catch_warnings():  # "dubious year" of ERFA's leap-second lookup, irrelevant here (see above)
+        warnings.simplefilter("ignore", ErfaWarning)
+        return compute(scenario)
 
 
 if __name__ == "__main__":
