@@ -34,12 +34,12 @@ def scene(scenario: dict) -> Image.Image:
 
 def main(scenario: dict) -> dict:
     src = scene(scenario)
-    q = src.quantize(
-        colors=int(scenario["colors"]),
-        method=METHODS[str(scenario["method"])],
-        kmeans=int(scenario["kmeans"]),
-        dither=DITHER[str(scenario["dither"])],
+    # quantize() builds the palette (it ignores `dither` when it builds one); mapping the scene onto that
+    # palette with quantize(palette=...) is where the dithering choice applies
+    palette_img = src.quantize(
+        colors=int(scenario["colors"]), method=METHODS[str(scenario["method"])], kmeans=int(scenario["kmeans"])
     )
+    q = src.quantize(palette=palette_img, dither=DITHER[str(scenario["dither"])])
     q.save(os.path.join(os.environ["SWR_ARTIFACTS"], "quantized.png"), format="PNG")
     back = np.asarray(q.convert("RGB"), dtype=float)
     diff = back - np.asarray(src, dtype=float)
