@@ -38,8 +38,8 @@ def elevation(scenario: dict) -> Image.Image:
     y, x = np.mgrid[0:H, 0:W].astype(float)
     z = np.zeros((H, W))
     for _ in range(int(scenario["n_waves"])):
-        kx, ky = rng.uniform(-0.08, 0.08, 2)
-        z += np.sin(kx * x + ky * y + rng.uniform(0.0, 2.0 * np.pi))
+        direction, k, phase = rng.uniform(0.0, 2.0 * np.pi), rng.uniform(0.04, 0.1), rng.uniform(0.0, 2.0 * np.pi)
+        z += np.sin(k * (np.cos(direction) * x + np.sin(direction) * y) + phase)
     z = (z - z.min()) / (z.max() - z.min())
     return Image.fromarray(np.rint(255.0 * z).astype(np.uint8), mode="L")
 
