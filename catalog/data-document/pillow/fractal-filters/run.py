@@ -10,6 +10,14 @@ import os
 from PIL import Image, ImageFilter, ImageOps, ImageStat
 
 W, H = 96, 72
+# Points on the set's boundary (escape-time structure at every zoom): centre before panning
+REGIONS = {
+    "seahorse_valley": (-0.745, 0.11),
+    "double_spiral": (-0.7436, 0.1318),
+    "elephant_valley": (0.28, 0.008),
+    "triple_spiral": (-0.088, 0.654),
+    "needle": (-1.768, 0.0014),
+}
 KERNELS = {  # 3x3 weights, row-major; scale = sum of weights (1 when it is 0), offset
     "laplacian": ([0, -1, 0, -1, 4, -1, 0, -1, 0], 1, 128),
     "sharpen": ([0, -1, 0, -1, 5, -1, 0, -1, 0], 1, 0),
@@ -19,9 +27,10 @@ KERNELS = {  # 3x3 weights, row-major; scale = sum of weights (1 when it is 0), 
 
 
 def main(scenario: dict) -> dict:
-    half_w = 0.5 * float(scenario["view_width"])
-    half_h = half_w * H / W
-    cx, cy = float(scenario["center_re"]), float(scenario["center_im"])
+    width = float(scenario["view_width"])
+    half_w, half_h = 0.5 * width, 0.5 * width * H / W
+    re0, im0 = REGIONS[str(scenario["region"])]
+    cx, cy = re0 + float(scenario["pan_x"]) * width, im0 + float(scenario["pan_y"]) * width
     fractal = Image.effect_mandelbrot(
         (W, H), (cx - half_w, cy - half_h, cx + half_w, cy + half_h), int(scenario["quality"])
     )
