@@ -1,5 +1,5 @@
 """Reduce a smooth false-colour scene to a small palette with Pillow's quantizers (median cut, maximum
-coverage, fast octree; optional k-means refinement and Floyd-Steinberg dithering), save the paletted PNG and
+coverage, fast octree; optional Floyd-Steinberg dithering), save the paletted PNG and
 measure what the reduction cost.
 
 Entry workflow: served by warm workers that import this module once; main() builds new images per call.
@@ -36,9 +36,7 @@ def main(scenario: dict) -> dict:
     src = scene(scenario)
     # quantize() builds the palette (it ignores `dither` when it builds one); mapping the scene onto that
     # palette with quantize(palette=...) is where the dithering choice applies
-    palette_img = src.quantize(
-        colors=int(scenario["colors"]), method=METHODS[str(scenario["method"])], kmeans=int(scenario["kmeans"])
-    )
+    palette_img = src.quantize(colors=int(scenario["colors"]), method=METHODS[str(scenario["method"])], kmeans=0)
     q = src.quantize(palette=palette_img, dither=DITHER[str(scenario["dither"])])
     q.save(os.path.join(os.environ["SWR_ARTIFACTS"], "quantized.png"), format="PNG")
     back = np.asarray(q.convert("RGB"), dtype=float)
