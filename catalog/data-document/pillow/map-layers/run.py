@@ -9,7 +9,7 @@ The elevation field is drawn with numpy's PCG64 generator seeded by the scenario
 import os
 
 import numpy as np
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
 W, H = 160, 120
 BLENDS = {
@@ -49,7 +49,9 @@ def main(scenario: dict) -> dict:
     tinted = z.copy()
     tinted.putpalette(palette())  # an 'L' image given a palette becomes mode 'P'
     base = tinted.convert("RGB")
-    relief = ImageOps.autocontrast(z.filter(ImageFilter.EMBOSS), cutoff=float(scenario["relief_cutoff_pct"]))
+    gain = float(scenario["relief_gain"])
+    stretch = [min(255, max(0, int(round(128 + gain * (v - 128))))) for v in range(256)]
+    relief = z.filter(ImageFilter.EMBOSS).point(stretch)
     relief = relief.convert("RGB")
     shaded = BLENDS[str(scenario["blend_mode"])](base, relief)
 
