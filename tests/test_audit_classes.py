@@ -315,3 +315,29 @@ def test_a_reexecuted_mesh_is_judged_by_its_surface_not_its_vertices() -> None:
     moved = box.copy().apply_translation((1.0, 0.0, 0.0))
     assert not near_shape(box, moved, {}, 1e-6, 1e-4)
     assert near_shape(box, moved, {"translation_invariant": True}, 1e-6, 1e-4)
+
+
+VCF = """##fileformat=VCFv4.2
+##contig=<ID=chrS,length=1741>
+##FILTER=<ID=LowDP,Description="Total depth below {depth}">
+##INFO=<ID=DP,Number=1,Type=Integer,Description="Total read depth">
+#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO
+chrS\t{pos}\t.\tA\tG\t50\tPASS\tDP=40
+"""
+
+
+def test_a_re_executed_file_equal_as_its_format_defines_is_a_right_answer(tmp_path: Path) -> None:
+    """The ignored-axis audit asks whether a re-executed output is still right: a VCF whose only change is a
+    FILTER's description (documentation: snv-calls-vcf's threshold spelled in its header) is, and the judge's
+    accepting it is no false accept; a moved record is not."""
+    from swr.audit.mutation import same_output
+
+    ours, same, moved = (tmp_path / n for n in ("ours", "same", "moved"))
+    for d, depth, pos in ((ours, 34, 100), (same, 25, 100), (moved, 34, 101)):
+        d.mkdir()
+        (d / "calls.vcf").write_text(VCF.format(depth=depth, pos=pos))
+    tol = Tolerances.from_spec({"atol": 1e-9, "rtol": 1e-9})
+    out = {"vcf": "calls.vcf", "n": 1}
+    assert same_output(Reference(out, ours), Reference(out, same), tol)
+    assert not same_output(Reference(out, ours), Reference(out, moved), tol)
+    assert not same_output(Reference(out, ours), Reference({**out, "n": 2}, same), tol)

@@ -14,7 +14,7 @@ from typing import Any
 from swr import kinds
 from swr.core.release_dir import list_tasks
 from swr.judge import Execution, judge_scenario
-from swr.judge.artifacts import artifact_kind
+from swr.judge.artifacts import artifact_kind, compare_artifact
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at, safe_file, substitute
 from swr.judge.decision import parse_output, reference_view
 from swr.kinds.workflow.coderun import lazy_runner
@@ -186,30 +186,43 @@ def _axis_mutants(task: Task, runner: Runner) -> Iterator[tuple[Task, int, Mutan
             yield task, i, Mutant("ignored_axis_reexecuted", valid, res.stdout, res.artifacts, axis)
 
 
+# Formats whose comparator defines what is the same file by design (documentation text, order and encoding free):
+# a re-executed file differing from the reference only where the format says nothing is still a right answer.
+SEMANTIC_KINDS = frozenset({"scidata", "config", "sequence", "pcap"})
+
+
 def same_output(ref: Reference, other: Reference, tol: Any) -> bool:
     """Whether a re-executed output is still a right answer, by the audit's own rules: graded leaves within
-    tolerance, meshes one shape to their declared distance tolerance (near_shape), other files identical."""
-    meshes = [(p, n) for p, n in artifact_leaves(ref, tol) if artifact_kind(Path(n)) == "mesh"]
-    if not meshes:
+    tolerance, meshes one shape to their declared distance tolerance (near_shape), scientific data, configuration
+    files, sequences and captures equal as their format defines (a VCF's FILTER description is documentation),
+    other files identical."""
+    special = [(p, n) for p, n in artifact_leaves(ref, tol) if artifact_kind(Path(n)) == "mesh" or _semantic(Path(n))]
+    if not special:
         return within(reference_view(ref, tol), reference_view(other, tol), tol)
     assert ref.files is not None  # artifact_leaves finds none without a files directory
     if not within(
-        substitute(reference_view(ref, tol), meshes, None, "mask"),
-        substitute(reference_view(other, tol), meshes, None, "mask"),
+        substitute(reference_view(ref, tol), special, None, "mask"),
+        substitute(reference_view(other, tol), special, None, "mask"),
         tol,
     ):
         return False
-    for path, name in meshes:
+    for path, name in special:
         got = get_at(other.output, path)
         theirs = safe_file(other.files, got) if isinstance(got, str) else None
-        if theirs is None or not near_shape(
-            load_mesh(ref.files / name),
-            load_mesh(theirs),
-            tol.options_for(path),
-            *tol.for_path(path),
-        ):
+        if theirs is None or not _same_file(ref.files / name, theirs, path, tol):
             return False
     return True
+
+
+def _semantic(name: Path) -> bool:
+    return artifact_kind(name) in SEMANTIC_KINDS
+
+
+def _same_file(ours: Path, theirs: Path, path: Any, tol: Any) -> bool:
+    atol, rtol = tol.for_path(path)
+    if artifact_kind(ours) == "mesh":
+        return near_shape(load_mesh(ours), load_mesh(theirs), tol.options_for(path), atol, rtol)
+    return compare_artifact(ours, theirs, atol=atol, rtol=rtol, options=tol.options_for(path)).ok
 
 
 def summarise(parts: list[dict[str, Any]]) -> dict[str, Any]:
