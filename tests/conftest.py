@@ -104,7 +104,8 @@ HEAVY_REVIVALS = frozenset({"pykdtree-cython", "apexpy-meson", "deepimpute-keras
 
 
 def _lay_out_revivals(d: Path) -> None:
-    """revivals/ as the repository has it, without the heavy tasks."""
+    """revivals/ as the repository has it, without the heavy tasks (laid out afresh on a restarted build)."""
+    shutil.rmtree(d / "revivals", ignore_errors=True)
     (d / "revivals").mkdir()
     for t in sorted((ROOT / "revivals").iterdir()):
         if t.is_dir() and t.name not in HEAVY_REVIVALS:

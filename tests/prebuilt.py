@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -54,26 +55,56 @@ def start(name: str, build: Prebuild, config: pytest.Config) -> Path:
     d = shared_root(config) / f"prebuilt-{name}"
     d.mkdir(exist_ok=True)
     try:
-        os.close(os.open(d / "started", os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        fd = os.open(d / "started", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
     except FileExistsError:
         return d
+    _launch(d, build, fd)
+    return d
+
+
+def _launch(d: Path, build: Prebuild, marker: int) -> None:
+    """Run the build in `d` in its own session; its pid goes into the marker (fd), so that a waiting process can
+    tell a build whose starter died (an xdist worker that finished its files first kills what it started)."""
+    shutil.rmtree(d / "rel", ignore_errors=True)  # a killed build's leftovers: this session's own directory
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update({k: v.replace("{dir}", str(d)) for k, v in build.env})
     if build.prepare:
         build.prepare(d)
     log = open(d / "log", "wb")  # noqa: SIM115 - the child writes it; closed when this process exits
     cmd = '"$0" "$@"; echo $? > rc.tmp && mv rc.tmp rc'
-    _started.append(
-        subprocess.Popen(
-            ["sh", "-c", cmd, SWR, "build", *(a.replace("{dir}", str(d)) for a in build.args)],
-            cwd=d,
-            env=env,
-            stdout=log,
-            stderr=log,
-            start_new_session=True,
-        )
+    p = subprocess.Popen(
+        ["sh", "-c", cmd, SWR, "build", *(a.replace("{dir}", str(d)) for a in build.args)],
+        cwd=d,
+        env=env,
+        stdout=log,
+        stderr=log,
+        start_new_session=True,
     )
-    return d
+    _started.append(p)
+    os.write(marker, str(p.pid).encode())
+    os.close(marker)
+
+
+def _take_over_if_orphaned(d: Path, build: Prebuild) -> None:
+    """Restart the build when its process is gone without writing `rc` (the process that started it exited)."""
+    try:
+        pid = int((d / "started").read_text() or "0")
+    except (FileNotFoundError, ValueError):
+        return  # being (re)started right now
+    if not pid:
+        return
+    try:
+        os.kill(pid, 0)
+        return  # still building
+    except ProcessLookupError:
+        pass
+    if (d / "rc").is_file():
+        return
+    try:
+        os.rename(d / "started", d / f"died-{pid}")  # atomic: one waiting process takes over
+    except FileNotFoundError:
+        return
+    _launch(d, build, os.open(d / "started", os.O_WRONLY | os.O_CREAT | os.O_EXCL))
 
 
 def wait(name: str, build: Prebuild, config: pytest.Config, timeout: float = 3600) -> Path:
@@ -82,6 +113,7 @@ def wait(name: str, build: Prebuild, config: pytest.Config, timeout: float = 360
     deadline = time.monotonic() + timeout
     while not (d / "rc").is_file():
         assert time.monotonic() < deadline, f"the {name} release was not built within {timeout:.0f} s"
+        _take_over_if_orphaned(d, build)
         time.sleep(1)
     rc = (d / "rc").read_text().strip()
     log = (d / "log").read_text(errors="replace")
