@@ -12,8 +12,8 @@ from typing import Any
 import pysam
 import pytest
 
-from swr.audit.artifact_mutants import sequence_edits
-from swr.audit.mutation import DESIGNED_VALID
+from swr.audit.artifact_mutants import SEQUENCE_BY_OPTIONS, sequence_edits
+from swr.audit.mutation import DEPENDS, DESIGNED_VALID
 from swr.judge.artifacts import ArtifactConfigError, artifact_kind, compare_artifact
 from swr.judge.artifacts.bounded import compare_bounded
 
@@ -138,6 +138,25 @@ def test_false_reject_study_every_mutant_judged_as_designed(tmp_path: Path) -> N
         "vcf_genotype_changed",
     ):
         assert f"sequence_{name}" in tally, sorted(tally)
+
+
+def test_the_audit_mutants_follow_the_fields_order_and_case_options(tmp_path: Path) -> None:
+    """Under `ordered` and `case_sensitive` reversed records and lower-cased bases are other answers: the audit
+    labels them invalid, as the comparator decides (it labelled them valid whatever the field said: false
+    rejects in every FASTA task that declared an order)."""
+    opts = {"ordered": True, "case_sensitive": True}
+    seen = set()
+    for fmt in ("fa", "fastq"):
+        for seed in range(3):
+            ref = MAKERS[fmt](tmp_path / f"ref{seed}.{fmt}", random.Random(f"{fmt}{seed}"))
+            for k, (klass, valid, write, suffix) in enumerate(sequence_edits(ref, opts)):
+                cand = tmp_path / f"o{fmt}{seed}_{k}{suffix or ''.join(ref.suffixes)}"
+                write(cand)
+                assert judge(ref, cand, **opts).ok == valid, (fmt, seed, klass)
+                if klass in SEQUENCE_BY_OPTIONS:
+                    assert not valid and klass in DEPENDS, klass
+                    seen.add(klass)
+    assert seen == SEQUENCE_BY_OPTIONS
 
 
 # ---------------------------------------------------------------- semantics

@@ -22,6 +22,7 @@ from swr.audit.freeze import (
     freeze_path,
     generator_hash,
     generator_modules,
+    load_freeze,
 )
 from swr.audit.heldout import STRATA, held_out_audit
 from swr.audit.heldout_geometry import transforms
@@ -127,9 +128,7 @@ def test_a_lax_tolerance_in_one_held_out_task_shows_as_false_accepts(small: Path
     rel = fresh(small, tmp_path / "rel")
     record = freeze_audit(rel, pilot=2, held_out=4, seed=3, jobs=1)
     victim = next(t for t in record["held_out"] if family_of(rel, t) == "fixtures")
-    clean = held_out_audit(rel, jobs=1)
-    assert clean["false_accepts"] == 0
-    loosen(rel, victim)
+    loosen(rel, victim)  # the other held-out tasks, untouched, are the control: no wrong decision on them below
     res = swr("audit", "held-out", str(rel), "--json")
     assert res.returncode == 1, res.stderr
     r = json.loads(res.stdout)
@@ -161,7 +160,7 @@ def test_held_out_refuses_once_the_generator_changed(
         "swr.audit.heldout_geometry",
     } <= set(generator_modules())
     freeze_audit(rel, pilot=1, held_out=4, seed=1, jobs=1)
-    assert held_out_audit(rel, jobs=1)["trials"] > 0  # frozen and unchanged: it runs
+    assert load_freeze(rel)["held_out"]  # frozen and unchanged: accepted (the first test runs its trials)
     real = freeze_mod.module_source
 
     def edited(name: str) -> bytes:

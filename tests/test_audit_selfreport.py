@@ -1,5 +1,5 @@
 """`swr audit lint` on engine tasks: the dynamic probe for verifier checks that grade a figure the candidate
-reports about itself, on shipped engines (none may be flagged) and on a cfd-2d copy with a planted defect;
+reports about itself, on shipped engines (none may be flagged) and on a built cfd-2d task with a planted defect;
 and every audit saying where it does not apply, on a release mixing a workflow task and engine tasks."""
 
 from __future__ import annotations
@@ -89,31 +89,38 @@ PLANTED_CHECKS = """    vals["divergence"] = float(out.get("max_divergence", mat
 """
 
 
-def planted_cfd(dest: Path) -> Path:
-    """cfd-2d whose divergence check reads the reported `max_divergence` (a key that names a diagnostic) and
-    whose mass_balance check reads `solver.mass` (a neutral key engine.toml declares as a diagnostic)."""
-    shutil.copytree(ENGINES / "cfd-2d", dest, ignore=shutil.ignore_patterns("__pycache__"))
-    (dest / "reference" / "run").write_text(PLANTED_RUN)
-    verify = dest / "verifier" / "verify.py"
+def plant(engine: Path) -> None:
+    """cfd-2d (its source, or a built task's private/) edited so that its divergence check reads the reported
+    `max_divergence` (a key that names a diagnostic) and its mass_balance check reads `solver.mass` (a neutral
+    key engine.toml declares as a diagnostic)."""
+    (engine / "reference" / "run").write_text(PLANTED_RUN)
+    verify = engine / "verifier" / "verify.py"
     end = "    return {k: (float(x) if math.isfinite(x) else None, names[k]) for k, x in vals.items()}\n"
     text = verify.read_text()
     assert text.count(end) == 1
     verify.write_text(text.replace(end, PLANTED_CHECKS + end))
-    toml = dest / "engine.toml"
+    toml = engine / "engine.toml"
     toml.write_text(toml.read_text().replace("\n[interface]", '\ndiagnostics = ["solver.mass"]\n\n[interface]', 1))
-    return dest
 
 
-def test_a_check_that_reads_a_reported_figure_is_flagged(tmp_path: Path) -> None:
-    src = planted_cfd(tmp_path / "src" / "cfd-2d")
-    res = swr("build", str(src), "--out", "rel", cwd=tmp_path, timeout=1800)
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]  # the build's own gates miss it
-    r = audit("lint", str(tmp_path / "rel"), ok=(1,))
+def test_a_check_that_reads_a_reported_figure_is_flagged(mixed: Path, tmp_path: Path) -> None:
+    """Planted in a copy of the built cfd-2d task (building the planted source passes every gate of the build
+    too: they grade answers, not where a check reads them; that build took ~100 s of the suite)."""
+    rel = tmp_path / "rel"  # the release with its cfd-2d task alone
+    shutil.copytree(mixed / "tasks" / "cfd-2d", rel / "tasks" / "cfd-2d")
+    shutil.copy(mixed / "release.json", rel / "release.json")
+    plant(rel / "tasks" / "cfd-2d" / "private")
+    r = audit("lint", str(rel), ok=(1,))
     flagged = sorted(
-        (f["verifier_check"], f["field"], f["severity"]) for f in r["findings"] if f["check"] == "self_reported"
+        (f["task"], f["verifier_check"], f["field"], f["severity"])
+        for f in r["findings"]
+        if f["check"] == "self_reported"
     )
-    assert flagged == [("divergence", "max_divergence", "error"), ("mass_balance", "solver.mass", "error")]
-    probe = r["self_report_probes"][0]
+    assert flagged == [
+        ("cfd-2d", "divergence", "max_divergence", "error"),
+        ("cfd-2d", "mass_balance", "solver.mass", "error"),
+    ]
+    probe = next(p for p in r["self_report_probes"] if p["task"] == "cfd-2d")
     assert probe["diagnostics"] == ["max_divergence", "solver.mass"]
     # velocity, pressure and boundary checks recompute from u, v, p: untouched by the tampering
     assert set(probe["flagged"]) == {"divergence", "mass_balance"}

@@ -12,8 +12,9 @@ import re
 import shutil
 import struct
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -252,13 +253,18 @@ def artifact_mutants(ref: Reference, tol: Tolerances, scratch: Path) -> Iterator
         elif kind == "code":
             edits = code_edits(source)
         elif kind == "sequence":
-            edits = sequence_edits(source)
+            edits = sequence_edits(source, tol.options_for(path))
         elif kind == "pcap":
             edits = pcap_edits(source)
         for edit in edits:
             yield artifact_mutant(ref, arts, path, name, scratch, edit)
 
 
+# valid under the default options, invalid under the field's `case_sensitive` / `ordered`: judged per mutant
+# (mutation.DEPENDS)
+SEQUENCE_BY_OPTIONS = frozenset(
+    f"sequence_{f}_{c}" for f in ("fasta", "fastq") for c in ("lower_case", "records_reversed")
+)
 # the sequence and pcap classes built valid (equivalent encodings); the audits' DESIGNED_VALID includes them
 SEQUENCE_PCAP_VALID = frozenset(
     {
@@ -319,10 +325,13 @@ def _fastx_text(recs: list[list[str]], wrap: int = 0) -> str:
     return "\n".join(out) + "\n"
 
 
-def fastx_edits(source: Path, fastq: bool) -> Iterator[Edit]:
+def fastx_edits(source: Path, fastq: bool, options: Mapping[str, Any] | None = None) -> Iterator[Edit]:
     """Rewrapped, lower-cased, records reversed, gzipped (valid); a base changed, a quality changed, a record
-    dropped or duplicated, an id changed (invalid)."""
+    dropped or duplicated, an id changed (invalid). The field's comparator options decide two of them: under
+    `case_sensitive` lower case is another sequence, under `ordered` reversed records are another file."""
     import gzip
+
+    opts = options or {}
 
     text = _plain_text(source)
     recs = _fastx_records(text, fastq)
@@ -332,9 +341,12 @@ def fastx_edits(source: Path, fastq: bool) -> Iterator[Edit]:
     if not fastq:
         yield "sequence_fasta_rewrapped", True, _text(_fastx_text(recs, wrap=13)), None
     lower = [[r[0], r[1].lower(), *r[2:]] for r in recs]
-    yield f"sequence_{name}_lower_case", True, _text(_fastx_text(lower)), None
+    if lower != recs:
+        case_valid = not opts.get("case_sensitive", False)
+        yield f"sequence_{name}_lower_case", case_valid, _text(_fastx_text(lower)), None
     if len({tuple(r) for r in recs}) > 1:
-        yield f"sequence_{name}_records_reversed", True, _text(_fastx_text(recs[::-1])), None
+        order_valid = not opts.get("ordered", False)
+        yield f"sequence_{name}_records_reversed", order_valid, _text(_fastx_text(recs[::-1])), None
     if fastq:
         plus = [[r[0], r[1], "+" + r[0][1:], r[3]] for r in recs]
         yield "sequence_fastq_plus_repeats_id", True, _text(_fastx_text(plus)), None
@@ -457,13 +469,13 @@ def vcf_edits(source: Path) -> Iterator[Edit]:
         yield "sequence_vcf_info_value_changed", False, _text(vcf(far)), None
 
 
-def sequence_edits(source: Path) -> Iterator[Edit]:
-    """The mutants of a FASTA, FASTQ, SAM/BAM or VCF file, by its format."""
+def sequence_edits(source: Path, options: Mapping[str, Any] | None = None) -> Iterator[Edit]:
+    """The mutants of a FASTA, FASTQ, SAM/BAM or VCF file, by its format and the field's comparator options."""
     from swr.judge.artifacts.sequence import fmt_of
 
     fmt = fmt_of(source)
     if fmt in ("fasta", "fastq"):
-        yield from fastx_edits(source, fmt == "fastq")
+        yield from fastx_edits(source, fmt == "fastq", options)
     elif fmt == "sam":
         yield from sam_edits(source)
     elif fmt == "vcf":

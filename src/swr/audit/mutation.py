@@ -22,7 +22,7 @@ from swr.kinds.workflow.reference import Runner
 from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
 
-from .artifact_mutants import SEQUENCE_PCAP_VALID, artifact_mutants
+from .artifact_mutants import SEQUENCE_BY_OPTIONS, SEQUENCE_PCAP_VALID, artifact_mutants
 from .mesh_mutants import load_mesh, mesh_mutants, near_shape
 from .mutants import (
     FieldStats,
@@ -107,7 +107,7 @@ DESIGNED_VALID = {
     **dict.fromkeys(sorted(SEQUENCE_PCAP_VALID), True),
 }
 # classes whose validity depends on the task: judged per mutant, never given an "(inside tolerance)" row
-DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario"})
+DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario", *SEQUENCE_BY_OPTIONS})
 
 
 def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]], sandbox: str = "bwrap") -> dict[str, Any]:
