@@ -157,6 +157,25 @@ def test_an_instruction_constant_the_reference_does_not_read_is_flagged(tmp_path
     assert [s for s, _ in found] == ["warning"] and "spells [constants] R_KM (6371.0088) again" in found[0][1]
 
 
+def test_an_exponent_is_no_copy_of_a_constant(tmp_path: Path) -> None:
+    """`1e-5` does not spell a constant 5 (authors had to pick constants no exponent used); `n = 5` does."""
+    from swr.audit.constants import constant_findings
+    from swr.kinds.workflow.spec import load_spec
+
+    spec = load_spec(next(CATALOG.glob("*/*/control-valve-liquid")))
+    spec = spec.model_copy(
+        update={"summary": "Scaled by N.", "inputs": {}, "constants": {"N": 5}, "directory": tmp_path}
+    )
+    reads = 'N = load("workflow.toml")["constants"]["N"]\ntol, big = 1e-5, 2.5E+5\n'
+    (tmp_path / "run.py").write_text(reads)
+    assert constant_findings(spec) == []
+    (tmp_path / "run.py").write_text(reads + "n = 5\n")
+    assert [m for _, m in constant_findings(spec)] == [
+        "the reference spells [constants] N (5) again instead of reading it from workflow.toml: a copy can drift "
+        "from the instruction"
+    ]
+
+
 def test_a_standards_designation_is_no_constant() -> None:
     """IEC 60534-2-1 and ISO 5167 name documents; 101325 Pa beside them is still a stated constant."""
     from swr.audit.constants import stated_numbers

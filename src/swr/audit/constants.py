@@ -22,6 +22,8 @@ PRECISE_DIGITS = 5  # 6371.0088, 12.011, 9.80665: numbers a literal implementati
 _NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+|\d+)(?:[eE][-+]?\d+)?(?!\w|\.\d)")
 _MAX_SOURCE = 1 << 20  # bytes of one reference source file read
 # A standard's designation (IEC 60534-2-1, ISO 5167, ASTM D1250) names a document, not a quantity: not a constant.
+# a literal's start: not inside a name, a decimal or an exponent (1e-5 spells no 5)
+_NOT_AFTER = r"(?<![\w.])(?<![eE][-+])"
 _STANDARD = re.compile(
     r"\b(?:IEC|ISO|ASTM(?:\s+[A-Z])?|IEEE|ANSI|ASME|DIN|EN|BS|JIS|API|NIST|RFC|ISA|IAPWS|ITU-[RT])[\s-]*$"
 )
@@ -108,7 +110,7 @@ def constant_findings(spec: WorkflowSpec) -> list[tuple[str, str]]:
                     "instruction and the reference may state different values",
                 )
             )
-        spelled = sorted(s for s in _spellings(value) if re.search(rf"(?<![\w.]){re.escape(s)}(?![\w.])", code))
+        spelled = sorted(s for s in _spellings(value) if re.search(rf"{_NOT_AFTER}{re.escape(s)}(?![\w.])", code))
         if spelled:
             found.append(
                 (
