@@ -371,6 +371,26 @@ def test_table_parquet_csv_both_ways(tmp_path: Path) -> None:
     assert failing(run(pq_path, bad)) == {"rows"}
 
 
+DUCKDB_PARQUET = Path(__file__).parent / "fixtures" / "artifacts" / "duckdb-dictionary.parquet"
+
+
+def test_a_parquet_file_pyarrow_misreads_encoded_is_read_plain(tmp_path: Path) -> None:
+    """DuckDB 2.0 wrote this table (stations ST00 ST00 ST03 ST04 ST04 ST04); pyarrow 26, asked to keep its strings
+    dictionary-encoded, returns a 4-entry dictionary with index 4, which crashed the comparator ("internal
+    error") on the reference's own file. The same rows written by pyarrow pass; a changed station fails."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(DUCKDB_PARQUET)
+    assert table.column("station").to_pylist() == ["ST00", "ST00", "ST03", "ST04", "ST04", "ST04"]
+    assert run(DUCKDB_PARQUET, DUCKDB_PARQUET).ok
+    same, other = tmp_path / "same.parquet", tmp_path / "other.parquet"
+    pq.write_table(table, same)
+    stations = table.column("station").to_pylist()
+    pq.write_table(table.set_column(0, "station", [stations[:-1] + ["ST05"]]), other)
+    assert run(DUCKDB_PARQUET, same).ok and run(same, DUCKDB_PARQUET).ok
+    assert failing(run(DUCKDB_PARQUET, other)) == {"cells"}
+
+
 @pytest.mark.parametrize(
     "change,check_name",
     [

@@ -71,6 +71,9 @@ _LEADING_ZERO = re.compile(r"[+-]?0\d")  # 02139, 007, 00.5: an identifier, not 
 _INDEX = re.compile(r"__index_level_\d+__")
 _SHOWN = 20  # mismatching columns / cells listed in a check
 _BATCH = 1 << 16  # Parquet rows decoded per step, each step admitted to the budget first
+# rows per step when strings must be decoded before they are counted: a step holds at most this many times the
+# longest dictionary entry, itself bounded by the file's admitted size
+_PLAIN_BATCH = 16
 NUMERIC = ("integer", "float")
 
 
@@ -201,7 +204,11 @@ def _dense_bytes(batch: Any) -> int:
     for col in batch.columns:
         if not pt.is_dictionary(col.type):
             total += col.nbytes
-        elif _is_text(col.dictionary.type):
+            continue
+        lo, hi = (v.as_py() for v in pc.min_max(col.indices).values())
+        if hi is not None and not 0 <= lo <= hi < len(col.dictionary):
+            raise _MalformedDictionary
+        if _is_text(col.dictionary.type):
             lengths = pc.take(pc.binary_length(col.dictionary), col.indices)
             total += int(pc.sum(lengths).as_py() or 0) + 8 * len(col)
         else:
@@ -233,13 +240,24 @@ def read_parquet(path: Path, budget: Budget) -> list[Column]:
     pf = pq.ParquetFile(str(path))
     _admit_metadata(pf, budget)
     text = [f.name for f in pf.schema_arrow if _is_text(f.type)]
-    pf = pq.ParquetFile(str(path), read_dictionary=text)  # strings stay encoded until counted
+    try:  # strings stay encoded until counted
+        return _parquet_columns(pq.ParquetFile(str(path), read_dictionary=text), budget, _BATCH)
+    except _MalformedDictionary:  # pyarrow's encoded read of this file is wrong: decode, in small steps
+        return _parquet_columns(pq.ParquetFile(str(path)), budget, _PLAIN_BATCH)
+
+
+class _MalformedDictionary(Exception):
+    """pyarrow (26) returned dictionary indices past their dictionary: it misreads some writers' dictionary
+    pages (DuckDB 2.0's) when asked to keep them encoded, while a plain read of the same file is right."""
+
+
+def _parquet_columns(pf: Any, budget: Budget, batch_rows: int) -> list[Column]:
     fields = list(pf.schema_arrow)
     index = _pandas_index(pf.schema_arrow)
     kinds = [_arrow_kind(f.type) for f in fields]
     cells: list[list[Any]] = [[] for _ in fields]
     rows = dense = 0
-    for batch in pf.iter_batches(batch_size=_BATCH):
+    for batch in pf.iter_batches(batch_size=batch_rows):
         rows, dense = rows + batch.num_rows, dense + _dense_bytes(batch)
         budget.admit("cells", rows * len(fields))
         budget.admit("bytes", dense)
