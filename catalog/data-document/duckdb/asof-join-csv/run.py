@@ -1,4 +1,5 @@
-"""Match seeded trades to the prevailing (or next) quote with a DuckDB ASOF JOIN and summarise execution quality per symbol."""
+"""Match seeded trades to the prevailing (or next) quote with a DuckDB ASOF JOIN and summarise
+execution quality per symbol."""
 
 import os
 
@@ -42,9 +43,13 @@ def main(scn):
 
     con = duckdb.connect(config={"threads": 1})
     try:
-        con.register("quotes", {"sym": names[q_sym], "ts": q_ts.astype(np.int64), "bid": q_mid - half, "ask": q_mid + half})
-        con.register("trades", {"sym": names[t_sym], "ts": t_ts.astype(np.int64), "qty": t_qty.astype(np.int64),
-                                "price": t_price})
+        con.register(
+            "quotes", {"sym": names[q_sym], "ts": q_ts.astype(np.int64), "bid": q_mid - half, "ask": q_mid + half}
+        )
+        con.register(
+            "trades",
+            {"sym": names[t_sym], "ts": t_ts.astype(np.int64), "qty": t_qty.astype(np.int64), "price": t_price},
+        )
         path = os.path.join(os.environ["SWR_ARTIFACTS"], "execution.csv")
         op = ">=" if scn["match"] == "previous" else "<="
         con.execute(QUERY.format(op=op, stale_ms=int(scn["stale_ms"]), path=path.replace("'", "''")))

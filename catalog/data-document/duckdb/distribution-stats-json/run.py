@@ -1,4 +1,5 @@
-"""Distribution statistics with DuckDB aggregates: moments, robust scale, discrete quantiles, entropy, binned histogram, regression."""
+"""Distribution statistics with DuckDB aggregates: moments, robust scale, discrete quantiles, entropy,
+binned histogram, regression."""
 
 import duckdb
 import numpy as np
@@ -30,7 +31,9 @@ def main(scn):
         con.register("obs", {"arm": np.array(["control", "treated"])[arm], "dose": dose, "y": y})
         rows = con.execute(STATS.format(q=float(scn["quantile"]))).fetchall()
         cols = [d[0] for d in con.description]
-        bins = con.execute(BINS.format(nbins=int(scn["nbins"]), nice="true" if scn["nice_bins"] else "false")).fetchone()[0]
+        bins = con.execute(
+            BINS.format(nbins=int(scn["nbins"]), nice="true" if scn["nice_bins"] else "false")
+        ).fetchone()[0]
         hist = con.execute(HIST.format(bins=[float(b) for b in bins])).fetchall()
     finally:
         con.close()

@@ -1,4 +1,5 @@
-"""Bucket irregular seeded sensor readings in time with DuckDB (time_bucket, generate_series grid, gap filling) into a CSV."""
+"""Bucket irregular seeded sensor readings in time with DuckDB (time_bucket, generate_series grid, gap
+filling) into a CSV."""
 
 import os
 
@@ -43,11 +44,20 @@ def main(scn):
     con = duckdb.connect(config={"threads": 1})
     try:
         con.register("raw", {"sensor": names[sensor], "t": t.astype(np.int64), "value": value})
-        con.execute("CREATE TEMP TABLE readings AS SELECT sensor, TIMESTAMP '2024-01-01 00:00:00' + to_seconds(t) AS ts, "
-                    "value FROM raw")
+        con.execute(
+            "CREATE TEMP TABLE readings AS SELECT sensor, TIMESTAMP '2024-01-01 00:00:00' + to_seconds(t) AS ts, "
+            "value FROM raw"
+        )
         path = os.path.join(os.environ["SWR_ARTIFACTS"], "buckets.csv")
-        con.execute(QUERY.format(span_h=span_h, bucket_min=int(scn["bucket_minutes"]), fill=FILL[str(scn["fill"])],
-                                 w1=int(scn["rolling_buckets"]) - 1, path=path.replace("'", "''")))
+        con.execute(
+            QUERY.format(
+                span_h=span_h,
+                bucket_min=int(scn["bucket_minutes"]),
+                fill=FILL[str(scn["fill"])],
+                w1=int(scn["rolling_buckets"]) - 1,
+                path=path.replace("'", "''"),
+            )
+        )
     finally:
         con.close()
     return {"table": "buckets.csv"}

@@ -1,4 +1,5 @@
-"""Parse plant log lines with DuckDB string and regex functions: per-device statistics, keyword hits, fuzzy device lookup."""
+"""Parse plant log lines with DuckDB string and regex functions: per-device statistics, keyword hits,
+fuzzy device lookup."""
 
 import duckdb
 
@@ -41,11 +42,18 @@ def main(scn):
     try:
         con.execute(PARSE.format(path=str(scn["log"]).replace("'", "''")))
         levels = "[" + ", ".join(f"'{x}'" for x in LEVELS) + "]"
-        devices = con.execute(DEVICES.format(levels=levels, min_rank=LEVELS.index(str(scn["min_level"])) + 1,
-                                             h0=int(scn["hour_from"]), h1=int(scn["hour_to"]))).fetchall()
+        devices = con.execute(
+            DEVICES.format(
+                levels=levels,
+                min_rank=LEVELS.index(str(scn["min_level"])) + 1,
+                h0=int(scn["hour_from"]),
+                h1=int(scn["hour_to"]),
+            )
+        ).fetchall()
         dcols = [d[0] for d in con.description]
-        hits = con.execute(HITS.format(pattern=str(scn["pattern"]),
-                                       flags="i" if scn["ignore_case"] else "c")).fetchall()
+        hits = con.execute(
+            HITS.format(pattern=str(scn["pattern"]), flags="i" if scn["ignore_case"] else "c")
+        ).fetchall()
         fuzzy = con.execute(FUZZY.format(query=str(scn["query_device"]))).fetchall()
         n_lines = con.execute("SELECT count(*), count(pressure_bar), count(temp_c) FROM ev").fetchone()
     finally:
@@ -57,7 +65,8 @@ def main(scn):
     return {
         "lines": [float(x) for x in n_lines],
         "devices": [{k: conv(v) for k, v in zip(dcols, row)} for row in devices],
-        "keyword_hits": [{"device": h[0], "hits": float(h[1]), "last_hit": h[2].strftime("%Y-%m-%d %H:%M:%S")}
-                         for h in hits],
+        "keyword_hits": [
+            {"device": h[0], "hits": float(h[1]), "last_hit": h[2].strftime("%Y-%m-%d %H:%M:%S")} for h in hits
+        ],
         "similar_devices": [{"device": f[0], "jaro_winkler": float(f[1]), "levenshtein": float(f[2])} for f in fuzzy],
     }

@@ -43,21 +43,47 @@ def main(scn):
     try:
         path = str(scn["dataset"]).replace("'", "''")
         con.execute(f"CREATE TEMP TABLE runs AS SELECT * FROM read_json('{path}', format='newline_delimited')")
-        con.execute(FLAT.format(key=GROUPS[str(scn["group_by"])], baseline=baseline, wl_min=int(scn["wl_min"]),
-                                wl_max=int(scn["wl_max"]),
-                                flag_filter="AND r.flag IS NULL" if scn["drop_flagged"] else ""))
+        con.execute(
+            FLAT.format(
+                key=GROUPS[str(scn["group_by"])],
+                baseline=baseline,
+                wl_min=int(scn["wl_min"]),
+                wl_max=int(scn["wl_max"]),
+                flag_filter="AND r.flag IS NULL" if scn["drop_flagged"] else "",
+            )
+        )
         groups = con.execute(GROUP_STATS).fetchall()
         tags = con.execute(TAGS).fetchall()
-        hot = con.execute(HOT.format(baseline=baseline, thr=float(scn["abs_threshold"]),
-                                     min_hot=int(scn["min_hot"]))).fetchall()
+        hot = con.execute(
+            HOT.format(baseline=baseline, thr=float(scn["abs_threshold"]), min_hot=int(scn["min_hot"]))
+        ).fetchall()
     finally:
         con.close()
     return {
-        "groups": [{"group": g[0], "n_runs": float(g[1]), "n_readings": float(g[2]), "mean_absorbance": float(g[3]),
-                    "max_absorbance": float(g[4]), "wavelength_at_max_nm": float(g[5]), "run_at_max": g[6]}
-                   for g in groups],
-        "tags": [{"tag": t[0], "n_runs": float(t[1]), "mean_temperature_c": None if t[2] is None else float(t[2])}
-                 for t in tags],
-        "hot_runs": [{"run_id": h[0], "n_hot": float(h[1]), "peak_absorbance": float(h[2]), "serial": float(h[3]),
-                      "started": h[4]} for h in hot],
+        "groups": [
+            {
+                "group": g[0],
+                "n_runs": float(g[1]),
+                "n_readings": float(g[2]),
+                "mean_absorbance": float(g[3]),
+                "max_absorbance": float(g[4]),
+                "wavelength_at_max_nm": float(g[5]),
+                "run_at_max": g[6],
+            }
+            for g in groups
+        ],
+        "tags": [
+            {"tag": t[0], "n_runs": float(t[1]), "mean_temperature_c": None if t[2] is None else float(t[2])}
+            for t in tags
+        ],
+        "hot_runs": [
+            {
+                "run_id": h[0],
+                "n_hot": float(h[1]),
+                "peak_absorbance": float(h[2]),
+                "serial": float(h[3]),
+                "started": h[4],
+            }
+            for h in hot
+        ],
     }

@@ -43,10 +43,19 @@ def main(scn):
     labs = np.array(LABS)
     con = duckdb.connect(config={"threads": 1})
     try:
-        con.register("experiments", {"id": np.arange(ne, dtype=np.int64), "lab": labs[e_lab],
-                                     "start_day": e_start.astype(np.int64), "end_day": e_end.astype(np.int64)})
-        con.register("samples", {"id": np.arange(ns, dtype=np.int64), "lab": labs[s_lab], "day": s_day.astype(np.int64),
-                                 "value": s_val})
+        con.register(
+            "experiments",
+            {
+                "id": np.arange(ne, dtype=np.int64),
+                "lab": labs[e_lab],
+                "start_day": e_start.astype(np.int64),
+                "end_day": e_end.astype(np.int64),
+            },
+        )
+        con.register(
+            "samples",
+            {"id": np.arange(ns, dtype=np.int64), "lab": labs[s_lab], "day": s_day.astype(np.int64), "value": s_val},
+        )
         per = con.execute(PER_EXPERIMENT).fetchall()
         hot = con.execute(HOT.format(thr=float(scn["threshold"]))).fetchall()
         orphans = con.execute(ORPHANS).fetchall()
@@ -54,9 +63,18 @@ def main(scn):
     finally:
         con.close()
     return {
-        "experiments": [{"id": float(r[0]), "lab": r[1], "start_day": float(r[2]), "end_day": float(r[3]),
-                         "n_samples": float(r[4]), "mean_value": None if r[5] is None else float(r[5]),
-                         "max_value": None if r[6] is None else float(r[6])} for r in per],
+        "experiments": [
+            {
+                "id": float(r[0]),
+                "lab": r[1],
+                "start_day": float(r[2]),
+                "end_day": float(r[3]),
+                "n_samples": float(r[4]),
+                "mean_value": None if r[5] is None else float(r[5]),
+                "max_value": None if r[6] is None else float(r[6]),
+            }
+            for r in per
+        ],
         "hot_experiments": [float(r[0]) for r in hot],
         "orphan_samples": [{"lab": r[0], "n": float(r[1]), "mean_value": float(r[2])} for r in orphans],
         "top_samples": [{"experiment": float(r[0]), "sample": float(r[1]), "value": float(r[2])} for r in top],

@@ -1,4 +1,5 @@
-"""Enumerate bounded simple paths of a seeded weighted graph with a DuckDB recursive CTE: hop counts, cheapest routes."""
+"""Enumerate bounded simple paths of a seeded weighted graph with a DuckDB recursive CTE: hop counts,
+cheapest routes."""
 
 import duckdb
 import numpy as np
@@ -39,8 +40,18 @@ def main(scn):
         rows = con.execute(QUERY.format(source=int(scn["source"]) % n, max_hops=int(scn["max_hops"]))).fetchall()
     finally:
         con.close()
-    nodes = [{"node": float(r[0]), "min_hops": float(r[1]), "n_paths": float(r[2]), "min_cost": float(r[3]),
-              "max_cost": float(r[4]), "best_path": [float(x) for x in r[5]], "best_hops": float(r[6])} for r in rows]
+    nodes = [
+        {
+            "node": float(r[0]),
+            "min_hops": float(r[1]),
+            "n_paths": float(r[2]),
+            "min_cost": float(r[3]),
+            "max_cost": float(r[4]),
+            "best_path": [float(x) for x in r[5]],
+            "best_hops": float(r[6]),
+        }
+        for r in rows
+    ]
     return {
         "n_edges": float(len(src)),
         "n_reachable": float(len(nodes)),

@@ -42,11 +42,25 @@ def main(scn):
 
     con = duckdb.connect(config={"threads": 1})
     try:
-        con.register("obs", {"site": np.array(SITES)[site], "method": np.array(METHODS)[method],
-                             "year": year.astype(np.int64), "value": value, "flagged": flagged})
+        con.register(
+            "obs",
+            {
+                "site": np.array(SITES)[site],
+                "method": np.array(METHODS)[method],
+                "year": year.astype(np.int64),
+                "value": value,
+                "flagged": flagged,
+            },
+        )
         path = os.path.join(os.environ["SWR_ARTIFACTS"], "subtotals.parquet")
-        con.execute(QUERY.format(q=float(scn["quantile"]), grouping=GROUPINGS[str(scn["grouping"])],
-                                 min_count=int(scn["min_count"]), path=path.replace("'", "''")))
+        con.execute(
+            QUERY.format(
+                q=float(scn["quantile"]),
+                grouping=GROUPINGS[str(scn["grouping"])],
+                min_count=int(scn["min_count"]),
+                path=path.replace("'", "''"),
+            )
+        )
     finally:
         con.close()
     return {"table": "subtotals.parquet"}

@@ -38,18 +38,30 @@ def main(scn):
     seasonal = 1.0 + 0.6 * np.cos(2.0 * np.pi * (np.arange(12) - 6) / 12.0)
     precip = np.round(rng.gamma(2.0, float(scn["scale_mm"]), size=(ns * ny, 12)) * seasonal, 1)
     precip[rng.random((ns * ny, 12)) < float(scn["missing_fraction"])] = np.nan
-    table = {"station": np.repeat([f"ST{i:02d}" for i in range(ns)], ny),
-             "year": np.tile(np.arange(2000, 2000 + ny), ns).astype(np.int64)}
+    table = {
+        "station": np.repeat([f"ST{i:02d}" for i in range(ns)], ny),
+        "year": np.tile(np.arange(2000, 2000 + ny), ns).astype(np.int64),
+    }
     for j, m in enumerate(MONTHS):
         table[m] = precip[:, j]
     con = duckdb.connect(config={"threads": 1})
     try:
         con.register("wide_np", table)
-        con.execute("CREATE TEMP TABLE wide AS SELECT station, year, "
-                    + ", ".join(f"CASE WHEN isnan({m}) THEN NULL ELSE {m} END AS {m}" for m in MONTHS) + " FROM wide_np")
+        con.execute(
+            "CREATE TEMP TABLE wide AS SELECT station, year, "
+            + ", ".join(f"CASE WHEN isnan({m}) THEN NULL ELSE {m} END AS {m}" for m in MONTHS)
+            + " FROM wide_np"
+        )
         nonnull = " + ".join(f"({m} IS NOT NULL)::INT" for m in MONTHS)
-        con.execute(SETUP.format(units=str(scn["units"]), nonnull=nonnull, min_complete=int(scn["min_complete"]), months=", ".join(MONTHS),
-                                 include="INCLUDE NULLS" if scn["include_nulls"] else ""))
+        con.execute(
+            SETUP.format(
+                units=str(scn["units"]),
+                nonnull=nonnull,
+                min_complete=int(scn["min_complete"]),
+                months=", ".join(MONTHS),
+                include="INCLUDE NULLS" if scn["include_nulls"] else "",
+            )
+        )
         path = os.path.join(os.environ["SWR_ARTIFACTS"], "annual.csv")
         con.execute(QUERY.format(path=path.replace("'", "''")))
     finally:

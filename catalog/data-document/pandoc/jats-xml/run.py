@@ -11,8 +11,9 @@ def fill(template_text, scn):
     ts = [t_lo + (t_hi - t_lo) * i / (n - 1) for i in range(n)]
     ks = [k0 + slope * (t - 300.0) for t in ts]
     table = "\n".join(f"| {t:.1f} | {k:.4f} |" for t, k in zip(ts, ks))
-    return template_text.format(material=str(scn["material"]), t_lo=t_lo, t_hi=t_hi, n=n, slope=slope,
-                                table=table, mean=sum(ks) / n)
+    return template_text.format(
+        material=str(scn["material"]), t_lo=t_lo, t_hi=t_hi, n=n, slope=slope, table=table, mean=sum(ks) / n
+    )
 
 
 def main(scn):

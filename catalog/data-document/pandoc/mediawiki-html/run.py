@@ -1,4 +1,5 @@
-"""Convert a filled MediaWiki article (wikitable, nested lists, links, references, math) to standalone HTML5 with pandoc."""
+"""Convert a filled MediaWiki article (wikitable, nested lists, links, references, math) to standalone
+HTML5 with pandoc."""
 
 import os
 import subprocess
@@ -15,16 +16,35 @@ def fill(template_text, scn):
         covers.append(cover)
         rows += ["|-", f"| S{k + 1} || {alt:.0f} || {cover:.2f}"]
     ph = float(scn["ph"])
-    return template_text.format(species=str(scn["species"]), n_sites=n, cover=sum(covers) / n, rows="\n".join(rows),
-                                ph_lo=ph - 0.5, ph_hi=ph + 0.5)
+    return template_text.format(
+        species=str(scn["species"]),
+        n_sites=n,
+        cover=sum(covers) / n,
+        rows="\n".join(rows),
+        ph_lo=ph - 0.5,
+        ph_hi=ph + 0.5,
+    )
 
 
 def main(scn):
     text = fill(Path(str(scn["template"])).read_text(encoding="utf-8"), scn)
     out = os.path.join(os.environ["SWR_ARTIFACTS"], "article.html")
-    argv = ["pandoc", "-f", "mediawiki", "-t", "html5", "--standalone", "--mathml",
-            f"--shift-heading-level-by={int(scn['shift_heading'])}", "--metadata", "lang=en",
-            "--metadata", "pagetitle=article", "-o", out]
+    argv = [
+        "pandoc",
+        "-f",
+        "mediawiki",
+        "-t",
+        "html5",
+        "--standalone",
+        "--mathml",
+        f"--shift-heading-level-by={int(scn['shift_heading'])}",
+        "--metadata",
+        "lang=en",
+        "--metadata",
+        "pagetitle=article",
+        "-o",
+        out,
+    ]
     if scn["toc"]:
         argv.insert(-2, "--toc")
     subprocess.run(argv, input=text, capture_output=True, text=True, check=True)

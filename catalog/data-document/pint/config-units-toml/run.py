@@ -1,4 +1,5 @@
-"""Convert every quantity string of a TOML configuration to a target unit system with pint, and write the result as TOML."""
+"""Convert every quantity string of a TOML configuration to a target unit system with pint, and write
+the result as TOML."""
 
 import os
 import re
@@ -10,8 +11,20 @@ import pint
 UREG = pint.UnitRegistry()
 NUMBER_FIRST = re.compile(r"^[-+]?\d")
 # target units per system: a quantity goes to the first unit it is compatible with (each dimension appears once)
-KINDS = ["length", "area", "volume", "flow", "velocity", "power", "pressure", "heat_flux", "mass", "energy",
-         "angular_speed", "angle"]
+KINDS = [
+    "length",
+    "area",
+    "volume",
+    "flow",
+    "velocity",
+    "power",
+    "pressure",
+    "heat_flux",
+    "mass",
+    "energy",
+    "angular_speed",
+    "angle",
+]
 SYSTEMS = {
     "SI": ["m", "m**2", "m**3", "m**3/s", "m/s", "kW", "kPa", "W/m**2", "kg", "kJ", "rad/s", "rad"],
     "metric_engineering": ["m", "m**2", "L", "L/s", "km/h", "kW", "bar", "kW/m**2", "t", "kWh", "rpm", "deg"],
@@ -61,8 +74,11 @@ def is_table(v):
 
 
 def dump(doc, prefix=""):
-    lines = [f"{k} = {toml_value(v)}" for k, v in doc.items()
-             if not is_table(v) and not (isinstance(v, list) and v and all(is_table(x) for x in v))]
+    lines = [
+        f"{k} = {toml_value(v)}"
+        for k, v in doc.items()
+        if not is_table(v) and not (isinstance(v, list) and v and all(is_table(x) for x in v))
+    ]
     for k, v in doc.items():
         name = f"{prefix}{k}"
         if is_table(v):

@@ -1,4 +1,5 @@
-"""Conversions across dimensions with pint contexts: spectroscopy (refractive index), boltzmann, energy and chemistry."""
+"""Conversions across dimensions with pint contexts: spectroscopy (refractive index), boltzmann,
+energy and chemistry."""
 
 import pint
 

@@ -1,4 +1,5 @@
-"""User-defined dimensions, units, prefixes and a parametrised context in a pint registry: a biologic dose calculation."""
+"""User-defined dimensions, units, prefixes and a parametrised context in a pint registry: a biologic
+dose calculation."""
 
 import pint
 

@@ -1,4 +1,5 @@
-"""Evaluate aerodynamic formula strings with pint's expression parser over Quantity variables, and inspect the result."""
+"""Evaluate aerodynamic formula strings with pint's expression parser over Quantity variables, and
+inspect the result."""
 
 import pint
 

@@ -1,4 +1,5 @@
-"""Kinematics of a sampled velocity record with pint Quantity arrays and numpy functions (trapezoid, gradient, cumsum, interp)."""
+"""Kinematics of a sampled velocity record with pint Quantity arrays and numpy functions (trapezoid,
+gradient, cumsum, interp)."""
 
 import numpy as np
 import pint
@@ -12,8 +13,9 @@ def main(scn):
     t = np.arange(n) * dt
     phase = 2.0 * np.pi * float(scn["wobble_cycles"]) * np.arange(n) / (n - 1)
     v_unit = str(scn["velocity_unit"])
-    v = UREG.Quantity(float(scn["v0"]) * (1.0 + float(scn["ramp"]) * np.arange(n) / (n - 1)
-                                          + 0.2 * np.sin(phase)), v_unit)
+    v = UREG.Quantity(
+        float(scn["v0"]) * (1.0 + float(scn["ramp"]) * np.arange(n) / (n - 1) + 0.2 * np.sin(phase)), v_unit
+    )
     mass = UREG.Quantity(float(scn["mass"]), str(scn["mass_unit"]))
 
     distance = np.trapezoid(v, t)

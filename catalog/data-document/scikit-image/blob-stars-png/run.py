@@ -41,8 +41,11 @@ def main(scn):
         radius = s * np.sqrt(2.0) if scn["method"] != "doh" else s
         rr, cc = draw.circle_perimeter(int(round(r)), int(round(c)), max(1, int(round(radius))), shape=img.shape)
         rgb[rr, cc] = (1.0, 0.8, 0.0)
-    io.imsave(os.path.join(os.environ["SWR_ARTIFACTS"], "stars.png"), util.img_as_ubyte(np.clip(rgb, 0, 1)),
-              check_contrast=False)
+    io.imsave(
+        os.path.join(os.environ["SWR_ARTIFACTS"], "stars.png"),
+        util.img_as_ubyte(np.clip(rgb, 0, 1)),
+        check_contrast=False,
+    )
     return {
         "image": "stars.png",
         "n_detected": float(len(blobs)),

@@ -1,4 +1,5 @@
-"""Denoise a sample image corrupted by seeded Gaussian noise (scikit-image restoration) and score it with skimage.metrics."""
+"""Denoise a sample image corrupted by seeded Gaussian noise (scikit-image restoration) and score it
+with skimage.metrics."""
 
 import os
 
@@ -11,8 +12,9 @@ def denoise(noisy, method, strength, spatial):
         return restoration.denoise_tv_chambolle(noisy, weight=strength)
     if method == "bilateral":
         return restoration.denoise_bilateral(noisy, sigma_color=strength, sigma_spatial=spatial)
-    return restoration.denoise_nl_means(noisy, h=strength, patch_size=5, patch_distance=int(round(spatial)),
-                                        fast_mode=True)
+    return restoration.denoise_nl_means(
+        noisy, h=strength, patch_size=5, patch_distance=int(round(spatial)), fast_mode=True
+    )
 
 
 def main(scn):
@@ -21,8 +23,7 @@ def main(scn):
     noisy = util.random_noise(clean, mode="gaussian", var=float(scn["noise_sd"]) ** 2, rng=int(scn["seed"]))
     den = denoise(noisy, str(scn["method"]), float(scn["strength"]), float(scn["spatial"]))
     panel = np.clip(np.hstack([noisy, den]), 0.0, 1.0)
-    io.imsave(os.path.join(os.environ["SWR_ARTIFACTS"], "denoised.png"), util.img_as_ubyte(panel),
-              check_contrast=False)
+    io.imsave(os.path.join(os.environ["SWR_ARTIFACTS"], "denoised.png"), util.img_as_ubyte(panel), check_contrast=False)
     return {
         "image": "denoised.png",
         "shape": [float(s) for s in clean.shape],

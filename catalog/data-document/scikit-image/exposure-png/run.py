@@ -1,4 +1,5 @@
-"""Contrast enhancement of a sample image with skimage.exposure (CLAHE, histogram equalisation, gamma, sigmoid) as a PNG."""
+"""Contrast enhancement of a sample image with skimage.exposure (CLAHE, histogram equalisation, gamma,
+sigmoid) as a PNG."""
 
 import os
 
@@ -12,8 +13,9 @@ def enhance(img, scn):
     stretched = exposure.rescale_intensity(img, in_range=(float(lo), float(hi)), out_range=(0.0, 1.0))
     if method == "clahe":
         kernel = max(8, int(float(scn["kernel_fraction"]) * min(img.shape)))
-        return exposure.equalize_adapthist(stretched, kernel_size=kernel, clip_limit=float(scn["clip_limit"]),
-                                           nbins=int(scn["nbins"]))
+        return exposure.equalize_adapthist(
+            stretched, kernel_size=kernel, clip_limit=float(scn["clip_limit"]), nbins=int(scn["nbins"])
+        )
     if method == "equalize":
         return exposure.equalize_hist(stretched, nbins=int(scn["nbins"]))
     if method == "gamma":
@@ -26,8 +28,11 @@ def main(scn):
     img = util.img_as_float(getattr(data, str(scn["image"]))())[::stride, ::stride]
     out = enhance(img, scn)
     hist, centers = exposure.histogram(out, nbins=16)
-    io.imsave(os.path.join(os.environ["SWR_ARTIFACTS"], "enhanced.png"),
-              util.img_as_ubyte(np.clip(np.hstack([img, out]), 0.0, 1.0)), check_contrast=False)
+    io.imsave(
+        os.path.join(os.environ["SWR_ARTIFACTS"], "enhanced.png"),
+        util.img_as_ubyte(np.clip(np.hstack([img, out]), 0.0, 1.0)),
+        check_contrast=False,
+    )
     return {
         "image": "enhanced.png",
         "entropy_before_bits": float(measure.shannon_entropy(util.img_as_ubyte(img))),

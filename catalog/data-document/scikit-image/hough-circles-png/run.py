@@ -23,9 +23,13 @@ def main(scn):
     edges = feature.canny(img, sigma=float(scn["canny_sigma"]))
     hough_radii = np.arange(rmin, rmax + 1)
     acc = transform.hough_circle(edges, hough_radii)
-    accums, cx, cy, rad = transform.hough_circle_peaks(acc, hough_radii, total_num_peaks=int(scn["n_peaks"]),
-                                                       min_xdistance=int(scn["min_separation"]),
-                                                       min_ydistance=int(scn["min_separation"]))
+    accums, cx, cy, rad = transform.hough_circle_peaks(
+        acc,
+        hough_radii,
+        total_num_peaks=int(scn["n_peaks"]),
+        min_xdistance=int(scn["min_separation"]),
+        min_ydistance=int(scn["min_separation"]),
+    )
     rgb = color.gray2rgb(img)
     for y, x, r in zip(cy, cx, rad):
         rr, cc = draw.circle_perimeter(int(y), int(x), int(r), shape=img.shape)
@@ -34,6 +38,8 @@ def main(scn):
     return {
         "image": "circles.png",
         "edge_pixels": float(edges.sum()),
-        "circles": [{"row": float(y), "col": float(x), "radius": float(r), "accumulator": float(a)}
-                    for a, x, y, r in zip(accums, cx, cy, rad)],
+        "circles": [
+            {"row": float(y), "col": float(x), "radius": float(r), "accumulator": float(a)}
+            for a, x, y, r in zip(accums, cx, cy, rad)
+        ],
     }

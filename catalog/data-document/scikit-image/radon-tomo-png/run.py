@@ -1,4 +1,5 @@
-"""Parallel-beam tomography of the Shepp-Logan phantom with scikit-image: radon sinogram, FBP or SART reconstruction, PNGs."""
+"""Parallel-beam tomography of the Shepp-Logan phantom with scikit-image: radon sinogram, FBP or SART
+reconstruction, PNGs."""
 
 import os
 
@@ -12,8 +13,9 @@ def main(scn):
     theta = np.linspace(0.0, float(scn["arc_deg"]), int(scn["n_angles"]), endpoint=False)
     sino = transform.radon(image, theta=theta, circle=True)
     if scn["method"] == "fbp":
-        recon = transform.iradon(sino, theta=theta, filter_name=str(scn["filter"]),
-                                 interpolation=str(scn["interpolation"]), circle=True)
+        recon = transform.iradon(
+            sino, theta=theta, filter_name=str(scn["filter"]), interpolation=str(scn["interpolation"]), circle=True
+        )
     else:
         recon = transform.iradon_sart(sino, theta=theta)
         for _ in range(int(scn["sart_iterations"]) - 1):

@@ -1,4 +1,5 @@
-"""Skeletons of seeded binary blobs with scikit-image (skeletonize Zhang/Lee, thin, medial_axis) and their graph counts."""
+"""Skeletons of seeded binary blobs with scikit-image (skeletonize Zhang/Lee, thin, medial_axis) and
+their graph counts."""
 
 import os
 
@@ -19,8 +20,12 @@ def skeleton_of(mask, scn):
 
 
 def main(scn):
-    mask = data.binary_blobs(length=int(scn["size"]), blob_size_fraction=float(scn["blob_size_fraction"]),
-                             volume_fraction=float(scn["volume_fraction"]), rng=int(scn["seed"]))
+    mask = data.binary_blobs(
+        length=int(scn["size"]),
+        blob_size_fraction=float(scn["blob_size_fraction"]),
+        volume_fraction=float(scn["volume_fraction"]),
+        rng=int(scn["seed"]),
+    )
     mask = morphology.remove_small_holes(mask, max_size=int(scn["hole_area"]))
     skel = skeleton_of(mask, scn)
     dist = ndi.distance_transform_edt(mask)
@@ -28,8 +33,11 @@ def main(scn):
     ends = skel & (neighbours == 1)
     branches = skel & (neighbours >= 3)
     rgb = np.dstack([0.35 * mask + 0.65 * skel, 0.35 * mask, 0.35 * mask + 0.65 * ends])
-    io.imsave(os.path.join(os.environ["SWR_ARTIFACTS"], "skeleton.png"), util.img_as_ubyte(np.clip(rgb, 0, 1)),
-              check_contrast=False)
+    io.imsave(
+        os.path.join(os.environ["SWR_ARTIFACTS"], "skeleton.png"),
+        util.img_as_ubyte(np.clip(rgb, 0, 1)),
+        check_contrast=False,
+    )
     return {
         "image": "skeleton.png",
         "foreground_pixels": float(mask.sum()),

@@ -1,4 +1,5 @@
-"""Split touching seeded disks with a marker-based watershed of the distance transform (scikit-image), saved as a PNG."""
+"""Split touching seeded disks with a marker-based watershed of the distance transform (scikit-image),
+saved as a PNG."""
 
 import os
 
@@ -21,12 +22,14 @@ def main(scn):
         mask |= (yy - cy) ** 2 + (xx - cx) ** 2 <= r * r
 
     distance = ndi.distance_transform_edt(mask)
-    peaks = feature.peak_local_max(distance, min_distance=int(scn["min_distance"]), labels=measure.label(mask),
-                                   exclude_border=False)
+    peaks = feature.peak_local_max(
+        distance, min_distance=int(scn["min_distance"]), labels=measure.label(mask), exclude_border=False
+    )
     markers = np.zeros((H, W), dtype=np.int32)
     markers[tuple(peaks.T)] = np.arange(1, len(peaks) + 1)
-    labels = segmentation.watershed(-distance, markers, mask=mask, compactness=float(scn["compactness"]),
-                                    watershed_line=bool(scn["watershed_line"]))
+    labels = segmentation.watershed(
+        -distance, markers, mask=mask, compactness=float(scn["compactness"]), watershed_line=bool(scn["watershed_line"])
+    )
     rgb = color.label2rgb(labels, bg_label=0)
     rgb = segmentation.mark_boundaries(rgb, labels, color=(1.0, 1.0, 1.0), mode="inner")
     areas = sorted((float(p.area) for p in measure.regionprops(labels)), reverse=True)

@@ -14,11 +14,37 @@ def main(scn):
     out = os.environ["SWR_ARTIFACTS"]
     wav, png = os.path.join(out, "chirp.wav"), os.path.join(out, "spectrogram.png")
     sweep = f"{fmt(scn['start_hz'])}{SWEEPS[str(scn['sweep'])]}{fmt(scn['end_hz'])}"
-    argv = ["sox", "-R", "-r", "16000", "-n", "-b", "16", wav,
-            "synth", fmt(scn["duration_s"]), "sine", sweep, "vol", "0.8",
-            "bandreject", fmt(scn["notch_hz"]), "4q",
-            "spectrogram", "-o", png, "-x", "200", "-y", "129", "-z", fmt(scn["dynamic_range_db"]),
-            "-w", str(scn["window"]), "-r"]
+    argv = [
+        "sox",
+        "-R",
+        "-r",
+        "16000",
+        "-n",
+        "-b",
+        "16",
+        wav,
+        "synth",
+        fmt(scn["duration_s"]),
+        "sine",
+        sweep,
+        "vol",
+        "0.8",
+        "bandreject",
+        fmt(scn["notch_hz"]),
+        "4q",
+        "spectrogram",
+        "-o",
+        png,
+        "-x",
+        "200",
+        "-y",
+        "129",
+        "-z",
+        fmt(scn["dynamic_range_db"]),
+        "-w",
+        str(scn["window"]),
+        "-r",
+    ]
     if scn["monochrome"]:
         argv.append("-m")
     if scn["light_background"]:

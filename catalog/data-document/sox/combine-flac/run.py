@@ -1,4 +1,5 @@
-"""Combine two synthesized clips with SoX's multi-input modes (mix, merge, splice with cross-fade) into a 24-bit FLAC."""
+"""Combine two synthesized clips with SoX's multi-input modes (mix, merge, splice with cross-fade)
+into a 24-bit FLAC."""
 
 import os
 import subprocess
@@ -10,8 +11,30 @@ def fmt(x):
 
 
 def clip(path, rate, dur, wave, freq):
-    subprocess.run(["sox", "-R", "-r", rate, "-n", "-b", "16", path, "synth", fmt(dur), wave, fmt(freq),
-                    "fade", "q", "0.020000", fmt(dur), "0.020000"], capture_output=True, text=True, check=True)
+    subprocess.run(
+        [
+            "sox",
+            "-R",
+            "-r",
+            rate,
+            "-n",
+            "-b",
+            "16",
+            path,
+            "synth",
+            fmt(dur),
+            wave,
+            fmt(freq),
+            "fade",
+            "q",
+            "0.020000",
+            fmt(dur),
+            "0.020000",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
 
 
 def main(scn):
@@ -27,7 +50,10 @@ def main(scn):
         elif mode == "merge":
             argv = ["sox", "-R", "-M"] + inputs + ["-b", "24", out]
         else:
-            argv = ["sox", "-R"] + inputs + ["-b", "24", out, "splice", "-q",
-                                            f"{fmt(scn['duration_a_s'])},{fmt(scn['crossfade_s'])}"]
+            argv = (
+                ["sox", "-R"]
+                + inputs
+                + ["-b", "24", out, "splice", "-q", f"{fmt(scn['duration_a_s'])},{fmt(scn['crossfade_s'])}"]
+            )
         subprocess.run(argv, capture_output=True, text=True, check=True)
     return {"audio": "combined.flac"}

@@ -21,7 +21,27 @@ def effect(scn):
 def main(scn):
     path = os.path.join(os.environ["SWR_ARTIFACTS"], "modulated.wav")
     wave, f = str(scn["waveform"]), float(scn["freq_hz"])
-    argv = ["sox", "-R", "-r", "44100", "-c", "2", "-b", "16", "-n", path,
-            "synth", fmt(scn["duration_s"]), wave, fmt(f), wave, fmt(1.5 * f)] + effect(scn) + ["gain", "-n", "-2"]
+    argv = (
+        [
+            "sox",
+            "-R",
+            "-r",
+            "44100",
+            "-c",
+            "2",
+            "-b",
+            "16",
+            "-n",
+            path,
+            "synth",
+            fmt(scn["duration_s"]),
+            wave,
+            fmt(f),
+            wave,
+            fmt(1.5 * f),
+        ]
+        + effect(scn)
+        + ["gain", "-n", "-2"]
+    )
     subprocess.run(argv, capture_output=True, text=True, check=True)
     return {"audio": "modulated.wav"}

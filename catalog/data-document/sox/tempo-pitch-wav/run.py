@@ -11,12 +11,31 @@ def command(scn, path):
         return f"{float(scn[key]):.6f}"
 
     return [
-        "sox", "-R", "-r", str(scn["rate"]), "-c", "1", "-b", "16", "-n", path,
-        "synth", f("duration_s"), str(scn["waveform"]), f("freq_hz"),
-        "tremolo", f("tremolo_hz"), f("tremolo_depth_pct"),
-        "tempo", MODES[str(scn["tempo_mode"])], f("tempo_factor"),
-        "pitch", f("pitch_cents"),
-        "gain", "-n", "-1",
+        "sox",
+        "-R",
+        "-r",
+        str(scn["rate"]),
+        "-c",
+        "1",
+        "-b",
+        "16",
+        "-n",
+        path,
+        "synth",
+        f("duration_s"),
+        str(scn["waveform"]),
+        f("freq_hz"),
+        "tremolo",
+        f("tremolo_hz"),
+        f("tremolo_depth_pct"),
+        "tempo",
+        MODES[str(scn["tempo_mode"])],
+        f("tempo_factor"),
+        "pitch",
+        f("pitch_cents"),
+        "gain",
+        "-n",
+        "-1",
     ]
 
 
