@@ -54,7 +54,7 @@ def convert(value, scn, stats):
     out = q.to(target)
     stats["converted"] += 1
     stats["kinds"].add(kind)
-    return {"value": float(out.magnitude), "unit": format(out.units, "~")}
+    return {"value": float(out.magnitude), "unit": format(out.units, "~"), "latex": format(out.units, "~L")}
 
 
 def toml_value(v):

@@ -28,6 +28,7 @@ def main(scn):
     raw = UREG.parse_expression(expr, **variables)
     value = raw.to(target)
     base_mag, base_units = raw.to_base_units().to_tuple()
+    compact = value.to_compact()
     return {
         "expression": expr,
         "value": float(value.magnitude),
@@ -38,4 +39,6 @@ def main(scn):
         "base_magnitude": float(base_mag),
         "base_units": [[name, float(exp)] for name, exp in base_units],
         "is_dimensionless": bool(raw.dimensionless),
+        "compact": [float(compact.magnitude), str(compact.units)],
+        "html": format(value, ".5g~H"),
     }

@@ -45,6 +45,5 @@ def main(scn):
         "end_points": float(ends.sum()),
         "branch_pixels": float(branches.sum()),
         "components": float(measure.label(skel, connectivity=2).max()),
-        "euler_number_mask": float(measure.euler_number(mask, connectivity=2)),
         "mean_skeleton_distance": float(dist[skel].mean()) if skel.any() else 0.0,
     }
