@@ -54,7 +54,13 @@ def convert(value, scn, stats):
     out = q.to(target)
     stats["converted"] += 1
     stats["kinds"].add(kind)
-    return {"value": float(out.magnitude), "unit": format(out.units, "~"), "latex": format(out.units, "~L")}
+    return {
+        "value": float(out.magnitude),
+        "unit": format(out.units, "~"),
+        "latex": format(out.units, "~L"),
+        "html": format(out.units, "~H"),
+        "pretty": format(out.units, "~P"),
+    }
 
 
 def toml_value(v):

@@ -41,4 +41,7 @@ def main(scn):
         "is_dimensionless": bool(raw.dimensionless),
         "compact": [float(compact.magnitude), str(compact.units)],
         "html": format(value, ".5g~H"),
+        "latex": format(value, ".5g~L"),
+        "siunitx": format(value, ".5g~Lx"),
+        "compatible_units": [] if target == "dimensionless" else sorted(map(str, UREG.get_compatible_units(target))),
     }

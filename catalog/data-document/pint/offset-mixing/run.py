@@ -14,12 +14,12 @@ def main(scn):
     flows = [Q(float(f), "kg/min") for f in scn["mass_flows_kg_per_min"][:n]]
     cp = Q(float(scn["cp"]), str(scn["cp_unit"]))
     capacity = [(f * cp).to("W/K") for f in flows]
-    total = sum(c.magnitude for c in capacity)
-    t_mix_k = sum(c.magnitude * t.to("K").magnitude for c, t in zip(capacity, temps)) / total
+    total = sum(capacity)  # pint adds the plain 0 that sum() starts from
+    t_mix_k = (sum(c * t.to("K") for c, t in zip(capacity, temps)) / total).m_as("K")
     t_mix = Q(t_mix_k, "K").to(t_unit)
     target = Q(float(scn["target"]), t_unit)
     rise = target - t_mix  # offset - offset: a delta quantity
-    duty = (Q(total, "W/K") * rise).to(str(scn["duty_unit"]))
+    duty = (total * rise).to(str(scn["duty_unit"]))
     spread = max(temps) - min(temps)
     return {
         "mixed_temperature": float(t_mix.magnitude),
@@ -27,7 +27,7 @@ def main(scn):
         "mixed_temperature_degF": float(t_mix.to("degF").magnitude),
         "temperature_rise": float(rise.to(DELTA[t_unit]).magnitude),
         "rise_units": str(rise.units),
-        "heat_capacity_rate_kW_per_K": total / 1000.0,
+        "heat_capacity_rate_kW_per_K": total.m_as("kW/K"),
         "duty": float(duty.magnitude),
         "inlet_spread_delta_degC": float(spread.to("delta_degC").magnitude),
         "target_plus_rise": float((target + rise).to(t_unit).magnitude),
