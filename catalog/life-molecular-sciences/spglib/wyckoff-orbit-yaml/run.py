@@ -94,6 +94,5 @@ def main(scn):
         "seed_point": p,
         "multiplicity": len(sites),
         "site_symmetry_order": n_ops // len(sites),
-        "cell_volume_A3": float(abs(np.linalg.det(np.array(lat)))),
         "structure": "structure.yaml",
     }
