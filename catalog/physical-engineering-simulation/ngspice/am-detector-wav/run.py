@@ -9,14 +9,17 @@ Entry workflow: main(dict) -> dict. Each call writes the netlist into a fresh te
 
 import os
 import re
+import struct
 import subprocess
 import tempfile
+import tomllib
+import wave
+from pathlib import Path
 
-import numpy as np
-import soundfile
-
-FULL_SCALE_V = 5.0
-STEPS_PER_CARRIER = 40
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+FULL_SCALE_V = CONSTANTS["FULL_SCALE_V"]
+STEPS_PER_CARRIER = CONSTANTS["STEPS_PER_CARRIER"]
 
 NETLIST = """* AM envelope detector
 .options reltol=1e-6 abstol=1e-12 vntol=1e-9
@@ -45,6 +48,24 @@ HARM1 = re.compile(r"^\s*1\s+([-+0-9.eE]+)\s+([-+0-9.eE]+)\s+([-+0-9.eE]+)", re.
 AVG = re.compile(r"^\s*vdet_avg\s*=\s*([-+0-9.eE]+)", re.M)
 
 
+
+def read_columns(path):
+    """Columns of an ngspice wrdata file (its header line skipped) as lists of floats."""
+    with open(path) as fh:
+        rows = [[float(v) for v in ln.split()] for ln in fh.readlines()[1:] if ln.strip()]
+    return [list(col) for col in zip(*rows)]
+
+
+def write_wav(path, samples, rate):
+    """Mono 32-bit PCM WAV (stdlib wave): each sample clipped to [-1, 1], times 2^31 - 1, rounded to an integer."""
+    frames = b"".join(struct.pack("<i", int(round(max(-1.0, min(1.0, s)) * 2147483647))) for s in samples)
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(4)
+        out.setframerate(rate)
+        out.writeframes(frames)
+
+
 def main(scn):
     fs, fc, mf = int(scn["sample_rate_Hz"]), float(scn["carrier_kHz"]) * 1e3, float(scn["tone_Hz"])
     tstop = int(scn["n_tone_cycles"]) / mf
@@ -59,18 +80,16 @@ def main(scn):
         out = os.path.join(tmp, "out.txt")
         if proc.returncode != 0 or not os.path.exists(out):
             raise RuntimeError(f"ngspice failed: {proc.stdout[-2000:]} {proc.stderr[-2000:]}")
-        data = np.loadtxt(out, skiprows=1)
+        t, vout, vdet = read_columns(out)
     thd, h1, avg = THD.findall(proc.stdout), HARM1.findall(proc.stdout), AVG.findall(proc.stdout)
     if not (thd and h1 and avg):
         raise RuntimeError("fourier/meas output missing")
-    vout = data[:, 1]
-    soundfile.write(os.path.join(os.environ["SWR_ARTIFACTS"], "demodulated.wav"), vout / FULL_SCALE_V, fs,
-                    subtype="FLOAT")
+    write_wav(os.path.join(os.environ["SWR_ARTIFACTS"], "demodulated.wav"), [x / FULL_SCALE_V for x in vout], fs)
     return {
-        "n_samples": int(vout.size),
+        "n_samples": len(vout),
         "tone_amplitude_V": float(h1[0][1]),
         "thd_percent": float(thd[0]),
         "detector_mean_second_half_V": float(avg[0]),
-        "out_peak_to_peak_V": float(vout.max() - vout.min()),
+        "out_peak_to_peak_V": max(vout) - min(vout),
         "audio": "demodulated.wav",
     }

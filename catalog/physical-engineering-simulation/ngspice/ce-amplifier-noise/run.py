@@ -15,8 +15,6 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-import numpy as np
-
 # The constants the instruction states, read from workflow.toml's [constants] (one source for both).
 CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 K_BOLTZMANN = CONSTANTS["K_BOLTZMANN"]
@@ -56,6 +54,25 @@ quit
 VAL = re.compile(r"^\s*(@q1\[ic\]|v\(c\)|v\(e\)|v\(b\)|gain_db|onoise_total|inoise_total)\s*=\s*([-+0-9.eE]+)", re.M)
 
 
+
+def read_columns(path):
+    """Columns of an ngspice wrdata file (its header line skipped) as lists of floats."""
+    with open(path) as fh:
+        rows = [[float(v) for v in ln.split()] for ln in fh.readlines()[1:] if ln.strip()]
+    return [list(col) for col in zip(*rows)]
+
+
+
+def interp(x, xs, ys):
+    """Linear interpolation of ys(xs) at x, xs increasing (the end values outside the range, as numpy.interp)."""
+    if x <= xs[0]:
+        return ys[0]
+    if x >= xs[-1]:
+        return ys[-1]
+    k = next(i for i in range(1, len(xs)) if xs[i] >= x)
+    return ys[k - 1] + (ys[k] - ys[k - 1]) * (x - xs[k - 1]) / (xs[k] - xs[k - 1])
+
+
 def main(scn):
     temp = float(scn["temperature_C"])
     rs = float(scn["source_R_ohm"])
@@ -69,15 +86,14 @@ def main(scn):
         path = os.path.join(tmp, "spec.txt")
         if proc.returncode != 0 or not os.path.exists(path):
             raise RuntimeError(f"ngspice failed: {proc.stdout[-2000:]} {proc.stderr[-2000:]}")
-        spec = np.loadtxt(path, skiprows=1)
+        f, onoise, inoise = read_columns(path)
     vals = {k: float(v) for k, v in VAL.findall(proc.stdout)}
     if len(vals) != 7:
         raise RuntimeError(f"values missing: {sorted(vals)}")
-    f, onoise, inoise = spec[:, 0], spec[:, 1], spec[:, 2]
-    in_1k = float(np.interp(3.0, np.log10(f), inoise))
-    t_k = temp + 273.15
+    in_1k = interp(3.0, [math.log10(x) for x in f], inoise)
+    t_k = temp + CONSTANTS["ZERO_CELSIUS_K"]
     nf_db = 10.0 * math.log10(in_1k ** 2 / (4.0 * K_BOLTZMANN * t_k * rs))
-    decades = [{"f_Hz": float(f[i]), "onoise_V_rtHz": float(onoise[i]), "inoise_V_rtHz": float(inoise[i])}
+    decades = [{"f_Hz": f[i], "onoise_V_rtHz": onoise[i], "inoise_V_rtHz": inoise[i]}
                for i in range(0, len(f), 10)]
     return {
         "ic_mA": vals["@q1[ic]"] * 1e3,

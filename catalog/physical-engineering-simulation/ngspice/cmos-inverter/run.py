@@ -12,8 +12,6 @@ import re
 import subprocess
 import tempfile
 
-import numpy as np
-
 NETLIST = """* CMOS inverter
 .options reltol=1e-7 abstol=1e-15 vntol=1e-10
 VDD vdd 0 {vdd:.12g}
@@ -45,6 +43,25 @@ MEAS = re.compile(r"^\s*(vm|tphl|tplh|tfall|trise|ipeak)\s*=\s*([-+0-9.eE]+)", r
 N_DC = 600
 
 
+
+def read_columns(path):
+    """Columns of an ngspice wrdata file (its header line skipped) as lists of floats."""
+    with open(path) as fh:
+        rows = [[float(v) for v in ln.split()] for ln in fh.readlines()[1:] if ln.strip()]
+    return [list(col) for col in zip(*rows)]
+
+
+
+def interp(x, xs, ys):
+    """Linear interpolation of ys(xs) at x, xs increasing (the end values outside the range, as numpy.interp)."""
+    if x <= xs[0]:
+        return ys[0]
+    if x >= xs[-1]:
+        return ys[-1]
+    k = next(i for i in range(1, len(xs)) if xs[i] >= x)
+    return ys[k - 1] + (ys[k] - ys[k - 1]) * (x - xs[k - 1]) / (xs[k] - xs[k - 1])
+
+
 def main(scn):
     vdd = float(scn["vdd_V"])
     period = float(scn["period_ns"]) * 1e-9
@@ -60,21 +77,20 @@ def main(scn):
         path = os.path.join(tmp, "vtc.txt")
         if proc.returncode != 0 or not os.path.exists(path):
             raise RuntimeError(f"ngspice failed: {proc.stdout[-2000:]} {proc.stderr[-2000:]}")
-        vtc = np.loadtxt(path, skiprows=1)
+        vin, vout, gain = read_columns(path)
     meas = {k: float(v) for k, v in MEAS.findall(proc.stdout)}
     missing = {"vm", "tphl", "tplh", "tfall", "trise", "ipeak"} - set(meas)
     if missing:
         raise RuntimeError(f"measurements missing: {sorted(missing)}")
-    vin, vout, gain = vtc[:, 0], vtc[:, 1], vtc[:, 2]
     # Unity-gain points: first and last sweep points where the slope reaches -1 (linear interpolation).
-    idx = np.nonzero(gain <= -1.0)[0]
+    idx = [i for i, g in enumerate(gain) if g <= -1.0]
     i0, i1 = idx[0], idx[-1]
-    vil = float(np.interp(-1.0, [gain[i0], gain[i0 - 1]], [vin[i0], vin[i0 - 1]]))
-    vih = float(np.interp(-1.0, [gain[i1], gain[i1 + 1]], [vin[i1], vin[i1 + 1]]))
-    voh, vol = float(np.interp(vil, vin, vout)), float(np.interp(vih, vin, vout))
+    vil = interp(-1.0, [gain[i0], gain[i0 - 1]], [vin[i0], vin[i0 - 1]])
+    vih = interp(-1.0, [gain[i1], gain[i1 + 1]], [vin[i1], vin[i1 + 1]])
+    voh, vol = interp(vil, vin, vout), interp(vih, vin, vout)
     return {
         "switching_threshold_V": meas["vm"],
-        "max_gain": float(-gain.min()),
+        "max_gain": -min(gain),
         "VIL_V": vil, "VIH_V": vih, "VOH_V": voh, "VOL_V": vol,
         "noise_margin_low_V": vil - vol,
         "noise_margin_high_V": voh - vih,

@@ -6,15 +6,19 @@ Entry workflow: main(dict) -> dict. Each call writes the netlist into a fresh te
 `ngspice -b` there; the WAV goes to $SWR_ARTIFACTS.
 """
 
+import math
 import os
 import re
+import struct
 import subprocess
 import tempfile
+import tomllib
+import wave
+from pathlib import Path
 
-import numpy as np
-import soundfile
-
-FULL_SCALE_V = 2.0
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+FULL_SCALE_V = CONSTANTS["FULL_SCALE_V"]
 
 NETLIST = """* diode clipper
 .options reltol=1e-6 abstol=1e-12 vntol=1e-9
@@ -38,6 +42,22 @@ quit
 THD = re.compile(r"THD:\s*([-+0-9.eE]+)\s*%")
 HARM = re.compile(r"^\s*([1-9])\s+([-+0-9.eE]+)\s+([-+0-9.eE]+)\s+([-+0-9.eE]+)\s+([-+0-9.eE]+)", re.M)
 
+
+def read_columns(path):
+    """Columns of an ngspice wrdata file (its header line skipped) as lists of floats."""
+    with open(path) as fh:
+        rows = [[float(v) for v in ln.split()] for ln in fh.readlines()[1:] if ln.strip()]
+    return [list(col) for col in zip(*rows)]
+
+
+def write_wav(path, samples, rate):
+    """Mono 32-bit PCM WAV (stdlib wave): each sample clipped to [-1, 1], times 2^31 - 1, rounded to an integer."""
+    frames = b"".join(struct.pack("<i", int(round(max(-1.0, min(1.0, s)) * 2147483647))) for s in samples)
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(4)
+        out.setframerate(rate)
+        out.writeframes(frames)
 
 def diode_strings(n_up, n_down):
     """Anti-parallel strings from out to ground: n_up diodes conducting on positive swings, n_down on negative."""
@@ -63,20 +83,19 @@ def main(scn):
         out = os.path.join(tmp, "out.txt")
         if proc.returncode != 0 or not os.path.exists(out):
             raise RuntimeError(f"ngspice failed: {proc.stdout[-2000:]} {proc.stderr[-2000:]}")
-        data = np.loadtxt(out, skiprows=1)
-    t, v = data[:, 0], data[:, 1]
-    soundfile.write(os.path.join(os.environ["SWR_ARTIFACTS"], "clipped.wav"), v / FULL_SCALE_V, fs, subtype="FLOAT")
+        t, v = read_columns(out)
+    write_wav(os.path.join(os.environ["SWR_ARTIFACTS"], "clipped.wav"), [x / FULL_SCALE_V for x in v], fs)
     thd = THD.findall(proc.stdout)
     harm = {int(h[0]): (float(h[2]), float(h[4])) for h in HARM.findall(proc.stdout)}
     if not thd or 1 not in harm:
         raise RuntimeError("fourier output missing")
-    last = t >= tstop - 1.0 / freq
+    last = [x for ti, x in zip(t, v) if ti >= tstop - 1.0 / freq]
     return {
-        "n_samples": int(v.size),
-        "peak_positive_V": float(v.max()),
-        "peak_negative_V": float(v.min()),
-        "rms_last_cycle_V": float(np.sqrt(np.mean(v[last] ** 2))),
-        "mean_last_cycle_V": float(np.mean(v[last])),
+        "n_samples": len(v),
+        "peak_positive_V": max(v),
+        "peak_negative_V": min(v),
+        "rms_last_cycle_V": math.sqrt(sum(x * x for x in last) / len(last)),
+        "mean_last_cycle_V": sum(last) / len(last),
         "thd_percent": float(thd[0]),
         "fundamental_amplitude_V": harm[1][0],
         "h3_normalized": harm[3][1],

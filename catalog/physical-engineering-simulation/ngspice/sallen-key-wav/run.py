@@ -9,14 +9,17 @@ Entry workflow: main(dict) -> dict. Each call writes the netlist into a fresh te
 import math
 import os
 import re
+import struct
 import subprocess
 import tempfile
+import tomllib
+import wave
+from pathlib import Path
 
-import numpy as np
-import soundfile
-
-R_OHM = 10000.0
-FULL_SCALE_V = 2.0
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+R_OHM = CONSTANTS["R_OHM"]
+FULL_SCALE_V = CONSTANTS["FULL_SCALE_V"]
 
 NETLIST = """* unity-gain Sallen-Key {kind}
 .options reltol=1e-7 abstol=1e-15 vntol=1e-10
@@ -47,6 +50,24 @@ quit
 MEAS = re.compile(r"^\s*(g1|g2|fc)\s*=\s*([-+0-9.eE]+)", re.M)
 
 
+
+def read_columns(path):
+    """Columns of an ngspice wrdata file (its header line skipped) as lists of floats."""
+    with open(path) as fh:
+        rows = [[float(v) for v in ln.split()] for ln in fh.readlines()[1:] if ln.strip()]
+    return [list(col) for col in zip(*rows)]
+
+
+def write_wav(path, samples, rate):
+    """Mono 32-bit PCM WAV (stdlib wave): each sample clipped to [-1, 1], times 2^31 - 1, rounded to an integer."""
+    frames = b"".join(struct.pack("<i", int(round(max(-1.0, min(1.0, s)) * 2147483647))) for s in samples)
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(4)
+        out.setframerate(rate)
+        out.writeframes(frames)
+
+
 def main(scn):
     fc, q, kind = float(scn["corner_Hz"]), float(scn["Q"]), str(scn["kind"])
     w = 2.0 * math.pi * fc
@@ -70,21 +91,19 @@ def main(scn):
         out = os.path.join(tmp, "out.txt")
         if proc.returncode != 0 or not os.path.exists(out):
             raise RuntimeError(f"ngspice failed: {proc.stdout[-2000:]} {proc.stderr[-2000:]}")
-        data = np.loadtxt(out, skiprows=1)
+        t, vout = read_columns(out)
     meas = {k: float(x) for k, x in MEAS.findall(proc.stdout)}
     if set(meas) != {"g1", "g2", "fc"}:
         raise RuntimeError(f"measurements missing: {sorted(meas)}")
-    vout = data[:, 1]
-    soundfile.write(os.path.join(os.environ["SWR_ARTIFACTS"], "filtered.wav"), vout / FULL_SCALE_V, fs,
-                    subtype="FLOAT")
-    half = data[:, 0] >= tstop / 2
+    write_wav(os.path.join(os.environ["SWR_ARTIFACTS"], "filtered.wav"), [x / FULL_SCALE_V for x in vout], fs)
+    half = [x for ti, x in zip(t, vout) if ti >= tstop / 2]
     return {
         "components": {k + ("_nF" if k[0] == "C" else "_ohm"): x * 1e9 if k[0] == "C" else x for k, x in zip(z, v)},
         "gain_tone1_dB": meas["g1"],
         "gain_tone2_dB": meas["g2"],
         "corner_3dB_Hz": meas["fc"],
-        "n_samples": int(vout.size),
-        "rms_second_half_V": float(np.sqrt(np.mean(vout[half] ** 2))),
-        "peak_abs_V": float(np.max(np.abs(vout))),
+        "n_samples": len(vout),
+        "rms_second_half_V": math.sqrt(sum(x * x for x in half) / len(half)),
+        "peak_abs_V": max(abs(x) for x in vout),
         "audio": "filtered.wav",
     }
