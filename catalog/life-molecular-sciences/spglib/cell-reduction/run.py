@@ -30,13 +30,24 @@ def parameters(rows):
     return {"a": la[0], "b": la[1], "c": la[2], "alpha": ang(1, 2), "beta": ang(0, 2), "gamma": ang(0, 1)}
 
 
+EPS = 1e-5  # tolerance passed to both reductions
+CENTRING = {  # rows of a primitive basis of the centred lattice, in units of the conventional rows
+    "P": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+    "I": [[-0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.5, 0.5, -0.5]],
+    "F": [[0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]],
+    "C": [[0.5, 0.5, 0], [-0.5, 0.5, 0], [0, 0, 1]],
+}
+
+
 def clean(rows):
     """Lattice rows rounded to 1e-10 A: entries that are zero up to rounding noise become exactly 0."""
     return [[round(float(v), 10) + 0.0 for v in row] for row in rows]
 
 
 def main(scn):
-    base = rows_from_parameters(*(float(scn[k]) for k in ("a_A", "b_A", "c_A", "alpha_deg", "beta_deg", "gamma_deg")))
+    conventional = rows_from_parameters(*(float(scn[k]) for k in ("a_A", "b_A", "c_A", "alpha_deg", "beta_deg",
+                                                                  "gamma_deg")))
+    base = np.array(CENTRING[str(scn["centring"])]) @ conventional
     s = [int(v) for v in scn["shear"]]
     t = np.array([[1, s[0], s[1]], [0, 1, s[2]], [0, 0, 1]])
     if bool(scn["left_handed"]):
@@ -44,7 +55,7 @@ def main(scn):
     skewed = t @ base
     out = {"input_lattice": clean(skewed), "input_parameters": parameters(skewed)}
     for name, fn in (("niggli", spglib.niggli_reduce), ("delaunay", spglib.delaunay_reduce)):
-        red = np.array(fn(skewed, eps=float(scn["eps"])))
+        red = np.array(fn(skewed, eps=EPS))
         m = np.rint(red @ np.linalg.inv(skewed)).astype(int)
         out[name] = {"lattice": clean(red), "parameters": parameters(red),
                      "transformation": m.tolist(), "det_transformation": int(round(np.linalg.det(m)))}
