@@ -6,9 +6,18 @@ Entry workflow: main(dict) -> dict.
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 import spglib
 
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+C = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
+# name -> (a in A, chalcogen height h in A); c is VACUUM_C_A. Layer-group symmetry does not depend on these lengths.
+GEOMETRY = {"graphene": (C["A_GRAPHENE"], 0.0), "hBN": (C["A_HBN"], 0.0),
+            "MoS2_2H": (C["A_MOS2_2H"], C["H_MOS2_2H"]), "MoS2_1T": (C["A_MOS2_1T"], C["H_MOS2_1T"])}
+VACUUM_C_A = C["VACUUM_C_A"]
 # name -> [(in-plane fractional a, b; z offset: ("b", k) k * buckling or ("h", k) k * chalcogen height; atomic number)]
 MONOLAYERS = {
     "graphene": [(1 / 3, 2 / 3, ("b", 0.5), 6), (2 / 3, 1 / 3, ("b", -0.5), 6)],
@@ -19,8 +28,10 @@ MONOLAYERS = {
 
 
 def main(scn):
-    a, c = float(scn["a_A"]), float(scn["vacuum_c_A"])
-    height = {"b": float(scn["buckling_A"]), "h": float(scn["chalcogen_height_A"])}
+    material = str(scn["material"])
+    a, h = GEOMETRY[material]
+    c = VACUUM_C_A
+    height = {"b": float(scn["buckling_A"]), "h": h}
     strain = float(scn["strain_x"])
     n1, n2 = (int(v) for v in scn["supercell"])
     lattice = [[a * n1 * (1 + strain), 0.0, 0.0], [-a * n2 / 2 * (1 + strain), a * n2 * math.sqrt(3) / 2, 0.0],
@@ -28,7 +39,7 @@ def main(scn):
     pos, nums = [], []
     for i in range(n1):
         for j in range(n2):
-            for fa, fb, (kind, k), z in MONOLAYERS[str(scn["material"])]:
+            for fa, fb, (kind, k), z in MONOLAYERS[material]:
                 pos.append([(fa + i) / n1, (fb + j) / n2, 0.5 + k * height[kind] / c])
                 nums.append(z)
     if bool(scn["displace_first_atom"]):
