@@ -10,6 +10,7 @@ import math
 import numpy as np
 import spglib
 
+A_A, B_A, C_A, BETA_DEG = 4.0, 4.8, 6.0, 105.0  # fixed conventional cell (the point group ignores the lengths)
 DEGENERATE = 1e-9  # relative eigenvalue difference below which two principal values are equal by symmetry
 
 
@@ -53,21 +54,23 @@ def main(scn):
     number = int(scn["space_group"])
     ops = spglib.get_symmetry_from_database(hall_of(number))
     symbol, pg_number, _ = spglib.get_pointgroup(ops["rotations"])
-    lattice = lattice_for(number, float(scn["a_A"]), float(scn["b_over_a"]), float(scn["c_over_a"]),
-                          float(scn["beta_deg"]))
+    lattice = lattice_for(number, A_A, B_A / A_A, C_A / A_A, BETA_DEG)
     rots = cartesian_rotations(ops["rotations"], lattice)
     rng = np.random.default_rng(int(scn["seed"]))
     noise = rng.normal(0.0, float(scn["noise"]), size=(3, 3))
-    measured = float(scn["mean_value"]) * np.eye(3) + 0.5 * (noise + noise.T)
+    general = bool(scn["antisymmetric"])
+    measured = float(scn["mean_value"]) * np.eye(3) + (noise if general else 0.5 * (noise + noise.T))
     sym = symmetrize(measured, rots)
     basis = []
     for i in range(3):
-        for j in range(i, 3):
+        for j in range(3 if general else i + 1):
             e = np.zeros((3, 3))
-            e[i, j] = e[j, i] = 1.0
+            e[i, j] = 1.0
+            if not general:
+                e[j, i] = 1.0
             basis.append(symmetrize(e, rots).ravel())
     n_indep = int(np.linalg.matrix_rank(np.array(basis), tol=1e-9))
-    ev = np.linalg.eigvalsh(sym)
+    ev = np.linalg.eigvalsh(0.5 * (sym + sym.T))
     scale = float(np.max(np.abs(ev)))
     distinct = 1 + sum(1 for k in range(2) if ev[k + 1] - ev[k] > DEGENERATE * scale)
     return {
@@ -79,5 +82,6 @@ def main(scn):
         "principal_values": [float(v) for v in ev],
         "optical_class": {1: "isotropic", 2: "uniaxial", 3: "biaxial"}[distinct],
         "n_independent_components": n_indep,
+        "antisymmetric_part_norm": round(float(np.linalg.norm(0.5 * (sym - sym.T))), 12) + 0.0,
         "removed_norm": float(np.linalg.norm(measured - sym)),
     }
