@@ -61,6 +61,7 @@ def main(scn):
         "n_magnetic_up": sum(1 for m in mags if m > 0),
         "n_magnetic_down": sum(1 for m in mags if m < 0),
         "net_moment_muB": mu * (sum(1 for m in signs if m > 0) - sum(1 for m in signs if m < 0)),
+        "total_abs_moment_muB": mu * sum(1 for m in signs if m != 0),
         "uni_number": int(ds.uni_number),
         "msg_type": int(ds.msg_type),
         "bns_number": t.bns_number,

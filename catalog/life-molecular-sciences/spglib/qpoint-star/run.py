@@ -52,6 +52,8 @@ def main(scn):
     irr, counts = np.unique(mapping, return_counts=True)
     rec_lat = np.linalg.inv(np.array(lattice, dtype=float)).T
     bz_grid, bz_map = spglib.relocate_BZ_grid_address(grid, mesh, rec_lat, is_shift=[0, 0, 0])
+    q_bz = [int(v) for v in bz_grid[gp]]  # the first prod(mesh) entries are the grid points' shortest images
+    q_len = float(np.linalg.norm(rec_lat.T @ (np.array(q_bz) / mesh)))
     return {
         "n_rotations": len(unique),
         "n_reciprocal_operations": len(recip),
@@ -64,4 +66,6 @@ def main(scn):
         "n_irreducible_under_little_group": len(irr),
         "irreducible_weights_descending": sorted((int(c) for c in counts), reverse=True),
         "n_bz_grid_addresses": int(len(bz_grid)),
+        "q_bz_address": q_bz,
+        "q_length_inv_A": q_len,
     }
