@@ -1,6 +1,6 @@
 """Temperature behaviour of a bandgap voltage-reference core with ngspice in batch mode: two diode-connected BJTs of
 area ratio N biased by equal currents give a CTAT base-emitter voltage and a PTAT difference; a behavioural source
-adds them with gain K; a `dc temp` sweep gives the reference voltage from -40 to 125 degC, from which the designer
+adds them with gain K; a `dc temp` sweep over the industrial range gives the reference voltage, from which the designer
 reads the temperature coefficient (box method), the curvature peak and the PTAT slope.
 
 Entry workflow: main(dict) -> dict. Each call writes the netlist into a fresh temporary directory and runs
