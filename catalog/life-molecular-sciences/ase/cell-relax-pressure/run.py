@@ -1,5 +1,5 @@
 """Variable-cell relaxation of a distorted metal crystal under hydrostatic pressure with ASE (ase.filters
-FrechetCellFilter with scalar_pressure and optionally hydrostatic_strain, ase.optimize.LBFGS, Atoms.get_stress, Cell.cellpar) and EMT,
+UnitCellFilter with scalar_pressure and optionally hydrostatic_strain, ase.optimize.LBFGS, Atoms.get_stress, Cell.cellpar) and EMT,
 as a materials scientist finds the equilibrium lattice and enthalpy of a phase at a given pressure.
 
 Entry workflow: main(dict) -> dict.
@@ -9,7 +9,7 @@ import numpy as np
 from ase.build import bulk
 from ase.calculators.emt import EMT
 from ase.data import atomic_numbers, reference_states
-from ase.filters import FrechetCellFilter
+from ase.filters import UnitCellFilter
 from ase.optimize import LBFGS
 from ase.units import GPa
 
@@ -28,7 +28,7 @@ def main(scn):
     atoms.calc = EMT()
     e_start = atoms.get_potential_energy()
     p = float(scn["pressure_GPa"]) * GPa
-    filt = FrechetCellFilter(atoms, scalar_pressure=p, hydrostatic_strain=bool(scn["hydrostatic_strain"]))
+    filt = UnitCellFilter(atoms, scalar_pressure=p, hydrostatic_strain=bool(scn["hydrostatic_strain"]))
     LBFGS(filt, logfile=None).run(fmax=FMAX, steps=MAX_STEPS)
     a, b, c, alpha, beta, gamma = (float(v) for v in atoms.cell.cellpar())
     energy = float(atoms.get_potential_energy())
