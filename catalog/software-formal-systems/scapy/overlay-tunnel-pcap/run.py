@@ -1,0 +1,65 @@
+"""Tenant traffic carried over an overlay network, built with scapy: inner Ethernet frames between virtual machines
+encapsulated either in VXLAN (scapy.layers.vxlan, UDP 4789, source port from a hash of the inner flow) or in GRE with
+transparent Ethernet bridging and a key (scapy.layers.l2.GRE); outer frames larger than the underlay MTU counted;
+written as a classic pcap with scapy.utils.wrpcap."""
+
+import os
+import random
+import zlib
+from decimal import Decimal
+
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import GRE, Ether
+from scapy.layers.vxlan import VXLAN
+from scapy.utils import wrpcap
+
+VTEP = [("02:00:00:00:e0:01", "203.0.113.1"), ("02:00:00:00:e0:02", "203.0.113.2")]
+
+
+def entropy_port(src, dst, sport, dport):
+    """VXLAN outer source port: 49152 + crc32 of the inner flow's 'src|dst|17|sport|dport' mod 16384 (RFC 7348 5)."""
+    return 49152 + zlib.crc32(f"{src}|{dst}|17|{sport}|{dport}".encode()) % 16384
+
+
+def main(scn):
+    rng = random.Random(int(scn["seed"]))
+    vni, tunnel, mtu = int(scn["vni"]), str(scn["tunnel"]), int(scn["underlay_mtu"])
+    t_us = int(scn["start_time_s"]) * 10**6
+    flows = []
+    for _ in range(int(scn["n_flows"])):
+        a, b = rng.sample(range(2, 30), 2)
+        flows.append({"side": rng.randrange(2), "src": f"172.16.{vni % 256}.{a}", "dst": f"172.16.{vni % 256}.{b}",
+                      "sport": rng.randint(1024, 65535), "dport": rng.choice([53, 443, 5201, 8472]),
+                      "mac_src": f"02:42:ac:10:00:{a:02x}", "mac_dst": f"02:42:ac:10:00:{b:02x}"})
+    frames, oversize, inner_bytes = [], 0, 0
+    for k in range(int(scn["packets_per_flow"])):
+        for f in flows:
+            size = rng.randint(0, int(scn["max_payload"]))
+            inner = (Ether(src=f["mac_src"], dst=f["mac_dst"]) / IP(src=f["src"], dst=f["dst"], ttl=64)
+                     / UDP(sport=f["sport"], dport=f["dport"]) / bytes(size))
+            (smac, sip), (dmac, dip) = VTEP[f["side"]], VTEP[1 - f["side"]]
+            outer = Ether(src=smac, dst=dmac) / IP(src=sip, dst=dip, ttl=64, flags="DF")
+            if tunnel == "vxlan":
+                pkt = outer / UDP(sport=entropy_port(f["src"], f["dst"], f["sport"], f["dport"]), dport=4789) \
+                    / VXLAN(flags=0x08, vni=vni) / inner
+            else:
+                pkt = outer / GRE(proto=0x6558, key_present=1, key=vni) / inner
+            pkt = Ether(bytes(pkt))  # lengths and checksums filled in
+            pkt.time = Decimal(t_us) / 10**6
+            t_us += int(scn["gap_us"])
+            frames.append(pkt)
+            inner_bytes += len(inner)
+            oversize += pkt[IP].len > mtu
+    wrpcap(os.path.join(os.environ["SWR_ARTIFACTS"], "overlay.pcap"), frames)
+    outer_bytes = sum(len(p) for p in frames)
+    return {"capture": "overlay.pcap", "n_packets": len(frames), "oversize_frames": int(oversize),
+            "inner_bytes": inner_bytes, "outer_bytes": outer_bytes,
+            "overhead_fraction": (outer_bytes - inner_bytes) / outer_bytes}
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    json.dump(main(json.load(sys.stdin)), sys.stdout)
+    sys.stdout.write("\n")
