@@ -1,6 +1,7 @@
 """A router's NetFlow v5 export built with scapy (scapy.layers.netflow: NetflowHeader, NetflowHeaderV5 and
 NetflowRecordV5): flows drawn from parameters, ordered by their end, packed into export datagrams with the v5 header's
-uptime, wall time, flow sequence and sampling fields; written as a classic pcap with scapy.utils.wrpcap."""
+uptime, wall time, flow sequence and sampling fields; written as a classic pcap with scapy.utils.wrpcap, then read
+back as a collector does (scapy.utils.PcapReader dissecting every datagram) to account the traffic."""
 
 import os
 import random
@@ -9,7 +10,7 @@ from decimal import Decimal
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.layers.netflow import NetflowHeader, NetflowHeaderV5, NetflowRecordV5
-from scapy.utils import wrpcap
+from scapy.utils import PcapReader, wrpcap
 
 EXPORTER = ("02:00:00:00:08:01", "192.0.2.1")
 COLLECTOR = ("02:00:00:00:08:02", "192.0.2.50")
@@ -60,19 +61,39 @@ def main(scn):
         pkt = Ether(bytes(Ether(src=EXPORTER[0], dst=COLLECTOR[0]) / IP(src=EXPORTER[1], dst=COLLECTOR[1], ttl=64)
                           / UDP(sport=int(scn["exporter_port"]), dport=2055) / pdu))
         pkt.time = Decimal(wall_ms) / 1000
-        frames.append(pkt)
+        if i // per + 1 != int(scn["dropped_datagram"]):  # a datagram lost on the way is not captured
+            frames.append(pkt)
         sent += len(chunk)
-    wrpcap(os.path.join(os.environ["SWR_ARTIFACTS"], "netflow.pcap"), frames)
+    path = os.path.join(os.environ["SWR_ARTIFACTS"], "netflow.pcap")
+    wrpcap(path, frames)
+    return {"capture": "netflow.pcap", **collect(path)}
+
+
+def collect(path):
+    """What a collector accounts from the capture: every datagram dissected, its records summed."""
     octets: dict[str, int] = {}
-    for f in recs:
-        octets[f["src"]] = octets.get(f["src"], 0) + f["dOctets"]
+    datagrams, packets, total, tcp, lost = 0, 0, 0, 0, 0
+    expected = 0
+    with PcapReader(path) as reader:
+        for pkt in reader:
+            head = pkt[NetflowHeaderV5]
+            lost += head.flowSequence - expected
+            expected = head.flowSequence + head.count
+            datagrams += 1
+            rec = head.payload
+            while isinstance(rec, NetflowRecordV5):
+                octets[rec.src] = octets.get(rec.src, 0) + rec.dOctets
+                packets += rec.dpkts
+                total += rec.dOctets
+                tcp += rec.prot == 6
+                rec = rec.payload
     top = max(sorted(octets), key=lambda s: octets[s]) if octets else None
     return {
-        "capture": "netflow.pcap",
-        "datagrams": len(frames),
-        "total_packets": sum(f["dpkts"] for f in recs),
-        "total_octets": sum(f["dOctets"] for f in recs),
-        "tcp_flows": sum(1 for f in recs if f["prot"] == 6),
+        "datagrams_received": datagrams,
+        "total_packets": packets,
+        "total_octets": total,
+        "tcp_flows": tcp,
+        "sequence_gaps": lost,
         "top_talker": top,
         "top_talker_octets": octets.get(top, 0),
     }
