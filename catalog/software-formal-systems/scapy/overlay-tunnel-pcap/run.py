@@ -5,20 +5,25 @@ written as a classic pcap with scapy.utils.wrpcap."""
 
 import os
 import random
+import tomllib
 import zlib
 from decimal import Decimal
+from pathlib import Path
 
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import GRE, Ether
 from scapy.layers.vxlan import VXLAN
 from scapy.utils import wrpcap
 
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 VTEP = [("02:00:00:00:e0:01", "203.0.113.1"), ("02:00:00:00:e0:02", "203.0.113.2")]
 
 
 def entropy_port(src, dst, sport, dport):
-    """VXLAN outer source port: 49152 + crc32 of the inner flow's 'src|dst|17|sport|dport' mod 16384 (RFC 7348 5)."""
-    return 49152 + zlib.crc32(f"{src}|{dst}|17|{sport}|{dport}".encode()) % 16384
+    """VXLAN outer source port: a base + crc32 of the inner flow's 'src|dst|17|sport|dport' mod a span (RFC 7348 5)."""
+    key = f"{src}|{dst}|17|{sport}|{dport}".encode()
+    return int(CONSTANTS["ENTROPY_PORT_BASE"]) + zlib.crc32(key) % int(CONSTANTS["ENTROPY_PORT_SPAN"])
 
 
 def main(scn):
@@ -29,7 +34,7 @@ def main(scn):
     for _ in range(int(scn["n_flows"])):
         a, b = rng.sample(range(2, 30), 2)
         flows.append({"side": rng.randrange(2), "src": f"172.16.{vni % 256}.{a}", "dst": f"172.16.{vni % 256}.{b}",
-                      "sport": rng.randint(1024, 65535), "dport": rng.choice([53, 443, 5201, 8472]),
+                      "sport": rng.randint(1024, int(CONSTANTS["PORT_MAX"])), "dport": rng.choice([53, 443, 5201, 8472]),
                       "mac_src": f"02:42:ac:10:00:{a:02x}", "mac_dst": f"02:42:ac:10:00:{b:02x}"})
     frames, oversize, inner_bytes = [], 0, 0
     for k in range(int(scn["packets_per_flow"])):

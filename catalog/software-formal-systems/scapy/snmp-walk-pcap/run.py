@@ -4,7 +4,9 @@ requests under SNMPv2c (ending with endOfMibView), and the agent's responses; wr
 
 import os
 import random
+import tomllib
 from decimal import Decimal
+from pathlib import Path
 
 from scapy.asn1.asn1 import ASN1_COUNTER32, ASN1_GAUGE32, ASN1_INTEGER, ASN1_NULL, ASN1_OID, ASN1_STRING
 from scapy.layers.inet import IP, UDP
@@ -12,6 +14,8 @@ from scapy.layers.l2 import Ether
 from scapy.layers.snmp import SNMP, SNMPbulk, SNMPnext, SNMPresponse, SNMPvarbind
 from scapy.utils import wrpcap
 
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 IF_ENTRY = "1.3.6.1.2.1.2.2.1"
 COLUMNS = {"ifDescr": 2, "ifSpeed": 5, "ifOperStatus": 8, "ifInOctets": 10, "ifOutOctets": 16}
 MANAGER = ("02:00:00:00:16:01", "192.0.2.10")
@@ -36,7 +40,7 @@ def main(scn):
     rng = random.Random(int(scn["seed"]))
     column, n = str(scn["column"]), int(scn["n_interfaces"])
     base = f"{IF_ENTRY}.{COLUMNS[column]}"
-    port = rng.randint(49152, 65535)
+    port = rng.randint(int(CONSTANTS["EPHEMERAL_PORT_MIN"]), int(CONSTANTS["EPHEMERAL_PORT_MAX"]))
     req_id = rng.randrange(1, 1 << 31)
     table = [draw(column, i, rng) for i in range(1, n + 1)]
     v2c = scn["version"] == "v2c"
