@@ -1,6 +1,6 @@
 """A helical (optionally tapered) gear blank meshed with ezdxf's render forms: the gear outline of
 ezdxf.render.forms.gear extruded along z with a twist and a scale (forms.extrude_twist_scale), checked with
-MeshDiagnose (volume, surface area, Euler characteristic, closed surface) and written as binary STL
+MeshDiagnose (element counts, closed surface) and written as binary STL
 (ezdxf.addons.meshex.stl_dumpb).
 
 Entry workflow: main() builds new meshes per call and never mutates module state.
@@ -38,10 +38,7 @@ def main(scn: dict) -> dict:
         "vertices": diag.n_vertices,
         "faces": diag.n_faces,
         "edges": diag.n_edges,
-        "euler_characteristic": diag.euler_characteristic,
         "closed_surface": diag.is_closed_surface,
-        "volume": float(abs(diag.volume())),
-        "surface_area": float(diag.surface_area()),
         "bbox": [list(box.extmin.xyz), list(box.extmax.xyz)],
     }
 
