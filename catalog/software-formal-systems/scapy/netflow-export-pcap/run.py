@@ -1,7 +1,7 @@
 """A router's NetFlow v5 export built with scapy (scapy.layers.netflow: NetflowHeader, NetflowHeaderV5 and
 NetflowRecordV5): flows drawn from parameters, ordered by their end, packed into export datagrams with the v5 header's
-uptime, wall time, flow sequence and sampling fields; written as a classic pcap with scapy.utils.wrpcap, then read
-back as a collector does (scapy.utils.PcapReader dissecting every datagram) to account the traffic."""
+uptime, wall time, flow sequence and sampling fields; written as pcapng with scapy.utils.wrpcapng, then read back
+as a collector does (scapy.utils.PcapNgReader dissecting every datagram) to account the traffic."""
 
 import os
 import random
@@ -10,7 +10,7 @@ from decimal import Decimal
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.layers.netflow import NetflowHeader, NetflowHeaderV5, NetflowRecordV5
-from scapy.utils import PcapReader, wrpcap
+from scapy.utils import PcapNgReader, wrpcapng
 
 EXPORTER = ("02:00:00:00:08:01", "192.0.2.1")
 COLLECTOR = ("02:00:00:00:08:02", "192.0.2.50")
@@ -64,9 +64,9 @@ def main(scn):
         if i // per + 1 != int(scn["dropped_datagram"]):  # a datagram lost on the way is not captured
             frames.append(pkt)
         sent += len(chunk)
-    path = os.path.join(os.environ["SWR_ARTIFACTS"], "netflow.pcap")
-    wrpcap(path, frames)
-    return {"capture": "netflow.pcap", **collect(path)}
+    path = os.path.join(os.environ["SWR_ARTIFACTS"], "netflow.pcapng")
+    wrpcapng(path, frames)
+    return {"capture": "netflow.pcapng", **collect(path)}
 
 
 def collect(path):
@@ -74,7 +74,7 @@ def collect(path):
     octets: dict[str, int] = {}
     datagrams, packets, total, tcp, lost = 0, 0, 0, 0, 0
     expected = 0
-    with PcapReader(path) as reader:
+    with PcapNgReader(path) as reader:
         for pkt in reader:
             head = pkt[NetflowHeaderV5]
             lost += head.flowSequence - expected
@@ -87,7 +87,7 @@ def collect(path):
                 total += rec.dOctets
                 tcp += rec.prot == 6
                 rec = rec.payload
-    top = max(sorted(octets), key=lambda s: octets[s]) if octets else None
+    top = max(sorted(octets), key=lambda s: octets[s]) if octets else ""
     return {
         "datagrams_received": datagrams,
         "total_packets": packets,

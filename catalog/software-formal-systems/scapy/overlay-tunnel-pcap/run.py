@@ -1,7 +1,8 @@
 """Tenant traffic carried over an overlay network, built with scapy: inner Ethernet frames between virtual machines
 encapsulated either in VXLAN (scapy.layers.vxlan, UDP 4789, source port from a hash of the inner flow) or in GRE with
 transparent Ethernet bridging and a key (scapy.layers.l2.GRE); outer frames larger than the underlay MTU counted;
-written as a classic pcap with scapy.utils.wrpcap."""
+written as a classic pcap with scapy.utils.wrpcap; the captured frames decapsulated again and the tenant's
+conversations extracted with scapy.plist.PacketList.sessions()."""
 
 import os
 import random
@@ -13,6 +14,7 @@ from pathlib import Path
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import GRE, Ether
 from scapy.layers.vxlan import VXLAN
+from scapy.plist import PacketList
 from scapy.utils import wrpcap
 
 # The constants the instruction states, read from workflow.toml's [constants] (one source for both).
@@ -34,7 +36,7 @@ def main(scn):
     for _ in range(int(scn["n_flows"])):
         a, b = rng.sample(range(2, 30), 2)
         flows.append({"side": rng.randrange(2), "src": f"172.16.{vni % 256}.{a}", "dst": f"172.16.{vni % 256}.{b}",
-                      "sport": rng.randint(1024, int(CONSTANTS["PORT_MAX"])), "dport": rng.choice([53, 443, 5201, 8472]),
+                      "sport": rng.randint(1024, int(CONSTANTS["PORT_MAX"])), "dport": rng.choice([53, 123, 443, 5201]),
                       "mac_src": f"02:42:ac:10:00:{a:02x}", "mac_dst": f"02:42:ac:10:00:{b:02x}"})
     frames, oversize, inner_bytes = [], 0, 0
     for k in range(int(scn["packets_per_flow"])):
@@ -57,9 +59,11 @@ def main(scn):
             oversize += pkt[IP].len > mtu
     wrpcap(os.path.join(os.environ["SWR_ARTIFACTS"], "overlay.pcap"), frames)
     outer_bytes = sum(len(p) for p in frames)
+    inner_frames = PacketList([p[VXLAN].payload if VXLAN in p else p[GRE].payload for p in frames])
+    sessions = [[key, len(pkts)] for key, pkts in sorted(inner_frames.sessions().items())]
     return {"capture": "overlay.pcap", "n_packets": len(frames), "oversize_frames": int(oversize),
             "inner_bytes": inner_bytes, "outer_bytes": outer_bytes,
-            "overhead_fraction": (outer_bytes - inner_bytes) / outer_bytes}
+            "overhead_fraction": (outer_bytes - inner_bytes) / outer_bytes, "tenant_sessions": sessions}
 
 
 if __name__ == "__main__":
