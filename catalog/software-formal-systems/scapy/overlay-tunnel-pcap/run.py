@@ -1,8 +1,8 @@
 """Tenant traffic carried over an overlay network, built with scapy: inner Ethernet frames between virtual machines
 encapsulated either in VXLAN (scapy.layers.vxlan, UDP 4789, source port from a hash of the inner flow) or in GRE with
 transparent Ethernet bridging and a key (scapy.layers.l2.GRE); outer frames larger than the underlay MTU counted;
-written as a classic pcap with scapy.utils.wrpcap; the captured frames decapsulated again and the tenant's
-conversations extracted with scapy.plist.PacketList.sessions()."""
+written as a classic pcap with scapy.utils.wrpcap; the capture read back (scapy.utils.rdpcap), its frames
+decapsulated again and the tenant's conversations extracted with scapy.plist.PacketList.sessions()."""
 
 import os
 import random
@@ -15,7 +15,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import GRE, Ether
 from scapy.layers.vxlan import VXLAN
 from scapy.plist import PacketList
-from scapy.utils import wrpcap
+from scapy.utils import rdpcap, wrpcap
 
 # The constants the instruction states, read from workflow.toml's [constants] (one source for both).
 CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
@@ -57,9 +57,11 @@ def main(scn):
             frames.append(pkt)
             inner_bytes += len(inner)
             oversize += pkt[IP].len > mtu
-    wrpcap(os.path.join(os.environ["SWR_ARTIFACTS"], "overlay.pcap"), frames)
+    path = os.path.join(os.environ["SWR_ARTIFACTS"], "overlay.pcap")
+    wrpcap(path, frames)
     outer_bytes = sum(len(p) for p in frames)
-    inner_frames = PacketList([p[VXLAN].payload if VXLAN in p else p[GRE].payload for p in frames])
+    captured = rdpcap(path)  # what the monitor sees: the file, dissected afresh
+    inner_frames = PacketList([p[VXLAN].payload if VXLAN in p else p[GRE].payload for p in captured])
     sessions = [[key, len(pkts)] for key, pkts in sorted(inner_frames.sessions().items())]
     return {"capture": "overlay.pcap", "n_packets": len(frames), "oversize_frames": int(oversize),
             "inner_bytes": inner_bytes, "outer_bytes": outer_bytes,
