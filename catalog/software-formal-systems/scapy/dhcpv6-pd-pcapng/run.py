@@ -11,9 +11,22 @@ from decimal import Decimal
 from pathlib import Path
 
 from scapy.layers.dhcp6 import (
-    DHCP6_Advertise, DHCP6_Reply, DHCP6_Request, DHCP6_Solicit, DHCP6OptClientId, DHCP6OptDNSServers,
-    DHCP6OptElapsedTime, DHCP6OptIA_NA, DHCP6OptIA_PD, DHCP6OptIAAddress, DHCP6OptIAPrefix, DHCP6OptOptReq,
-    DHCP6OptRapidCommit, DHCP6OptServerId, DUID_LL, DUID_LLT,
+    DUID_LL,
+    DUID_LLT,
+    DHCP6_Advertise,
+    DHCP6_Reply,
+    DHCP6_Request,
+    DHCP6_Solicit,
+    DHCP6OptClientId,
+    DHCP6OptDNSServers,
+    DHCP6OptElapsedTime,
+    DHCP6OptIA_NA,
+    DHCP6OptIA_PD,
+    DHCP6OptIAAddress,
+    DHCP6OptIAPrefix,
+    DHCP6OptOptReq,
+    DHCP6OptRapidCommit,
+    DHCP6OptServerId,
 )
 from scapy.layers.inet import UDP
 from scapy.layers.inet6 import IPv6
@@ -34,7 +47,8 @@ def main(scn):
     trid, iaid_na, iaid_pd = rng.randrange(1 << 24), rng.randrange(1 << 32), rng.randrange(1 << 32)
     address = str(ADDRESS_POOL.network_address + rng.randrange(1, 1 << 16))
     plen = int(scn["pd_length"])
-    prefix = ipaddress.IPv6Network((int(PD_POOL.network_address) + (rng.randrange(1 << (plen - 40)) << (128 - plen)), plen))
+    offset = rng.randrange(1 << (plen - 40)) << (128 - plen)
+    prefix = ipaddress.IPv6Network((int(PD_POOL.network_address) + offset, plen))
     valid = int(scn["valid_lifetime_s"])
     preferred = valid // 2
     t1, t2 = preferred // 2, preferred * 4 // 5
@@ -62,7 +76,8 @@ def main(scn):
         if msg is DHCP6_Solicit and scn["rapid_commit"]:
             body = body / DHCP6OptRapidCommit()
         body = body / DHCP6OptOptReq(reqopts=[23])
-        frame(Ether(src=mac, dst="33:33:00:01:00:02") / IPv6(src=ll, dst="ff02::1:2", hlim=1) / UDP(sport=546, dport=547)
+        frame(Ether(src=mac, dst="33:33:00:01:00:02") / IPv6(src=ll, dst="ff02::1:2", hlim=1)
+              / UDP(sport=546, dport=547)
               / body)
 
     def from_server(msg):

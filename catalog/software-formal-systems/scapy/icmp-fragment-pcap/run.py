@@ -37,7 +37,8 @@ def main(scn):
 
     start = t0_us
     if scn["df_probe"]:
-        probe = IP(src=HOST[1], dst=PEER[1], id=ip_id["h"], ttl=64, flags="DF") / ICMP(id=icmp_id, seq=0) / (b"\0" * mtu)
+        probe = (IP(src=HOST[1], dst=PEER[1], id=ip_id["h"], ttl=64, flags="DF") / ICMP(id=icmp_id, seq=0)
+                 / (b"\0" * mtu))
         ip_id["h"] += 1
         t = emit(HOST, ROUTER, probe, start)
         quoted = bytes(IP(bytes(probe)))[:28]

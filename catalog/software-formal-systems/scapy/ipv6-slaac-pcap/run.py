@@ -10,8 +10,17 @@ import socket
 from decimal import Decimal
 
 from scapy.layers.inet6 import (
-    ICMPv6EchoReply, ICMPv6EchoRequest, ICMPv6ND_NA, ICMPv6ND_NS, ICMPv6ND_RA, ICMPv6ND_RS, ICMPv6NDOptDstLLAddr,
-    ICMPv6NDOptMTU, ICMPv6NDOptPrefixInfo, ICMPv6NDOptSrcLLAddr, IPv6,
+    ICMPv6EchoReply,
+    ICMPv6EchoRequest,
+    ICMPv6ND_NA,
+    ICMPv6ND_NS,
+    ICMPv6ND_RA,
+    ICMPv6ND_RS,
+    ICMPv6NDOptDstLLAddr,
+    ICMPv6NDOptMTU,
+    ICMPv6NDOptPrefixInfo,
+    ICMPv6NDOptSrcLLAddr,
+    IPv6,
 )
 from scapy.layers.l2 import Ether
 from scapy.pton_ntop import inet_ntop, inet_pton

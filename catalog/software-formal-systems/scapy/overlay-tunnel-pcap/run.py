@@ -39,7 +39,7 @@ def main(scn):
                       "sport": rng.randint(1024, int(CONSTANTS["PORT_MAX"])), "dport": rng.choice([53, 123, 443, 5201]),
                       "mac_src": f"02:42:ac:10:00:{a:02x}", "mac_dst": f"02:42:ac:10:00:{b:02x}"})
     frames, oversize, inner_bytes = [], 0, 0
-    for k in range(int(scn["packets_per_flow"])):
+    for _round in range(int(scn["packets_per_flow"])):
         for f in flows:
             size = rng.randint(0, int(scn["max_payload"]))
             inner = (Ether(src=f["mac_src"], dst=f["mac_dst"]) / IP(src=f["src"], dst=f["dst"], ttl=64)

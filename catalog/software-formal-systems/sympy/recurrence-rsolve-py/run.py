@@ -1,5 +1,6 @@
 """A linear recurrence with constant coefficients solved in closed form by sympy.rsolve, its partial sums by
-sympy.summation over a concrete range, and the closed form printed as a Python function (sympy.printing.pycode) graded by running it."""
+sympy.summation over a concrete range, and the closed form printed as a Python function (sympy.printing.pycode)
+graded by running it."""
 
 import os
 

@@ -40,10 +40,11 @@ def main(scn: dict) -> dict:
                            override=override, dxfattribs=attribs),
     ]
     if scn["angular"]:
-        rad = math.hypot(w, h) / 3.0
-        dims.append(msp.add_angular_dim_3p(base=(rad * math.cos(math.atan2(h, w) / 2), rad * math.sin(math.atan2(h, w) / 2)),
+        rad, half = math.hypot(w, h) / 3.0, math.atan2(h, w) / 2
+        dims.append(msp.add_angular_dim_3p(base=(rad * math.cos(half), rad * math.sin(half)),
                                            center=(0, 0), p1=(w, 0), p2=(w, h), dimstyle="EZ_CURVED",
-                                           override={"dimdec": int(scn["decimals"]), "dimtxt": float(scn["text_height"])},
+                                           override={"dimdec": int(scn["decimals"]),
+                                                     "dimtxt": float(scn["text_height"])},
                                            dxfattribs=attribs))
     for d in dims:
         d.render()

@@ -6,7 +6,6 @@ metadata (no timestamp or GUID).
 """
 
 import io
-import math
 import os
 import random
 

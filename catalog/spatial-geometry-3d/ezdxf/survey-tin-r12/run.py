@@ -31,7 +31,7 @@ def main(scn: dict) -> dict:
     nx, ny, dec = int(scn["nx"]), int(scn["ny"]), int(scn["label_decimals"])
     path = os.path.join(os.environ["SWR_ARTIFACTS"], "survey.dxf")
     with r12writer(path) as dxf:
-        for (i, j), (x, y, z) in sorted(pts.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        for _ij, (x, y, z) in sorted(pts.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             dxf.add_point((x, y, z), layer="SURVEY")
             dxf.add_text(f"{z:.{dec}f}", insert=(x + 0.5, y + 0.5), height=float(scn["label_height"]), layer="LABELS")
         for j in range(ny - 1):

@@ -1,7 +1,7 @@
 """Placing planar geometry in 3D with ezdxf's coordinate systems: a UCS built from an origin and rotations
 (ezdxf.math.UCS), entities transformed in place by a Matrix44 (ezdxf.transform.inplace: a CIRCLE or ARC becomes an
-ELLIPSE under a non-uniform scale), their OCS extrusion vectors and WCS points (ezdxf.math.OCS), bounding boxes (ezdxf.bbox), written
-as DXF text with ezdxf's fixed metadata (no timestamp or GUID).
+ELLIPSE under a non-uniform scale), their OCS extrusion vectors and WCS points (ezdxf.math.OCS), bounding boxes
+(ezdxf.bbox), written as DXF text with ezdxf's fixed metadata (no timestamp or GUID).
 """
 
 import io
@@ -33,7 +33,8 @@ def main(scn: dict) -> dict:
     doc.write(stream)
     with open(os.path.join(os.environ["SWR_ARTIFACTS"], "placed.dxf"), "w", encoding="utf-8", newline="") as fh:
         fh.write(stream.getvalue())
-    ellipse = next((e for e in ents if e.dxftype() == "ELLIPSE" and abs(e.dxf.end_param - e.dxf.start_param) > 6.28), None)
+    full = [e for e in ents if e.dxftype() == "ELLIPSE" and abs(e.dxf.end_param - e.dxf.start_param) > 6.28]
+    ellipse = full[0] if full else None
     poly = next(e for e in ents if e.dxftype() == "LWPOLYLINE")
     ocs = OCS(poly.dxf.extrusion)
     corners = [list(ocs.to_wcs((x, y, poly.dxf.elevation)).xyz) for x, y in poly.get_points("xy")]

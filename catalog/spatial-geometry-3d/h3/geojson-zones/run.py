@@ -52,7 +52,8 @@ def main(s: dict) -> dict:
         "cells_per_zone": per_zone,
         "hole_cells": hole_cells,
         "area_km2": sum(h3.cell_area(c, unit="km^2") for c in cells),
-        "shape_rings": sum(len(p) for p in back["coordinates"]) if back["type"] == "MultiPolygon" else len(back["coordinates"]),
+        "shape_rings": (sum(len(p) for p in back["coordinates"]) if back["type"] == "MultiPolygon"
+                        else len(back["coordinates"])),
         "union": h3.cells_to_geo(cells) if cells else None,
     }
 

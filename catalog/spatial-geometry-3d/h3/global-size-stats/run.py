@@ -31,7 +31,8 @@ def main(s: dict) -> dict:
         "edge_min": min(edges),
         "edge_max": max(edges),
         "edge_mean": sum(edges) / len(edges),
-        "bands": [{"lat_min": -90 + b * band, "lat_max": -90 + (b + 1) * band, "cells": len(v), "mean_area": sum(v) / len(v)}
+        "bands": [{"lat_min": -90 + b * band, "lat_max": -90 + (b + 1) * band, "cells": len(v),
+                   "mean_area": sum(v) / len(v)}
                   for b, v in sorted(bands.items())],
     }
 

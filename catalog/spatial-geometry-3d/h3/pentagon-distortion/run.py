@@ -8,7 +8,6 @@ Entry workflow: main(dict) -> dict; pure function of the scenario, no module sta
 import h3
 
 
-
 def main(s: dict) -> dict:
     res, k, unit = int(s["resolution"]), int(s["k"]), str(s["area_unit"])
     pentagon = sorted(h3.get_pentagons(res))[int(s["pentagon_index"])]

@@ -18,7 +18,8 @@ EARTH_RADIUS_KM = CONSTANTS["EARTH_RADIUS_KM"]
 
 
 def fixes(s: dict) -> list[tuple[float, float]]:
-    """Correlated random walk: heading += gauss(0, turn_sd_deg) per step, step = speed * interval * (0.5 + rng.random())."""
+    """Correlated random walk: heading += gauss(0, turn_sd_deg) per step, step = speed * interval *
+    (0.5 + rng.random())."""
     rng = random.Random(int(s["seed"]))
     lat, lng = float(s["lat"]), float(s["lng"])
     heading = rng.uniform(0.0, 360.0)
