@@ -251,3 +251,35 @@ def test_the_bounded_child_judges_scidata_and_config(tmp_path: Path) -> None:
     (tmp_path / "r.yaml").write_text("a: [1, 2]\nb: x\n")
     (tmp_path / "c.yaml").write_text("b: 'x'\na:\n  - 1\n  - 2.0\n")
     assert compare_bounded(tmp_path / "r.yaml", tmp_path / "c.yaml", **{**kw, "kind": "config"}).ok  # type: ignore[arg-type]
+
+
+THREADS = """
+import pathlib, sys
+from concurrent.futures import ThreadPoolExecutor
+from swr.judge.artifacts.scidata import compare_scidata
+d = pathlib.Path(sys.argv[1])
+def work(name):
+    for _ in range(100):
+        assert compare_scidata(d / name, d / name, 1e-9, 1e-9, {}).ok
+with ThreadPoolExecutor(3) as ex:
+    list(ex.map(work, ["a.nc", "b.nc", "c.h5"]))
+print("judged")
+"""
+
+
+def test_netcdf_and_hdf5_judged_from_several_threads_at_once(tmp_path: Path) -> None:
+    """`swr build -n 2` judges in threads; netCDF4/HDF5 are not thread-safe: two gates reading NetCDF at once
+    crashed the build (SIGSEGV/SIGBUS). In a process of its own, so a crash is this test's failure, not pytest's."""
+    import subprocess
+    import sys
+
+    for name in ("a.nc", "b.nc"):
+        with netCDF4.Dataset(tmp_path / name, "w", format="NETCDF4_CLASSIC") as nc:
+            nc.createDimension("x", 2000)
+            v = nc.createVariable("v", "f8", ("x",))
+            v.units = "m"
+            v[:] = np.arange(2000.0)
+    with h5py.File(tmp_path / "c.h5", "w") as f:
+        f.create_dataset("v", data=np.arange(2000.0)).attrs["units"] = "m"
+    res = subprocess.run([sys.executable, "-c", THREADS, str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0 and res.stdout.strip() == "judged", (res.returncode, res.stderr[-2000:])

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -407,11 +408,18 @@ def variable_tolerances(raw: Any, ref: Tree) -> dict[str, tuple[float, float, bo
     return out
 
 
+# netCDF4 and the HDF5 library under it (and h5py's, beside it) are not thread-safe: two of the build's gate threads
+# judging NetCDF files at once crashed the process (SIGSEGV / SIGBUS). One reader at a time per process.
+_HDF5_LIBRARY = threading.Lock()
+
+
 def load_tree(path: Path, fmt: str, budget: Budget) -> Tree:
     if fmt in HDF5:
-        return read_hdf5(path, budget)
+        with _HDF5_LIBRARY:
+            return read_hdf5(path, budget)
     if fmt in NETCDF:
-        return read_netcdf(path, budget)
+        with _HDF5_LIBRARY:
+            return read_netcdf(path, budget)
     return read_fits(path, budget)
 
 
