@@ -170,6 +170,20 @@ def test_build_keeps_good_workflows_when_one_fails(tmp_path: Path) -> None:
     assert good.exists()
 
 
+def test_artifact_options_naming_what_some_scenarios_lack_drop_the_variant_not_the_build(tmp_path: Path) -> None:
+    """The variables option names /extra, which only scenarios with extra = true write; the determinism gate compares
+    a file with its byte-identical rerun and never reads the options, so the replay gate is the first to meet them.
+    It used to end the whole build ("internal error: ArtifactConfigError"); the variant is dropped, saying why."""
+    src = [FIXTURES / "optional-dataset", FIXTURES / "good-linear"]
+    res = swr("build", *map(str, src), "--out", str(tmp_path / "rel"), "--variants", "2", "-n", "2", "--no-cache")
+    assert res.returncode in (0, 2) and "internal error" not in res.stderr, res.stderr[-2000:]
+    assert "replay_controls_fail: artifact options in [outputs.fields]: scidata option variables" in res.stderr
+    assert "'/extra'" in res.stderr
+    assert {"good-linear-v1", "good-linear-v2"} <= set(
+        json.loads((tmp_path / "rel" / "release.json").read_text())["tasks"]
+    )
+
+
 def test_nondeterminism_message_names_field_and_values() -> None:
     res = swr("check", str(FIXTURES / "nondeterministic"), "-n", "2")
     line = res.stderr.strip()

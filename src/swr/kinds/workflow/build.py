@@ -282,7 +282,10 @@ class WorkflowBuild:
             return GateFailure(
                 "oracle_passes", f"the wrapped reference fails as a candidate ({v.label}, {bad[-200:].strip()})"
             )
-        controls = replay_controls(self.spec, task.public, task.hidden)
+        try:
+            controls = replay_controls(self.spec, task.public, task.hidden)
+        except ArtifactConfigError as e:  # options naming what only some scenarios write: the first gate to compare
+            return GateFailure("replay_controls_fail", f"artifact options in [outputs.fields]: {e}")  # two files
         if passing := [k for k, c in controls.items() if c["pass"]]:
             return GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes")
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
