@@ -5,15 +5,19 @@ Entry workflow: main() builds its vertices from the scenario's seed.
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 import numpy as np
 from geographiclib.geodesic import Geodesic
 
+# The ellipsoids' constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 ELLIPSOIDS = {  # (a in m, inverse flattening)
-    "WGS84": (6378137.0, 298.257223563),
-    "GRS80": (6378137.0, 298.257222101),
-    "intl": (6378388.0, 297.0),
-    "clrk66": (6378206.4, 294.978698213898),
+    "WGS84": (CONSTANTS["WGS84_A"], CONSTANTS["WGS84_INV_F"]),
+    "GRS80": (CONSTANTS["GRS80_A"], CONSTANTS["GRS80_INV_F"]),
+    "intl": (CONSTANTS["INTL_A"], CONSTANTS["INTL_INV_F"]),
+    "clrk66": (CONSTANTS["CLRK66_A"], CONSTANTS["CLRK66_INV_F"]),
 }
 
 

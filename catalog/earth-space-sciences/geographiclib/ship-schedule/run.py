@@ -26,7 +26,7 @@ def main(s: dict) -> dict:
     dur, step = int(s["duration_h"]), int(s["interval_h"])
     line = g.DirectLine(lat, lon, course, speed * dur, Geodesic.ALL)
     schedule = []
-    for t in range(0, dur + 1, step):
+    for t in range(step, dur + 1, step):
         p = line.Position(speed * t, Geodesic.ALL | Geodesic.LONG_UNROLL)
         schedule.append({"t_h": t, "lat_deg": p["lat2"], "lon_deg": p["lon2"], "azi2_deg": p["azi2"],
                          "a12_deg": p["a12"], "m12_m": p["m12"], "M12": p["M12"], "M21": p["M21"],
