@@ -57,7 +57,6 @@ def main(s: dict) -> dict:
         "ice_density_kg_m3": float(gsw.rho_ice(t_ice, p)),
         "ice_enthalpy_J_kg": float(gsw.enthalpy_ice(t_ice, p)),
         "ice_cp_J_kg_K": float(gsw.cp_ice(t_ice, p)),
-        "n_with_residual_ice": int(np.count_nonzero(w_f > 0.0)),
     }
 
 
