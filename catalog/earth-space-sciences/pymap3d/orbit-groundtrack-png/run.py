@@ -48,7 +48,7 @@ def _draw(path: str, lat: np.ndarray, lon: np.ndarray, vis: np.ndarray, station:
     for la, lo, v in zip(lat, lon, vis):
         img[_pixel(float(la), float(lo))] = 160 if v else 255
     img[_pixel(*station)] = 80
-    Image.fromarray(img, mode="L").save(path)
+    Image.fromarray(img).save(path)
 
 
 def main(s: dict) -> dict:
