@@ -14,7 +14,7 @@ def _rays(lat: float, lon: float, n: int) -> list[dict]:
     """Each azimuth's point at arc 180 and its distance from the exact antipode."""
     rays = []
     for k in range(n):
-        azi = 360.0 * k / n
+        azi = 360.0 * (k + 0.25) / n
         p = G.ArcDirectLine(lat, lon, azi, 180.0, Geodesic.ALL).ArcPosition(180.0, Geodesic.ALL | Geodesic.LONG_UNROLL)
         miss = G.Inverse(p["lat2"], p["lon2"], -lat, lon + 180.0)["s12"]
         rays.append({"azi_deg": azi, "lat_deg": p["lat2"], "lon_deg": p["lon2"], "s12_m": p["s12"],
