@@ -1,5 +1,6 @@
-"""Geostationary fixed-grid navigation with pyproj: the +proj=geos inverse projection on scan angles (GOES-R / Meteosat
-sweep), and geodesic distances from the sub-satellite point with Geod.inv; written as a NetCDF file.
+"""Geostationary fixed-grid navigation with pyproj: the CRS from the CF geostationary grid mapping (CRS.from_cf, as a
+GOES-R ABI file gives it), Transformer.from_crs to its geodetic CRS on the scan-angle grid, and geodesic distances
+from the sub-satellite point with Geod(a, rf).inv; written as a NetCDF file.
 
 Entry workflow: main() builds the grid from the scenario and writes one NetCDF4-classic file to $SWR_ARTIFACTS.
 """
@@ -9,17 +10,19 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
-from pyproj import Geod, Proj
+from pyproj import CRS, Geod, Transformer
 
-H = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]["GEOS_HEIGHT_M"]
+C = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+H, A = C["GEOS_HEIGHT_M"], C["A_M"]
+INV_F = {"GRS80": C["INV_F_GRS80"], "WGS84": C["INV_F_WGS84"]}
 
 
-def _write(path: str, proj: str, x: np.ndarray, y: np.ndarray, grids: dict) -> None:
+def _write(path: str, sweep: str, x: np.ndarray, y: np.ndarray, grids: dict) -> None:
     import netCDF4
 
     with netCDF4.Dataset(path, "w", format="NETCDF4_CLASSIC") as nc:
         nc.Conventions = "CF-1.8"
-        nc.proj = proj
+        nc.sweep_angle_axis = sweep
         for name, values in (("y", y), ("x", x)):
             nc.createDimension(name, len(values))
             nc.createVariable(name, "f8", (name,)).units = "rad"
@@ -31,22 +34,24 @@ def _write(path: str, proj: str, x: np.ndarray, y: np.ndarray, grids: dict) -> N
 
 
 def main(s: dict) -> dict:
-    ellps, lon0 = str(s["ellipsoid"]), float(s["sat_lon_deg"])
-    proj = f"+proj=geos +h={H!r} +lon_0={lon0!r} +sweep={s['sweep']} +ellps={ellps}"
+    rf, lon0, sweep = INV_F[str(s["ellipsoid"])], float(s["sat_lon_deg"]), str(s["sweep"])
+    crs = CRS.from_cf({"grid_mapping_name": "geostationary", "perspective_point_height": H,
+                       "longitude_of_projection_origin": lon0, "sweep_angle_axis": sweep,
+                       "semi_major_axis": A, "inverse_flattening": rf})
     m = float(s["max_scan_rad"])
     x = np.linspace(-m, m, int(s["n_cols"]))
     y = np.linspace(m, -m, int(s["n_rows"]))
     xx, yy = np.meshgrid(x * H, y * H)
-    lon, lat = Proj(proj)(xx, yy, inverse=True)
+    lon, lat = Transformer.from_crs(crs, crs.geodetic_crs, always_xy=True).transform(xx, yy)
     lon, lat = np.asarray(lon, float), np.asarray(lat, float)
     disk = np.isfinite(lon) & np.isfinite(lat)
     lon[~disk], lat[~disk] = np.nan, np.nan
     dist = np.full(lon.shape, np.nan)
     if disk.any():
-        _, _, d = Geod(ellps=ellps).inv(np.full(disk.sum(), lon0), np.zeros(disk.sum()), lon[disk], lat[disk])
+        _, _, d = Geod(a=A, rf=rf).inv(np.full(disk.sum(), lon0), np.zeros(disk.sum()), lon[disk], lat[disk])
         dist[disk] = d
     grids = {"lat": (lat, "degrees_north"), "lon": (lon, "degrees_east"), "distance": (dist, "m")}
-    _write(os.path.join(os.environ["SWR_ARTIFACTS"], "navigation.nc"), proj, x, y, grids)
+    _write(os.path.join(os.environ["SWR_ARTIFACTS"], "navigation.nc"), sweep, x, y, grids)
     return {
         "navigation": "navigation.nc",
         "n_on_disk": int(disk.sum()),
