@@ -37,7 +37,6 @@ def main(s: dict) -> dict:
                          "nNsVth_V"), fit)),
         "true_mpp": t_mpp,
         "fit_mpp": f_mpp,
-        "pmp_rel_error": (f_mpp["p_mp_W"] - t_mpp["p_mp_W"]) / t_mpp["p_mp_W"],
     }
 
 
