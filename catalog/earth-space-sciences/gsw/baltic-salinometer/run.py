@@ -1,5 +1,6 @@
 """Baltic Sea bottle salinities with gsw: SP_salinometer (PSS-78 with the Hill extension, Hill_ratio_at_SP2), the
-Baltic composition relation SA_from_SP_Baltic against Reference Salinity (SR_from_SP), and SP_from_SK for Knudsen salinity.
+Baltic composition relation SA_from_SP_Baltic against Reference Salinity (SR_from_SP), and SP_from_SK for Knudsen
+salinity.
 
 Entry workflow: main() computes from the scenario.
 """
@@ -20,8 +21,8 @@ def main(s: dict) -> dict:
     depth = -gsw.z_from_p(p, lat)
     sr = gsw.SR_from_SP(sp)
     return {
-        "bottles": [{"p_dbar": float(p[k]), "depth_m": float(depth[k]), "Rt": float(rt[k]), "SP": float(sp[k]), "SA_baltic_g_kg": float(sa_b[k]),
-                     "SR_g_kg": float(sr[k])} for k in range(n)],
+        "bottles": [{"p_dbar": float(p[k]), "depth_m": float(depth[k]), "Rt": float(rt[k]), "SP": float(sp[k]),
+                     "SA_baltic_g_kg": float(sa_b[k]), "SR_g_kg": float(sr[k])} for k in range(n)],
         "mean_SA_baltic_minus_SR_g_kg": float(np.mean(sa_b - sr)),
         "hill_ratio": float(gsw.Hill_ratio_at_SP2(t_lab)),
         "SP_historic": float(gsw.SP_from_SK(float(s["SK_historic"]))),

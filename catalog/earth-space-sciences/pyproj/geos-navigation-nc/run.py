@@ -1,6 +1,6 @@
 """Geostationary fixed-grid navigation with pyproj: the CRS from the CF geostationary grid mapping (CRS.from_cf, as a
 GOES-R ABI file gives it), Transformer.from_crs to its geodetic CRS on the scan-angle grid, and geodesic distances
-from the sub-satellite point with Geod(a, rf).inv; written as a NetCDF file.
+from the sub-satellite point with Geod(a, rf).inv on the datum's ellipsoid; written as a NetCDF file.
 
 Entry workflow: main() builds the grid from the scenario and writes one NetCDF4-classic file to $SWR_ARTIFACTS.
 """
@@ -12,9 +12,7 @@ from pathlib import Path
 import numpy as np
 from pyproj import CRS, Geod, Transformer
 
-C = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
-H, A = C["GEOS_HEIGHT_M"], C["A_M"]
-INV_F = {"GRS80": C["INV_F_GRS80"], "WGS84": C["INV_F_WGS84"]}
+H = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]["GEOS_HEIGHT_M"]
 
 
 def _write(path: str, sweep: str, x: np.ndarray, y: np.ndarray, grids: dict) -> None:
@@ -34,10 +32,10 @@ def _write(path: str, sweep: str, x: np.ndarray, y: np.ndarray, grids: dict) -> 
 
 
 def main(s: dict) -> dict:
-    rf, lon0, sweep = INV_F[str(s["ellipsoid"])], float(s["sat_lon_deg"]), str(s["sweep"])
+    lon0, sweep = float(s["sat_lon_deg"]), str(s["sweep"])
     crs = CRS.from_cf({"grid_mapping_name": "geostationary", "perspective_point_height": H,
                        "longitude_of_projection_origin": lon0, "sweep_angle_axis": sweep,
-                       "semi_major_axis": A, "inverse_flattening": rf})
+                       "horizontal_datum_name": str(s["datum"])})
     m = float(s["max_scan_rad"])
     x = np.linspace(-m, m, int(s["n_cols"]))
     y = np.linspace(m, -m, int(s["n_rows"]))
@@ -48,7 +46,8 @@ def main(s: dict) -> dict:
     lon[~disk], lat[~disk] = np.nan, np.nan
     dist = np.full(lon.shape, np.nan)
     if disk.any():
-        _, _, d = Geod(a=A, rf=rf).inv(np.full(disk.sum(), lon0), np.zeros(disk.sum()), lon[disk], lat[disk])
+        geod = Geod(a=crs.ellipsoid.semi_major_metre, rf=crs.ellipsoid.inverse_flattening)
+        _, _, d = geod.inv(np.full(disk.sum(), lon0), np.zeros(disk.sum()), lon[disk], lat[disk])
         dist[disk] = d
     grids = {"lat": (lat, "degrees_north"), "lon": (lon, "degrees_east"), "distance": (dist, "m")}
     _write(os.path.join(os.environ["SWR_ARTIFACTS"], "navigation.nc"), sweep, x, y, grids)
