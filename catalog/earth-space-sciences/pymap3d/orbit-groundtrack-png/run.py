@@ -56,7 +56,9 @@ def main(s: dict) -> dict:
     x, y, z, times = _eci(s)
     xe, ye, ze = pm.eci2ecef(x, y, z, times, force_non_astropy=True)
     lat, lon, h = pm.ecef2geodetic(xe, ye, ze)
-    slat, slon = float(s["station_lat_deg"]), float(s["station_lon_deg"])
+    mid = len(lat) // 2
+    slat = min(max(float(lat[mid]) + float(s["station_dlat_deg"]), -89.0), 89.0)
+    slon = (float(lon[mid]) + float(s["station_dlon_deg"]) + 180.0) % 360.0 - 180.0
     _, el, rng = pm.ecef2aer(xe, ye, ze, slat, slon, 0.0)
     vis = el >= float(s["elevation_mask_deg"])
     _draw(os.path.join(os.environ["SWR_ARTIFACTS"], "groundtrack.png"), lat, lon, vis, (slat, slon))
