@@ -35,6 +35,7 @@ def main(s: dict) -> dict:
     return {
         "days": days,
         "spell_weighted_loss": float((g * loss).sum() / g.sum()),
+        "lost_insolation_kWh_m2": float((g * loss).sum() / 1000.0),
         "max_loss": float(loss.max()),
         "fully_covered_hours": int(full.sum()),
         "hours_over_half": int(np.count_nonzero(c > 0.5)),
