@@ -5,7 +5,14 @@ compositions of the incipient phases and the latent heat, as a refrigeration eng
 Entry workflow: main(dict) -> dict; builds a new AbstractState per call.
 """
 
+import tomllib
+from pathlib import Path
+
 import CoolProp.CoolProp as CP
+
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+P_GAS_PA = CONSTANTS["GAS_STATE_P_PA"]
 
 
 def flash(st, p: float, q: float) -> dict:
@@ -31,7 +38,7 @@ def main(s: dict) -> dict:
             "latent_heat_J_mol": dew["h_J_mol"] - bubble["h_J_mol"],
         })
     st.specify_phase(CP.iphase_gas)  # skip the stability test: the state is a gas by construction
-    st.update(CP.PT_INPUTS, 101325.0, float(s["gas_T_K"]))
+    st.update(CP.PT_INPUTS, P_GAS_PA, float(s["gas_T_K"]))
     return {
         "molar_mass_kg_mol": st.molar_mass(),
         "points": points,

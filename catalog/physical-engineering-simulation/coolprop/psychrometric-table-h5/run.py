@@ -5,11 +5,15 @@ Entry workflow: main(dict) -> dict; writes one HDF5 file to $SWR_ARTIFACTS.
 """
 
 import os
+import tomllib
+from pathlib import Path
 
 import numpy as np
 from CoolProp.HumidAirProp import HAPropsSI
 
-T0 = 273.15
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+T0 = CONSTANTS["ZERO_CELSIUS_K"]
 # (dataset name, HAPropsSI output key, unit, offset subtracted from the value)
 TABLE = (("humidity_ratio", "W", "kg/kg", 0.0), ("enthalpy", "H", "J/kg", 0.0), ("entropy", "S", "J/(kg K)", 0.0),
          ("wet_bulb", "B", "degC", T0), ("dew_point", "D", "degC", T0), ("specific_volume", "V", "m3/kg", 0.0))

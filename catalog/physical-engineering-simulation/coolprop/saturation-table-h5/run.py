@@ -55,7 +55,6 @@ def main(s: dict) -> dict:
         "T_triple_K": Tt,
         "T_critical_K": Tc,
         "p_critical_Pa": st.p_critical(),
-        "max_ancillary_rel_error": float(np.max(np.abs(table["p_ancillary"] / table["p"] - 1.0))),
         "latent_heat_first_J_kg": float(latent[0]),
         "latent_heat_last_J_kg": float(latent[-1]),
     }
