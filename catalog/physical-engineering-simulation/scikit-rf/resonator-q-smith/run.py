@@ -55,8 +55,7 @@ def main(s: dict) -> dict:
     return {
         "smith_chart": "smith.png",
         "design": design,
-        "fit": {"Q_loaded": float(fit.Q_L), "f_loaded_GHz": float(fit.f_L) / 1e9, "Q_unloaded": q_u,
-                "rms_error": float(np.asarray(fit.RMS_Error).ravel()[0])},
+        "fit": {"Q_loaded": float(fit.Q_L), "f_loaded_GHz": float(fit.f_L) / 1e9, "Q_unloaded": q_u},
         "min_s11": {"f_GHz": float(net.f[i] / 1e9), "mag": float(abs(s11[i]))},
     }
 
