@@ -35,14 +35,13 @@ def main(s: dict) -> dict:
     t = TS.utc(int(s["year"]), 1, float(s["day_of_year"]))
     r, v = state(s)
     xp, yp = float(s["xp_arcsec"]) * ASEC, float(s["yp_arcsec"]) * ASEC
-    theta, theta_dot = sgp4lib.theta_GMST1982(t.whole, t.ut1_fraction)
+    theta, _ = sgp4lib.theta_GMST1982(t.whole, t.ut1_fraction)
     r_itrf, v_itrf = sgp4lib.TEME_to_ITRF(t.whole, r, v * DAY_S, xp, yp, t.ut1_fraction)
     r_itrf0, _ = sgp4lib.TEME_to_ITRF(t.whole, r, v * DAY_S, 0.0, 0.0, t.ut1_fraction)
     pos = ICRF.from_time_and_frame_vectors(t, sgp4lib.TEME, Distance(km=r), Velocity(km_per_s=v))
     r_itrs = pos.frame_xyz(itrs).km
     return {
         "gmst1982_rad": float(theta),
-        "gmst1982_rate_rad_per_day": float(theta_dot),
         "itrf_r_km": [float(x) for x in r_itrf],
         "itrf_v_km_s": [float(x) / DAY_S for x in v_itrf],
         "polar_motion_shift_m": float(np.linalg.norm(r_itrf - r_itrf0) * 1e3),
