@@ -79,7 +79,8 @@ def main(scn):
         subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "cordic.v"], cwd=tmp, check=True,
                        capture_output=True)
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
-    rows = [[int(v) for v in ln.split()] for ln in res.stdout.splitlines() if ln.strip() and ln.split()[0].lstrip("-").isdigit()]
+    rows = [[int(v) for v in ln.split()] for ln in res.stdout.splitlines()
+            if ln.strip() and ln.split()[0].lstrip("-").isdigit()]
     assert len(rows) == len(z), res.stdout[-300:]
     scale = 1 << f
     err_c = [r[0] - round(math.cos(a * math.pi / 180) * scale) for r, a in zip(rows, angles)]

@@ -87,7 +87,8 @@ def program(scn):
              f"let g = {float(scn['a'])!r} * cos({int(scn['k'])} * t) + {float(scn['b'])!r} * r^{int(scn['p'])};"]
     if scn["damped"]:
         lines.append("let g = g / (1 + r * r);")
-    lines.append(f"if r {scn['compare']} {float(scn['r0'])!r} then g * {scn['inner']}(-r) else g - {scn['inner']}(r) end")
+    inner = scn["inner"]
+    lines.append(f"if r {scn['compare']} {float(scn['r0'])!r} then g * {inner}(-r) else g - {inner}(r) end")
     return "\n".join(lines)
 
 
