@@ -4,7 +4,7 @@ Transformer emits an indented Python function f(n, x), shipped as a module grade
 
 import os
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Transformer, Visitor, v_args
 from lark.indenter import Indenter
 
 GRAMMAR = r"""
@@ -95,6 +95,20 @@ class ToPython(Transformer):
         return str(tok)
 
 
+PARSER = Lark(GRAMMAR, parser="lalr", postlex=BlockIndenter(), propagate_positions=True)  # built once, at import
+
+
+class StatementLines(Visitor):
+    """Source line of every statement (Tree.meta, filled by propagate_positions), bottom-up visiting order."""
+
+    def __init__(self):
+        self.lines = []
+
+    def __default__(self, tree):
+        if tree.data in ("assign", "repeat", "when", "yield_"):
+            self.lines.append(tree.meta.line)
+
+
 def program(scn):
     """The scenario's program (the summary states the same template)."""
     k = int(scn["modulus"])
@@ -118,20 +132,22 @@ def depth(tree):
 
 def main(scn):
     text = program(scn)
-    parser = Lark(GRAMMAR, parser="lalr", postlex=BlockIndenter())
-    tree = parser.parse(text)
+    tree = PARSER.parse(text)
     source = "\n".join(ToPython().transform(tree)) + "\n"
     with open(os.path.join(os.environ["SWR_ARTIFACTS"], "compiled.py"), "w", encoding="utf-8") as fh:
         fh.write(source)
     ns = {}
     exec(compile(source, "compiled.py", "exec"), ns)
-    tokens = list(parser.lex(text))
+    tokens = list(PARSER.lex(text))
+    lines = StatementLines()
+    lines.visit(tree)
     return {
         "compiled_module": "compiled.py",
         "values": [float(ns["f"](n, x)) for n, x in POINTS],
         "n_indent_tokens": sum(1 for t in tokens if t.type == "_INDENT"),
         "n_tokens": len(tokens),
         "n_statements": sum(1 for t in tree.iter_subtrees() if t.data in ("assign", "repeat", "when", "yield_")),
+        "statement_lines": sorted(lines.lines),
         "max_nesting": depth(tree),
     }
 
