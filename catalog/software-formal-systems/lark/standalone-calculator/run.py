@@ -11,9 +11,16 @@ from lark.tools.standalone import gen_standalone
 
 EXAMPLES = ["-2^2", "2^3^2", "2(3 + 4)", "50% * a", "7 / 2", "a - b * c", "2^-1", "-a^2 / c", "1 +"]
 
-EVALUATOR = '''
+EVALUATOR = '''"""Calculator generated with lark: the standalone LALR(1) parser that lark.tools.standalone wrote for the grammar
+is kept verbatim in _STANDALONE (executed once, at import) and the evaluator below walks its trees."""
 
 import math as _math
+
+_STANDALONE = {standalone!r}
+_LARK = {{"__name__": "lark_standalone"}}
+exec(compile(_STANDALONE, "lark_standalone.py", "exec"), _LARK)
+Transformer = _LARK["Transformer"]
+Lark_StandAlone = _LARK["Lark_StandAlone"]
 
 _CONSTANTS = {constants!r}
 _FLOOR = {floor!r}
@@ -107,7 +114,9 @@ def main(scn):
     buf = io.StringIO()
     gen_standalone(parser, out=buf)
     consts = dict(zip("abc", (float(v) for v in scn["constants"])))
-    source = buf.getvalue() + EVALUATOR.format(constants=consts, floor=scn["division"] == "floor")
+    # The generated parser is embedded as a string rather than pasted as code: the module's own code is then only the
+    # evaluator, and a code edit (the mutation audit's, or an agent's) lands in the evaluator, not in lark's library.
+    source = EVALUATOR.format(standalone=buf.getvalue(), constants=consts, floor=scn["division"] == "floor")
     with open(os.path.join(os.environ["SWR_ARTIFACTS"], "calculator.py"), "w", encoding="utf-8") as fh:
         fh.write(source)
     namespace: dict = {}
