@@ -11,8 +11,9 @@ from lark.tools.standalone import gen_standalone
 
 EXAMPLES = ["-2^2", "2^3^2", "2(3 + 4)", "50% * a", "7 / 2", "a - b * c", "2^-1", "-a^2 / c", "1 +"]
 
-EVALUATOR = '''"""Calculator generated with lark: the standalone LALR(1) parser that lark.tools.standalone wrote for the grammar
-is kept verbatim in _STANDALONE (executed once, at import) and the evaluator below walks its trees."""
+EVALUATOR = '''"""Calculator generated with lark: the standalone LALR(1) parser that lark.tools.standalone
+wrote for the grammar is kept verbatim in _STANDALONE (executed once, at import) and the evaluator below walks
+its trees."""
 
 import math as _math
 
