@@ -11,10 +11,11 @@ from sqlglot.errors import ErrorLevel, ParseError
 logging.getLogger("sqlglot").setLevel(logging.CRITICAL)  # WARN-level messages are read from the result, not logs
 
 TEMPLATES = [
-    "SELECT station, AVG(temp) FROM readings WHERE temp > {v} GROUP BY station",
-    "SELECT (temp + {v}) * 2 AS t2 FROM readings",
-    "INSERT INTO readings (station, temp) VALUES ('s{i}', {v})",
-    "SELECT station FROM readings WHERE station IN ('s1', 's{i}') ORDER BY station",
+    "WITH t AS (SELECT station, temp FROM readings WHERE temp > {v}) SELECT station, MAX(temp) FROM t GROUP BY station",
+    "SELECT station, CASE WHEN temp > {v} THEN 'hot' ELSE 'cold' END AS label FROM readings",
+    "SELECT station, AVG(temp) OVER (PARTITION BY station ORDER BY ts ROWS BETWEEN {i} PRECEDING AND CURRENT ROW) "
+    "FROM readings",
+    "DELETE FROM readings WHERE station = 's{i}' AND temp < {v}",
 ]
 FAULTS = ["unclosed_paren", "misspelled_keyword", "empty_where", "dangling_operator"]
 
@@ -24,7 +25,8 @@ def inject(sql, fault):
         i = sql.rfind(")")
         return sql[:i] + sql[i + 1:] if i >= 0 else sql + " ("
     if fault == "misspelled_keyword":
-        return sql.replace("SELECT", "SELEC", 1).replace("INSERT", "INSRT", 1)
+        first, rest = sql.split(" ", 1)
+        return first[:-1] + " " + rest                   # the leading keyword loses its last letter
     if fault == "empty_where":
         return sql.split(" WHERE")[0] + " WHERE" if " WHERE" in sql else sql + " WHERE"
     return sql + " +"                                    # dangling_operator
