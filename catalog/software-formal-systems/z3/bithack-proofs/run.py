@@ -43,9 +43,9 @@ def trick(name, x, y, w, buggy):
     return impl, spec
 
 
-def smallest(solver, v, w):
-    """Smallest unsigned value of v in a model of the solver (binary search), then fixed."""
-    lo, hi = 0, (1 << w) - 1
+def smallest(solver, v, w, lo=0):
+    """Smallest unsigned value of v (at least lo) in a model of the solver (binary search), then fixed."""
+    hi = (1 << w) - 1
     while lo < hi:
         mid = (lo + hi) // 2
         solver.push()
@@ -65,12 +65,12 @@ def main(scn):
     x, y = z3.BitVecs("x y", w)
     impl, spec = trick(name, x, y, w, bool(scn["buggy"]))
     s = z3.Solver()
-    s.add(impl != spec)
+    s.add(impl != spec, z3.UGE(x, int(scn["min_x"]) % (1 << w)))   # the checked range: x >= min_x (unsigned)
     proved = s.check() == z3.unsat
     cx = cy = -1
     vi = vs = -1
     if not proved:
-        cx = smallest(s, x, w)
+        cx = smallest(s, x, w, int(scn["min_x"]) % (1 << w))
         cy = smallest(s, y, w) if name == "average" else 0
         s.add(y == cy)
         assert s.check() == z3.sat
