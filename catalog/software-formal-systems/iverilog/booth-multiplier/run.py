@@ -73,11 +73,13 @@ def main(scn):
             f.write(RTL)
         with open(os.path.join(tmp, "tb.v"), "w") as f:
             f.write(TB.format(w=w, calls=calls))
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "booth.v"], cwd=tmp, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "booth.v"], cwd=tmp, check=True, capture_output=True
+        )
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
-    rows = [[int(x) for x in ln.split()] for ln in res.stdout.splitlines() if ln.strip()[:1] in "-0123456789"
-            and ln.strip()]
+    rows = [
+        [int(x) for x in ln.split()] for ln in res.stdout.splitlines() if ln.strip()[:1] in "-0123456789" and ln.strip()
+    ]
     assert len(rows) == len(pairs), res.stdout[-300:]
     return {
         "pairs": [list(p) for p in pairs],

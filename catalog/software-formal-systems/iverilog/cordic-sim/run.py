@@ -58,7 +58,7 @@ endmodule
 
 
 def atan_table(n, f, mode):
-    vals = [math.atan(2.0 ** -i) * (1 << f) for i in range(n)]
+    vals = [math.atan(2.0**-i) * (1 << f) for i in range(n)]
     return [int(math.floor(v)) if mode == "truncate" else int(round(v)) for v in vals]
 
 
@@ -76,11 +76,15 @@ def main(scn):
             fh.write(RTL.format(table=table))
         with open(os.path.join(tmp, "tb.v"), "w") as fh:
             fh.write(TB.format(w=w, n=len(z), iters=n, x0=x0, init=init))
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "cordic.v"], cwd=tmp, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "cordic.v"], cwd=tmp, check=True, capture_output=True
+        )
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
-    rows = [[int(v) for v in ln.split()] for ln in res.stdout.splitlines()
-            if ln.strip() and ln.split()[0].lstrip("-").isdigit()]
+    rows = [
+        [int(v) for v in ln.split()]
+        for ln in res.stdout.splitlines()
+        if ln.strip() and ln.split()[0].lstrip("-").isdigit()
+    ]
     assert len(rows) == len(z), res.stdout[-300:]
     scale = 1 << f
     err_c = [r[0] - round(math.cos(a * math.pi / 180) * scale) for r, a in zip(rows, angles)]

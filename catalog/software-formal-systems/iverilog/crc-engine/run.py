@@ -82,8 +82,18 @@ def python_crc(model, message):
 def simulate(model, message, tmp):
     w, poly, init, refin, refout, xorout = model
     with open(os.path.join(tmp, "tb.v"), "w") as f:
-        f.write(TB.format(n=len(message), w=w, poly=poly, init=init, refin=refin, refout=refout, xorout=xorout,
-                          init_msg="\n".join(f"    msg[{k}] = 8'd{b};" for k, b in enumerate(message))))
+        f.write(
+            TB.format(
+                n=len(message),
+                w=w,
+                poly=poly,
+                init=init,
+                refin=refin,
+                refout=refout,
+                xorout=xorout,
+                init_msg="\n".join(f"    msg[{k}] = 8'd{b};" for k, b in enumerate(message)),
+            )
+        )
     subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "crc.v"], cwd=tmp, check=True, capture_output=True)
     res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
     return [int(v) for v in res.stdout.split() if v.isdigit()]

@@ -75,16 +75,22 @@ def main(scn):
     depth = 1 << a
     af = max(1, min(depth, int(scn["almost_full"])))
     rows = stimulus(n, float(scn["p_push"]), float(scn["p_pop"]), int(scn["seed"]))
-    tb = TB.format(a=a, af=af, n=n, push_bits="".join(str(r[0]) for r in rows),
-                   pop_bits="".join(str(r[1]) for r in rows),
-                   data_init="\n".join(f"    data_s[{k}] = 8'd{r[2]};" for k, r in enumerate(rows)))
+    tb = TB.format(
+        a=a,
+        af=af,
+        n=n,
+        push_bits="".join(str(r[0]) for r in rows),
+        pop_bits="".join(str(r[1]) for r in rows),
+        data_init="\n".join(f"    data_s[{k}] = 8'd{r[2]};" for k, r in enumerate(rows)),
+    )
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "fifo.v"), "w") as f:
             f.write(RTL)
         with open(os.path.join(tmp, "tb.v"), "w") as f:
             f.write(tb)
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "fifo.v"], cwd=tmp, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "fifo.v"], cwd=tmp, check=True, capture_output=True
+        )
         subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "trace.csv"), newline="") as f:
             trace = [{k: int(v) for k, v in row.items()} for row in csv.DictReader(f)]

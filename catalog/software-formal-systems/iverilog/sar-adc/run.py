@@ -62,10 +62,14 @@ def main(scn):
         with open(os.path.join(tmp, "adc.v"), "w") as f:
             f.write(RTL)
         with open(os.path.join(tmp, "tb.v"), "w") as f:
-            f.write(TB.format(n=n, m=len(vin), vref=repr(vref), offset=repr(offset), init=init,
-                              strict=int(bool(scn["strict"]))))
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "adc.v"], cwd=tmp, check=True,
-                       capture_output=True)
+            f.write(
+                TB.format(
+                    n=n, m=len(vin), vref=repr(vref), offset=repr(offset), init=init, strict=int(bool(scn["strict"]))
+                )
+            )
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "adc.v"], cwd=tmp, check=True, capture_output=True
+        )
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
     rows = [[int(x) for x in ln.split()] for ln in res.stdout.splitlines() if ln.strip() and ln.split()[0].isdigit()]
     codes = [r[0] for r in rows]

@@ -72,15 +72,18 @@ def main(scn):
     B = [[rng.randint(lo, hi) for _ in range(m)] for _ in range(k)]
     aw = 2 * w + k.bit_length() + 1
     steps = k + n + m - 2 + int(scn["extra_cycles"])
-    init = "\n".join([f"    A[{i}][{j}] = {A[i][j]};" for i in range(n) for j in range(k)]
-                     + [f"    B[{i}][{j}] = {B[i][j]};" for i in range(k) for j in range(m)])
+    init = "\n".join(
+        [f"    A[{i}][{j}] = {A[i][j]};" for i in range(n) for j in range(k)]
+        + [f"    B[{i}][{j}] = {B[i][j]};" for i in range(k) for j in range(m)]
+    )
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "array.v"), "w") as f:
             f.write(RTL)
         with open(os.path.join(tmp, "tb.v"), "w") as f:
             f.write(TB.format(n=n, m=m, k=k, w=w, aw=aw, steps=steps, init=init))
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "array.v"], cwd=tmp, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "array.v"], cwd=tmp, check=True, capture_output=True
+        )
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
     vals = [int(v) for v in res.stdout.split() if v.lstrip("-").isdigit()]
     exact = [sum(A[i][t] * B[t][j] for t in range(k)) for i in range(n) for j in range(m)]

@@ -57,10 +57,20 @@ def main(scn):
         with open(os.path.join(tmp, "policer.v"), "w") as f:
             f.write(RTL)
         with open(os.path.join(tmp, "tb.v"), "w") as f:
-            f.write(TB.format(seed=int(scn["seed"]), rate=int(scn["rate"]), depth=int(scn["depth"]), n=n,
-                              p=int(scn["load_percent"]), smin=smin, smax=smax))
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "policer.v"], cwd=tmp, check=True,
-                       capture_output=True)
+            f.write(
+                TB.format(
+                    seed=int(scn["seed"]),
+                    rate=int(scn["rate"]),
+                    depth=int(scn["depth"]),
+                    n=n,
+                    p=int(scn["load_percent"]),
+                    smin=smin,
+                    smax=smax,
+                )
+            )
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "policer.v"], cwd=tmp, check=True, capture_output=True
+        )
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
     rows = [[int(x) for x in ln.split()] for ln in res.stdout.splitlines() if ln.strip() and ln.split()[0].isdigit()]
     assert len(rows) == n, res.stdout[-300:]

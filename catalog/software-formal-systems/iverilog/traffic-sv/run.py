@@ -72,10 +72,20 @@ def main(scn):
         with open(os.path.join(tmp, "traffic.sv"), "w") as f:
             f.write(RTL)
         with open(os.path.join(tmp, "tb.sv"), "w") as f:
-            f.write(TB.format(n=n, gm=gm, gs=gs, y=int(scn["yellow"]), r=int(scn["all_red"]), gmin=gmin,
-                              init="\n".join(f"    peds[{k}] = {p};" for k, p in enumerate(peds))))
-        subprocess.run(["iverilog", "-g2012", "-o", "sim.vvp", "tb.sv", "traffic.sv"], cwd=tmp, check=True,
-                       capture_output=True)
+            f.write(
+                TB.format(
+                    n=n,
+                    gm=gm,
+                    gs=gs,
+                    y=int(scn["yellow"]),
+                    r=int(scn["all_red"]),
+                    gmin=gmin,
+                    init="\n".join(f"    peds[{k}] = {p};" for k, p in enumerate(peds)),
+                )
+            )
+        subprocess.run(
+            ["iverilog", "-g2012", "-o", "sim.vvp", "tb.sv", "traffic.sv"], cwd=tmp, check=True, capture_output=True
+        )
         res = subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True, text=True)
     states = [int(ln) for ln in res.stdout.splitlines() if ln.strip().isdigit()]
     assert len(states) == n, res.stdout[-300:]
@@ -85,7 +95,7 @@ def main(scn):
             runs[-1][1] += 1
         else:
             runs.append([s, 1])
-    main_greens = [length for s, length in runs[:-1] if s == 0]   # complete main-green phases only
+    main_greens = [length for s, length in runs[:-1] if s == 0]  # complete main-green phases only
     return {
         "pedestrian_requests": sum(peds),
         "states": states,

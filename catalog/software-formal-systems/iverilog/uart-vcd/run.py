@@ -97,10 +97,14 @@ def main(scn):
         with open(os.path.join(tmp, "uart.v"), "w") as f:
             f.write(RTL)
         with open(os.path.join(tmp, "tb.v"), "w") as f:
-            f.write(TB.format(n=len(data), div=div, parity=par, stop=stop, msb=int(msb), init=init,
-                              gap=int(scn["idle_gap"])))
-        subprocess.run(["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "uart.v"], cwd=tmp, check=True,
-                       capture_output=True)
+            f.write(
+                TB.format(
+                    n=len(data), div=div, parity=par, stop=stop, msb=int(msb), init=init, gap=int(scn["idle_gap"])
+                )
+            )
+        subprocess.run(
+            ["iverilog", "-g2005", "-o", "sim.vvp", "tb.v", "uart.v"], cwd=tmp, check=True, capture_output=True
+        )
         subprocess.run(["vvp", "-n", "sim.vvp"], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "uart.vcd")) as f:
             vcd = f.read()

@@ -17,8 +17,12 @@ orf: START codon* STOP -> closed_orf
 """
 BASES = "TCAG"
 AMINO = "FFLLSSSSYY**CC*WLLLLPPPPHHQQRRRRIIIMTTTTNNKKSSRRVVVVAAAADDEEGGGG"
-CODE = {a + b + c: AMINO[16 * i + 4 * j + k] for i, a in enumerate(BASES) for j, b in enumerate(BASES)
-        for k, c in enumerate(BASES)}
+CODE = {
+    a + b + c: AMINO[16 * i + 4 * j + k]
+    for i, a in enumerate(BASES)
+    for j, b in enumerate(BASES)
+    for k, c in enumerate(BASES)
+}
 
 
 class CodonLexer(Lexer):
@@ -30,7 +34,7 @@ class CodonLexer(Lexer):
     def lex(self, data):
         frame, seq = int(data[0]), data[1:]
         for n, i in enumerate(range(frame, len(seq) - 2, 3)):
-            codon = seq[i:i + 3]
+            codon = seq[i : i + 3]
             kind = "START" if codon == "ATG" else "STOP" if CODE[codon] == "*" else "OTHER"
             yield Token(kind, codon, start_pos=n)
 
@@ -56,7 +60,7 @@ def revcomp(seq):
 def main(scn):
     rng = random.Random(int(scn["seed"]))
     gc = float(scn["gc_content"])
-    weights = [(1 - gc) / 2, gc / 2, gc / 2, (1 - gc) / 2]           # A, C, G, T
+    weights = [(1 - gc) / 2, gc / 2, gc / 2, (1 - gc) / 2]  # A, C, G, T
     seq = "".join(rng.choices("ACGT", weights=weights, k=int(scn["length"])))
     strand = revcomp(seq) if scn["strand"] == "reverse" else seq
     orfs = Translate().transform(PARSER.parse(str(int(scn["frame"])) + strand))

@@ -35,13 +35,13 @@ def statement(rng, k, n_vars):
 def inject(tokens, fault):
     t = list(tokens)
     if fault == "drop_semicolon":
-        t.pop()                              # the trailing ';'
+        t.pop()  # the trailing ';'
     elif fault == "double_operator":
-        t.insert(4, t[3])                    # the first operator twice
+        t.insert(4, t[3])  # the first operator twice
     elif fault == "drop_operand":
-        del t[4]                             # the second operand
+        del t[4]  # the second operand
     else:
-        t.insert(5, ")")                     # a stray ')' after the second operand
+        t.insert(5, ")")  # a stray ')' after the second operand
     return t
 
 
@@ -74,14 +74,14 @@ def main(scn):
         if "SEMICOLON" in ip.accepts():
             trial = ip.copy()
             trial.feed_token(Token("SEMICOLON", ";"))
-            if e.token.type in trial.accepts():      # a missing ';': insert it and retry the token
+            if e.token.type in trial.accepts():  # a missing ';': insert it and retry the token
                 ip.feed_token(Token("SEMICOLON", ";"))
-                if e.token.type != "$END":           # the end of input is fed again by the parser itself
+                if e.token.type != "$END":  # the end of input is fed again by the parser itself
                     ip.feed_token(e.token)
                 actions["inserted"] += 1
                 return True
         actions["dropped"] += 1
-        return True                                  # otherwise the offending token is dropped
+        return True  # otherwise the offending token is dropped
 
     tree = PARSER.parse(text, on_error=recover)
     assigned = Count().transform(tree).children

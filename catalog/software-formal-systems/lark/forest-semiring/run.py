@@ -58,8 +58,13 @@ class Semirings:
     def _symbol(self, node):
         parts = [self._packed(pk, not node.is_intermediate) for pk in node.children]
         best = max(p[2] for p in parts)
-        return (sum(p[0] for p in parts), sum(p[1] for p in parts), best,
-                sum(p[3] for p in parts if p[2] == best), sum(p[4] for p in parts))
+        return (
+            sum(p[0] for p in parts),
+            sum(p[1] for p in parts),
+            best,
+            sum(p[3] for p in parts if p[2] == best),
+            sum(p[4] for p in parts),
+        )
 
     def _packed(self, pk, complete):
         lc, li, lb, ln, la = self.value(pk.left)

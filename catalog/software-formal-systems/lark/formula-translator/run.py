@@ -58,6 +58,7 @@ class ToPython(Interpreter):
     def _bin(op):
         def rule(self, tree):
             return f"({self.visit(tree.children[0])} {op} {self.visit(tree.children[1])})"
+
         return rule
 
     add, sub, mul, div = _bin("+"), _bin("-"), _bin("*"), _bin("/")
@@ -83,8 +84,11 @@ class ToPython(Interpreter):
 
 def program(scn):
     """The formula program of the scenario (the summary states the same template)."""
-    lines = ["let r = hypot(x, y);", "let t = atan2(y, x);",
-             f"let g = {float(scn['a'])!r} * cos({int(scn['k'])} * t) + {float(scn['b'])!r} * r^{int(scn['p'])};"]
+    lines = [
+        "let r = hypot(x, y);",
+        "let t = atan2(y, x);",
+        f"let g = {float(scn['a'])!r} * cos({int(scn['k'])} * t) + {float(scn['b'])!r} * r^{int(scn['p'])};",
+    ]
     if scn["damped"]:
         lines.append("let g = g / (1 + r * r);")
     inner = scn["inner"]

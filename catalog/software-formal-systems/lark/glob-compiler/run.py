@@ -27,8 +27,18 @@ SLASH: "/"
 CHARS: /[A-Za-z0-9_.\-]+/
 """
 PARSER = Lark(GRAMMAR, parser="earley", lexer="basic")  # fixed grammar: built once, at import
-SAMPLES = ["src/main.py", "src/pkg/test_io.py", "docs/index.md", "docs/api/Ref.txt", "src/_private.c",
-           "lib/core.pyx", "main.h", "src/Main.PY", "docs/guide/test_run.md", "src/a/b/c/x.py"]
+SAMPLES = [
+    "src/main.py",
+    "src/pkg/test_io.py",
+    "docs/index.md",
+    "docs/api/Ref.txt",
+    "src/_private.c",
+    "lib/core.pyx",
+    "main.h",
+    "src/Main.PY",
+    "docs/guide/test_run.md",
+    "src/a/b/c/x.py",
+]
 MODULE = '''"""Glob matcher generated from the pattern {pattern!r} (lark parse, regex translation)."""
 
 import re

@@ -112,13 +112,15 @@ class StatementLines(Visitor):
 def program(scn):
     """The scenario's program (the summary states the same template)."""
     k = int(scn["modulus"])
-    lines = ["func f(n, x)",
-             f"  acc := {float(scn['start'])!r}",
-             "  repeat n times with i",
-             f"    when i mod {k} = {int(scn['residue']) % k}",
-             "      acc := acc * x + i",
-             "    otherwise",
-             f"      acc := acc {scn['op']} {float(scn['step'])!r}"]
+    lines = [
+        "func f(n, x)",
+        f"  acc := {float(scn['start'])!r}",
+        "  repeat n times with i",
+        f"    when i mod {k} = {int(scn['residue']) % k}",
+        "      acc := acc * x + i",
+        "    otherwise",
+        f"      acc := acc {scn['op']} {float(scn['step'])!r}",
+    ]
     if scn["clamp"]:
         lines += [f"  when acc > {float(scn['ceiling'])!r}", f"    acc := {float(scn['ceiling'])!r}"]
     return "\n".join(lines + ["  yield acc"]) + "\n"

@@ -35,8 +35,12 @@ def document(scn):
         calibrated = rng.random() < 0.5
         offset = None if rng.random() < 0.4 else round(rng.uniform(-1.0, 1.0), 3)
         sensors.append({"id": i, "value": value, "unit": unit, "calibrated": calibrated, "offset": offset})
-    doc = {"instrument": f"rig-{rng.randrange(1000)}", "sensors": sensors, "notes": None,
-           "meta": {"version": 3, "tags": ["lab", "bench"]}}
+    doc = {
+        "instrument": f"rig-{rng.randrange(1000)}",
+        "sensors": sensors,
+        "notes": None,
+        "meta": {"version": 3, "tags": ["lab", "bench"]},
+    }
     return json.dumps(doc, indent=2)
 
 

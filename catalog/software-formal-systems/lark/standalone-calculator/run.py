@@ -68,18 +68,26 @@ def evaluate(text):
 def grammar(pow_assoc, unary_rank, implicit_mul, percent):
     """The lark grammar of the scenario (the summary states the same template)."""
     f = "power" if unary_rank == "above_power" else "unary"
-    rules = ["?start: sum",
-             '?sum: product | sum "+" product -> add | sum "-" product -> sub',
-             f'?product: {f} | product "*" {f} -> mul | product "/" {f} -> div'
-             + (" | product postfix -> mul" if implicit_mul else "")]
+    rules = [
+        "?start: sum",
+        '?sum: product | sum "+" product -> add | sum "-" product -> sub',
+        f'?product: {f} | product "*" {f} -> mul | product "/" {f} -> div'
+        + (" | product postfix -> mul" if implicit_mul else ""),
+    ]
     if unary_rank == "above_power":
         rules.append('?unary: postfix | "-" unary -> neg')
-        rules.append('?power: unary | unary "^" power -> pow' if pow_assoc == "right"
-                     else '?power: unary | power "^" unary -> pow')
+        rules.append(
+            '?power: unary | unary "^" power -> pow'
+            if pow_assoc == "right"
+            else '?power: unary | power "^" unary -> pow'
+        )
     else:
         rules.append('?unary: power | "-" unary -> neg')
-        rules.append('?power: postfix | postfix "^" unary -> pow' if pow_assoc == "right"
-                     else '?power: postfix | power "^" postfix -> pow')
+        rules.append(
+            '?power: postfix | postfix "^" unary -> pow'
+            if pow_assoc == "right"
+            else '?power: postfix | power "^" postfix -> pow'
+        )
     rules.append("?postfix: atom" + (' | postfix "%" -> percent' if percent else ""))
     rules.append('?atom: NUMBER -> number | NAME -> name | "(" sum ")"')
     rules += ["%import common.NUMBER", "%import common.CNAME -> NAME", "%import common.WS", "%ignore WS"]
@@ -102,8 +110,13 @@ def canonical_table(parser):
         queue += [arg for tok, (action, arg) in sorted(table.states[s].items()) if action is Shift]
     order += sorted(set(table.states) - seen)
     new = {old: i for i, old in enumerate(order)}
-    table.states = {new[s]: {tok: (action, new[arg] if action is Shift else arg)
-                             for tok, (action, arg) in sorted(table.states[s].items())} for s in order}
+    table.states = {
+        new[s]: {
+            tok: (action, new[arg] if action is Shift else arg)
+            for tok, (action, arg) in sorted(table.states[s].items())
+        }
+        for s in order
+    }
     table.start_states = {k: new[v] for k, v in sorted(table.start_states.items())}
     table.end_states = {k: new[v] for k, v in sorted(table.end_states.items())}
 

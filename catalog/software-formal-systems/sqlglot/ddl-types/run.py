@@ -7,10 +7,37 @@ import random
 import sqlglot
 from sqlglot import exp
 
-TYPES = ["SMALLINT", "INT", "BIGINT", "DECIMAL(12, 3)", "REAL", "DOUBLE PRECISION", "VARCHAR(64)", "TEXT",
-         "BOOLEAN", "DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "BYTEA", "JSON", "UUID"]
-NAMES = ["sample_id", "site", "depth_m", "ph", "temperature", "collected_at", "notes", "flagged", "payload",
-         "batch", "analyst", "updated_at"]
+TYPES = [
+    "SMALLINT",
+    "INT",
+    "BIGINT",
+    "DECIMAL(12, 3)",
+    "REAL",
+    "DOUBLE PRECISION",
+    "VARCHAR(64)",
+    "TEXT",
+    "BOOLEAN",
+    "DATE",
+    "TIMESTAMP",
+    "TIMESTAMP WITH TIME ZONE",
+    "BYTEA",
+    "JSON",
+    "UUID",
+]
+NAMES = [
+    "sample_id",
+    "site",
+    "depth_m",
+    "ph",
+    "temperature",
+    "collected_at",
+    "notes",
+    "flagged",
+    "payload",
+    "batch",
+    "analyst",
+    "updated_at",
+]
 
 
 def ddl(scn):

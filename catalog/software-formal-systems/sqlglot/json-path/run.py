@@ -10,11 +10,16 @@ from sqlglot import exp, jsonpath
 
 
 def document(rng):
-    readings = [{"value": round(rng.uniform(-5, 5), 2), "t": i, "flags": [rng.randint(0, 3) for _ in range(2)]}
-                for i in range(rng.randint(2, 4))]
-    return {"site": rng.choice(["alpha", "beta", "gamma"]), "depth": rng.randint(1, 300),
-            "sensor": {"id": f"S{rng.randint(10, 99)}", "readings": readings, "calib": {"gain": 1.5, "bias": -0.25}},
-            "tags": ["raw", "qc"]}
+    readings = [
+        {"value": round(rng.uniform(-5, 5), 2), "t": i, "flags": [rng.randint(0, 3) for _ in range(2)]}
+        for i in range(rng.randint(2, 4))
+    ]
+    return {
+        "site": rng.choice(["alpha", "beta", "gamma"]),
+        "depth": rng.randint(1, 300),
+        "sensor": {"id": f"S{rng.randint(10, 99)}", "readings": readings, "calib": {"gain": 1.5, "bias": -0.25}},
+        "tags": ["raw", "qc"],
+    }
 
 
 def random_path(rng, doc, depth):

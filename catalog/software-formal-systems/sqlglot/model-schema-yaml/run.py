@@ -11,8 +11,14 @@ from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.optimizer.qualify import qualify
 
 SCHEMA = {
-    "orders": {"o_id": "INT", "customer_id": "INT", "amount": "DECIMAL(12, 2)", "qty": "SMALLINT",
-               "created_at": "TIMESTAMP", "status": "VARCHAR"},
+    "orders": {
+        "o_id": "INT",
+        "customer_id": "INT",
+        "amount": "DECIMAL(12, 2)",
+        "qty": "SMALLINT",
+        "created_at": "TIMESTAMP",
+        "status": "VARCHAR",
+    },
     "customers": {"c_id": "INT", "name": "VARCHAR", "region": "VARCHAR", "signup_date": "DATE", "vip": "BOOLEAN"},
 }
 DIMENSIONS = {
@@ -38,17 +44,23 @@ def build_sql(dims, measures, scale, min_orders, window):
     if window:
         cols.append("RANK() OVER (ORDER BY SUM(o.amount) DESC) AS revenue_rank")
     group = ", ".join(str(i + 1) for i in range(len(dims)))
-    return (f"SELECT {', '.join(cols)} FROM orders AS o JOIN customers AS c ON o.customer_id = c.c_id "
-            f"WHERE o.status <> 'cancelled' GROUP BY {group} HAVING COUNT(*) >= {min_orders}")
+    return (
+        f"SELECT {', '.join(cols)} FROM orders AS o JOIN customers AS c ON o.customer_id = c.c_id "
+        f"WHERE o.status <> 'cancelled' GROUP BY {group} HAVING COUNT(*) >= {min_orders}"
+    )
 
 
 def yaml_doc(columns):
     """dbt's schema.yml layout, strings double-quoted (JSON strings are YAML double-quoted scalars)."""
     lines = ["version: 2", "models:", "  - name: customer_metrics", "    columns:"]
     for c in columns:
-        lines += [f"      - name: {json.dumps(c['name'])}", f"        data_type: {json.dumps(c['data_type'])}",
-                  f"        description: {json.dumps(c['expression'])}", "        meta:",
-                  f"          sources: [{', '.join(json.dumps(s) for s in c['sources'])}]"]
+        lines += [
+            f"      - name: {json.dumps(c['name'])}",
+            f"        data_type: {json.dumps(c['data_type'])}",
+            f"        description: {json.dumps(c['expression'])}",
+            "        meta:",
+            f"          sources: [{', '.join(json.dumps(s) for s in c['sources'])}]",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -57,16 +69,24 @@ def main(scn):
     measures = [str(m) for m in scn["measures"]]
     target = str(scn["dialect"])
     sql = build_sql(dims, measures, repr(float(scn["scale"])), int(scn["min_orders"]), bool(scn["window"]))
-    tree = annotate_types(qualify(sqlglot.parse_one(sql, read="duckdb"), schema=SCHEMA, dialect="duckdb",
-                                  quote_identifiers=False),
-                          schema=SCHEMA, dialect="duckdb")
+    tree = annotate_types(
+        qualify(sqlglot.parse_one(sql, read="duckdb"), schema=SCHEMA, dialect="duckdb", quote_identifiers=False),
+        schema=SCHEMA,
+        dialect="duckdb",
+    )
     columns = []
     for sel in tree.selects:
         name = sel.alias_or_name
         node = lineage(name, sql, schema=SCHEMA, dialect="duckdb")
         sources = sorted({f"{n.source.name}.{n.name.split('.')[-1]}" for n in node.walk() if not n.downstream})
-        columns.append({"name": name, "data_type": sel.type.sql(target),
-                        "expression": sel.unalias().sql(target), "sources": sources})
+        columns.append(
+            {
+                "name": name,
+                "data_type": sel.type.sql(target),
+                "expression": sel.unalias().sql(target),
+                "sources": sources,
+            }
+        )
     with open(os.path.join(os.environ["SWR_ARTIFACTS"], "schema.yml"), "w", encoding="utf-8") as fh:
         fh.write(yaml_doc(columns))
     return {

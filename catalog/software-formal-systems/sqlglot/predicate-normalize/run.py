@@ -11,8 +11,14 @@ from sqlglot.optimizer.normalize import normalization_distance, normalize, norma
 from sqlglot.optimizer.simplify import simplify
 
 OPS = ["=", "<", ">", "<=", ">=", "<>"]
-COMPARE = {exp.EQ: lambda a, b: a == b, exp.NEQ: lambda a, b: a != b, exp.LT: lambda a, b: a < b,
-           exp.LTE: lambda a, b: a <= b, exp.GT: lambda a, b: a > b, exp.GTE: lambda a, b: a >= b}
+COMPARE = {
+    exp.EQ: lambda a, b: a == b,
+    exp.NEQ: lambda a, b: a != b,
+    exp.LT: lambda a, b: a < b,
+    exp.LTE: lambda a, b: a <= b,
+    exp.GT: lambda a, b: a > b,
+    exp.GTE: lambda a, b: a >= b,
+}
 
 
 def predicate(rng, depth, n_cols, p_not, max_lit):
@@ -46,8 +52,9 @@ def evaluate(node, env):
 
 def satisfying(node, n_cols, max_lit):
     grid = range(-1, max_lit + 2)
-    return sum(1 for vals in itertools.product(grid, repeat=n_cols)
-               if evaluate(node, {f"c{i}": v for i, v in enumerate(vals)}))
+    return sum(
+        1 for vals in itertools.product(grid, repeat=n_cols) if evaluate(node, {f"c{i}": v for i, v in enumerate(vals)})
+    )
 
 
 def clauses(node, top):

@@ -9,8 +9,12 @@ from sqlglot.planner import Plan
 
 REGIONS = ["north", "south", "east", "west"]
 PRODUCTS = [  # product, category, unit_cost
-    ("A", "tools", 12.5), ("B", "tools", 30.0), ("C", "garden", 8.25),
-    ("D", "garden", 45.0), ("E", "kitchen", 19.75), ("F", "kitchen", 60.0),
+    ("A", "tools", 12.5),
+    ("B", "tools", 30.0),
+    ("C", "garden", 8.25),
+    ("D", "garden", 45.0),
+    ("E", "kitchen", 19.75),
+    ("F", "kitchen", 60.0),
 ]
 METRICS = {
     "revenue": "SUM(s.qty * s.price)",
@@ -25,17 +29,26 @@ def tables(seed, n_rows):
     rng = random.Random(seed)
     sales = []
     for _ in range(n_rows):  # draw order per row: region, product, qty, price, day
-        sales.append({"region": rng.choice(REGIONS), "product": rng.choice("ABCDEF"), "qty": rng.randint(1, 20),
-                      "price": round(rng.uniform(1.0, 100.0), 2), "day": rng.randint(1, 7)})
+        sales.append(
+            {
+                "region": rng.choice(REGIONS),
+                "product": rng.choice("ABCDEF"),
+                "qty": rng.randint(1, 20),
+                "price": round(rng.uniform(1.0, 100.0), 2),
+                "day": rng.randint(1, 7),
+            }
+        )
     products = [{"product": p, "category": c, "unit_cost": u} for p, c, u in PRODUCTS]
     return {"sales": sales, "products": products}
 
 
 def build_sql(key, metric, min_price, exclude_day, min_count, limit):
     where = f"s.price >= {min_price:.3f}" + (f" AND s.day <> {exclude_day}" if exclude_day else "")
-    return (f"SELECT {KEYS[key]} AS k, {METRICS[metric]} AS metric, COUNT(*) AS n "
-            f"FROM sales AS s JOIN products AS p ON s.product = p.product WHERE {where} "
-            f"GROUP BY {KEYS[key]} HAVING COUNT(*) >= {min_count} ORDER BY metric DESC, k ASC LIMIT {limit}")
+    return (
+        f"SELECT {KEYS[key]} AS k, {METRICS[metric]} AS metric, COUNT(*) AS n "
+        f"FROM sales AS s JOIN products AS p ON s.product = p.product WHERE {where} "
+        f"GROUP BY {KEYS[key]} HAVING COUNT(*) >= {min_count} ORDER BY metric DESC, k ASC LIMIT {limit}"
+    )
 
 
 def steps(step):
@@ -49,8 +62,14 @@ def steps(step):
 def main(scn):
     data = tables(int(scn["seed"]), int(scn["n_rows"]))
     threshold = round(float(scn["min_price"]), 2) + 0.005  # between two cents: no price sits on it
-    sql = build_sql(str(scn["group_by"]), str(scn["metric"]), threshold,
-                    int(scn["exclude_day"]), int(scn["min_count"]), int(scn["limit"]))
+    sql = build_sql(
+        str(scn["group_by"]),
+        str(scn["metric"]),
+        threshold,
+        int(scn["exclude_day"]),
+        int(scn["min_count"]),
+        int(scn["limit"]),
+    )
     result = execute(sql, tables=data)
     plan = Plan(sqlglot.parse_one(sql))
     return {
@@ -59,8 +78,9 @@ def main(scn):
         "metric": [float(r[1]) for r in result.rows],
         "counts": [int(r[2]) for r in result.rows],
         "plan_steps": steps(plan.root),
-        "rows_after_filter": sum(1 for r in data["sales"] if r["price"] >= threshold
-                                 and r["day"] != int(scn["exclude_day"])),
+        "rows_after_filter": sum(
+            1 for r in data["sales"] if r["price"] >= threshold and r["day"] != int(scn["exclude_day"])
+        ),
     }
 
 

@@ -35,8 +35,13 @@ def workload(scn):
     queries = []
     for _ in range(int(scn["n_queries"])):  # per query: template, then its literals, then the recasing
         t = TEMPLATES[rng.randrange(int(scn["n_templates"]))]
-        sql = t.format(f=round(rng.uniform(0, 100), 2), f2=round(rng.uniform(100, 200), 2), i=rng.randint(0, 999),
-                       s=rng.choice(WORDS), ilist=", ".join(str(rng.randint(1, 99)) for _ in range(rng.randint(1, 5))))
+        sql = t.format(
+            f=round(rng.uniform(0, 100), 2),
+            f2=round(rng.uniform(100, 200), 2),
+            i=rng.randint(0, 999),
+            s=rng.choice(WORDS),
+            ilist=", ".join(str(rng.randint(1, 99)) for _ in range(rng.randint(1, 5))),
+        )
         queries.append(recase(sql, rng) if scn["randomize_case"] else sql)
     return queries
 

@@ -13,8 +13,10 @@ from sqlglot.optimizer.pushdown_predicates import pushdown_predicates
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.unnest_subqueries import unnest_subqueries
 
-SCHEMA = {"obs": {"id": "INT", "station": "INT", "val": "DOUBLE", "day": "INT"},
-          "stations": {"sid": "INT", "region": "VARCHAR", "elev": "DOUBLE"}}
+SCHEMA = {
+    "obs": {"id": "INT", "station": "INT", "val": "DOUBLE", "day": "INT"},
+    "stations": {"sid": "INT", "region": "VARCHAR", "elev": "DOUBLE"},
+}
 
 
 def build_sql(scn):
@@ -24,8 +26,9 @@ def build_sql(scn):
     if scn["in_subquery"]:
         preds.append(f"o.station IN (SELECT s.sid FROM stations AS s WHERE s.elev > {float(scn['min_elev'])!r})")
     if scn["exists_subquery"]:
-        preds.append(f"EXISTS (SELECT 1 FROM stations AS s2 WHERE s2.sid = o.station AND s2.region = "
-                     f"'{scn['region']}')")
+        preds.append(
+            f"EXISTS (SELECT 1 FROM stations AS s2 WHERE s2.sid = o.station AND s2.region = '{scn['region']}')"
+        )
     return f"SELECT o.id, o.station, o.val FROM obs AS o WHERE {' AND '.join(preds)}"
 
 

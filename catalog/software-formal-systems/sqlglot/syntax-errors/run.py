@@ -23,13 +23,13 @@ FAULTS = ["unclosed_paren", "misspelled_keyword", "empty_where", "dangling_opera
 def inject(sql, fault):
     if fault == "unclosed_paren":
         i = sql.rfind(")")
-        return sql[:i] + sql[i + 1:] if i >= 0 else sql + " ("
+        return sql[:i] + sql[i + 1 :] if i >= 0 else sql + " ("
     if fault == "misspelled_keyword":
         first, rest = sql.split(" ", 1)
-        return first[:-1] + " " + rest                   # the leading keyword loses its last letter
+        return first[:-1] + " " + rest  # the leading keyword loses its last letter
     if fault == "empty_where":
         return sql.split(" WHERE")[0] + " WHERE" if " WHERE" in sql else sql + " WHERE"
-    return sql + " +"                                    # dangling_operator
+    return sql + " +"  # dangling_operator
 
 
 def script(scn):
@@ -54,7 +54,7 @@ def main(scn):
             trees = parser.parse(dialect.tokenize(sql), sql)
             statuses.append("warned" if parser.errors else "ok")
             recovered.append("; ".join(t.sql(dialect=dialect) for t in trees if t is not None))
-            found = [d for err in parser.errors for d in err.errors]       # WARN keeps its errors here
+            found = [d for err in parser.errors for d in err.errors]  # WARN keeps its errors here
         except ParseError as e:
             statuses.append("error")
             recovered.append("")

@@ -18,15 +18,15 @@ def function(kind, w, const):
         return f"a > {w}'d{const & mask}", (lambda v: int(v > const & mask)), 1
     if kind == "increment":
         return f"a + {w}'d{const & mask}", (lambda v: (v + (const & mask)) & mask), w
-    return "a[0] ? a >> 1 : ~a", (lambda v: (v >> 1) if v & 1 else (~v & mask)), w   # mux of two operations
+    return "a[0] ? a >> 1 : ~a", (lambda v: (v >> 1) if v & 1 else (~v & mask)), w  # mux of two operations
 
 
 def read_aag(text):
     lines = text.splitlines()
     m, i, n_latch, o, a = (int(x) for x in lines[0].split()[1:6])
-    inputs = [int(x) for x in lines[1:1 + i]]
-    outputs = [int(x) for x in lines[1 + i + n_latch:1 + i + n_latch + o]]
-    ands = [tuple(int(x) for x in ln.split()) for ln in lines[1 + i + n_latch + o:1 + i + n_latch + o + a]]
+    inputs = [int(x) for x in lines[1 : 1 + i]]
+    outputs = [int(x) for x in lines[1 + i + n_latch : 1 + i + n_latch + o]]
+    ands = [tuple(int(x) for x in ln.split()) for ln in lines[1 + i + n_latch + o : 1 + i + n_latch + o + a]]
     return (m, i, n_latch, o, a), inputs, outputs, ands
 
 
@@ -35,7 +35,7 @@ def evaluate(inputs, outputs, ands, v):
     for k, lit in enumerate(inputs):
         val[lit // 2] = (v >> k) & 1
     lit_v = lambda lit: val[lit // 2] ^ (lit & 1)  # noqa: E731
-    for lhs, r0, r1 in ands:          # ASCII AIGER lists AND gates in topological order
+    for lhs, r0, r1 in ands:  # ASCII AIGER lists AND gates in topological order
         val[lhs // 2] = lit_v(r0) & lit_v(r1)
     return sum(lit_v(lit) << k for k, lit in enumerate(outputs))
 
@@ -48,8 +48,10 @@ def main(scn):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "top.v"), "w") as f:
             f.write(src)
-        script = ("read_verilog top.v; hierarchy -top top; proc; flatten; opt; techmap; opt; "
-                  f"{opt}aigmap; opt_clean; write_aiger -ascii top.aag")
+        script = (
+            "read_verilog top.v; hierarchy -top top; proc; flatten; opt; techmap; opt; "
+            f"{opt}aigmap; opt_clean; write_aiger -ascii top.aag"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "top.aag")) as f:
             text = f.read()

@@ -45,15 +45,20 @@ def main(scn):
         kinds = KINDS if scn["allow_async"] else KINDS[:4]
         regs.append((rng.choice(kinds), rng.randrange(1 << w)))
     ports = ", ".join(f"input [{w - 1}:0] d{k}, output reg [{w - 1}:0] q{k}" for k in range(n))
-    src = "\n".join([f"module top(input clk, input rst, input arst, input en, {ports});"]
-                    + [register(k, kind, w, v) for k, (kind, v) in enumerate(regs)] + ["endmodule", ""])
+    src = "\n".join(
+        [f"module top(input clk, input rst, input arst, input en, {ports});"]
+        + [register(k, kind, w, v) for k, (kind, v) in enumerate(regs)]
+        + ["endmodule", ""]
+    )
     lib = LIBRARIES[str(scn["library"])]
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "top.v"), "w") as f:
             f.write(src)
-        script = ("read_verilog top.v; hierarchy -top top; proc; opt_dff; opt_clean; tee -q -o word.json stat -json; "
-                  f"techmap; opt; tee -q -o fine.json stat -json; dfflegalize {lib}; opt_expr; opt_clean; "
-                  "tee -q -o legal.json stat -json")
+        script = (
+            "read_verilog top.v; hierarchy -top top; proc; opt_dff; opt_clean; tee -q -o word.json stat -json; "
+            f"techmap; opt; tee -q -o fine.json stat -json; dfflegalize {lib}; opt_expr; opt_clean; "
+            "tee -q -o legal.json stat -json"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         word, fine, legal = stat(tmp, "word.json"), stat(tmp, "fine.json"), stat(tmp, "legal.json")
     ff = lambda by: sum(v for t, v in by.items() if "DFF" in t.upper())  # noqa: E731

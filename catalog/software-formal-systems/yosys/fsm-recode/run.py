@@ -68,10 +68,12 @@ def main(scn):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "fsm.v"), "w") as f:
             f.write(verilog(n, in_bits, out_bits, reset, nxt, out))
-        script = (f"read_verilog fsm.v; hierarchy -top top; proc; opt; fsm -nomap -encoding {enc}; "
-                  "tee -q -o info.txt fsm_info; fsm_export -o fsm.kiss2; fsm_map; opt; techmap; opt; "
-                  "abc -g AND,OR,XOR,MUX; opt_clean; "
-                  "tee -q -o stat.json stat -json")
+        script = (
+            f"read_verilog fsm.v; hierarchy -top top; proc; opt; fsm -nomap -encoding {enc}; "
+            "tee -q -o info.txt fsm_info; fsm_export -o fsm.kiss2; fsm_map; opt; techmap; opt; "
+            "abc -g AND,OR,XOR,MUX; opt_clean; "
+            "tee -q -o stat.json stat -json"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "info.txt")) as f:
             info = f.read()

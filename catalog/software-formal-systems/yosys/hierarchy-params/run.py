@@ -22,18 +22,23 @@ def main(scn):
     widths = [int(w) for w in scn["widths"]]
     params = []
     for _ in range(n):  # per instance: width (from the list), K, signedness
-        params.append((rng.choice(widths), rng.randint(1, int(scn["max_k"])),
-                       rng.randint(0, 1) if scn["allow_signed"] else 0))
-    ports = ", ".join(f"input [{w - 1}:0] a{i}, b{i}, output [{2 * w - 1}:0] y{i}"
-                      for i, (w, _, _) in enumerate(params))
-    insts = "\n".join(f"  mac #(.W({w}), .K({k}), .SIGNED({s})) u{i}(clk, a{i}, b{i}, y{i});"
-                      for i, (w, k, s) in enumerate(params))
+        params.append(
+            (rng.choice(widths), rng.randint(1, int(scn["max_k"])), rng.randint(0, 1) if scn["allow_signed"] else 0)
+        )
+    ports = ", ".join(
+        f"input [{w - 1}:0] a{i}, b{i}, output [{2 * w - 1}:0] y{i}" for i, (w, _, _) in enumerate(params)
+    )
+    insts = "\n".join(
+        f"  mac #(.W({w}), .K({k}), .SIGNED({s})) u{i}(clk, a{i}, b{i}, y{i});" for i, (w, k, s) in enumerate(params)
+    )
     top = f"module top(input clk, {ports});\n{insts}\nendmodule\n"
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "design.v"), "w") as f:
             f.write(SUB + top)
-        script = ("read_verilog design.v; hierarchy -top top; proc; opt; tee -q -o hier.json stat -json; "
-                  "flatten; opt; tee -q -o flat.json stat -json")
+        script = (
+            "read_verilog design.v; hierarchy -top top; proc; opt; tee -q -o hier.json stat -json; "
+            "flatten; opt; tee -q -o flat.json stat -json"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "hier.json")) as f:
             hier = json.load(f)

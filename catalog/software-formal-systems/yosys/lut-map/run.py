@@ -53,15 +53,19 @@ def simulate(module, v, in_bits, out_bits):
 def main(scn):
     w, k, offset = int(scn["width"]), int(scn["lut_size"]), int(scn["offset"])
     body, ref, ow = spec(str(scn["function"]), w, offset)
-    src = (f"module top(input [{w - 1}:0] a, output [{ow - 1}:0] y);\n  integer i;\n  reg [{ow + 4}:0] c;\n"
-           f"  reg [{w // 2 - 1}:0] s;\n"
-           f"  always @* begin {body} end\n  assign y = c[{ow - 1}:0];\nendmodule\n")
+    src = (
+        f"module top(input [{w - 1}:0] a, output [{ow - 1}:0] y);\n  integer i;\n  reg [{ow + 4}:0] c;\n"
+        f"  reg [{w // 2 - 1}:0] s;\n"
+        f"  always @* begin {body} end\n  assign y = c[{ow - 1}:0];\nendmodule\n"
+    )
     mapper = f"flowmap -maxlut {k}" if scn["mapper"] == "flowmap" else f"abc -lut {k} -fast"
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "top.v"), "w") as f:
             f.write(src)
-        script = ("read_verilog top.v; hierarchy -top top; proc; flatten; opt; wreduce; alumacc; opt; techmap; "
-                  f"opt -fast; {mapper}; opt_clean; write_json net.json; tee -q -o ltp.txt ltp -noff")
+        script = (
+            "read_verilog top.v; hierarchy -top top; proc; flatten; opt; wreduce; alumacc; opt; techmap; "
+            f"opt -fast; {mapper}; opt_clean; write_json net.json; tee -q -o ltp.txt ltp -noff"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "net.json")) as f:
             module = json.load(f)["modules"]["top"]

@@ -10,8 +10,9 @@ import tempfile
 
 def verilog(depth, width, ports, sync_read, rom, contents):
     ab = max(1, (depth - 1).bit_length())
-    reads = "".join(f", input [{ab - 1}:0] ra{p}, output {'reg ' if sync_read else ''}[{width - 1}:0] rd{p}"
-                    for p in range(ports))
+    reads = "".join(
+        f", input [{ab - 1}:0] ra{p}, output {'reg ' if sync_read else ''}[{width - 1}:0] rd{p}" for p in range(ports)
+    )
     write = "" if rom else f", input we, input [{ab - 1}:0] wa, input [{width - 1}:0] wd"
     lines = [f"module top(input clk{write}{reads});", f"  reg [{width - 1}:0] mem [0:{depth - 1}];"]
     lines.append("  initial begin")
@@ -44,17 +45,18 @@ def main(scn):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "top.v"), "w") as f:
             f.write(verilog(depth, width, ports, sync_read, rom, contents))
-        script = ("read_verilog top.v; hierarchy -top top; proc; opt; memory -nomap; opt_clean; "
-                  "tee -q -o inferred.json stat -json; write_json net.json; memory_map; opt; techmap; opt; opt_clean; "
-                  "tee -q -o mapped.json stat -json")
+        script = (
+            "read_verilog top.v; hierarchy -top top; proc; opt; memory -nomap; opt_clean; "
+            "tee -q -o inferred.json stat -json; write_json net.json; memory_map; opt; techmap; opt; opt_clean; "
+            "tee -q -o mapped.json stat -json"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
         with open(os.path.join(tmp, "inferred.json")) as f:
             inferred = json.load(f)["design"]
         with open(os.path.join(tmp, "mapped.json")) as f:
             mapped = json.load(f)["design"]
         with open(os.path.join(tmp, "net.json")) as f:
-            mems = [c["parameters"] for c in json.load(f)["modules"]["top"]["cells"].values()
-                    if c["type"] == "$mem_v2"]
+            mems = [c["parameters"] for c in json.load(f)["modules"]["top"]["cells"].values() if c["type"] == "$mem_v2"]
     by = inferred.get("num_cells_by_type", {})
     after = counts(mapped)
     return {

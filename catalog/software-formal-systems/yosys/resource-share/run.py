@@ -18,8 +18,7 @@ def verilog(w, ops, pairs, concurrent, onehot):
     sb = max(1, (n - 1).bit_length())
     exprs = [f"({x} {OPS[op]} {y})" for op, (x, y) in zip(ops, pairs)]
     sel_in = f"input [{n - 1}:0] sel" if onehot else f"input [{sb - 1}:0] sel"
-    body = [f"module top({sel_in}, input [{w - 1}:0] a, b, c, d, output reg [{2 * w - 1}:0] y);",
-            "  always @* begin"]
+    body = [f"module top({sel_in}, input [{w - 1}:0] a, b, c, d, output reg [{2 * w - 1}:0] y);", "  always @* begin"]
     if concurrent:
         body.append(f"    y = {exprs[0]} + {exprs[1]};")  # both always active: nothing to share between them
         rest = list(enumerate(exprs))[2:]
@@ -33,10 +32,12 @@ def verilog(w, ops, pairs, concurrent, onehot):
 
 
 def run(tmp, share):
-    script = ("read_verilog top.v; hierarchy -top top; proc; opt; wreduce; "
-              + ("tee -q -o share.log share; " if share else "")
-              + "opt_clean; tee -q -o word.json stat -json; synth -top top -flatten -noabc; abc -g AND,OR,XOR,MUX; "
-              "opt_clean; tee -q -o gate.json stat -json")
+    script = (
+        "read_verilog top.v; hierarchy -top top; proc; opt; wreduce; "
+        + ("tee -q -o share.log share; " if share else "")
+        + "opt_clean; tee -q -o word.json stat -json; synth -top top -flatten -noabc; abc -g AND,OR,XOR,MUX; "
+        "opt_clean; tee -q -o gate.json stat -json"
+    )
     subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=True, capture_output=True)
     with open(os.path.join(tmp, "word.json")) as f:
         word = json.load(f)["design"]

@@ -32,8 +32,10 @@ def main(scn):
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "top.v"), "w") as f:
             f.write(verilog(w, init, step, mod, prop, target))
-        script = (f"read_verilog -formal top.v; prep -top top; "
-                  f"tee -q -o sat.txt sat -tempinduct -prove-asserts -maxsteps {maxsteps} -show cnt")
+        script = (
+            f"read_verilog -formal top.v; prep -top top; "
+            f"tee -q -o sat.txt sat -tempinduct -prove-asserts -maxsteps {maxsteps} -show cnt"
+        )
         subprocess.run(["yosys", "-q", "-p", script], cwd=tmp, check=False, capture_output=True)
         with open(os.path.join(tmp, "sat.txt")) as f:
             log = f.read()
@@ -42,7 +44,7 @@ def main(scn):
         status, trace = "proved", []
     elif "model found for base case: FAIL!" in log:
         status = "counterexample"
-        table = log[log.rindex("model found for base case"):]
+        table = log[log.rindex("model found for base case") :]
         trace = [int(v) for v in re.findall(r"^\s+\d+ \\cnt\s+(\d+)\s", table, re.M)]
     else:
         status, trace = "unknown", []

@@ -56,7 +56,7 @@ def at(changes, t):
 def main(scn):
     kind, w, n = str(scn["circuit"]), int(scn["width"]), int(scn["cycles"])
     if kind == "lfsr" and int(scn["init"]) % (1 << w) == 0:
-        init = 1                                            # an all-zero LFSR never leaves zero
+        init = 1  # an all-zero LFSR never leaves zero
     else:
         init = int(scn["init"])
     with tempfile.TemporaryDirectory() as tmp:

@@ -9,24 +9,24 @@ def run_program(name, a, n, bug):
     """Symbolic execution: the output array (or index) as z3 terms over the input array a."""
     if name == "reverse":
         b = a
-        for i in range((n - 1) // 2 if bug else n // 2):             # bug: one swap short for even n
+        for i in range((n - 1) // 2 if bug else n // 2):  # bug: one swap short for even n
             x, y = z3.Select(b, i), z3.Select(b, n - 1 - i)
             b = z3.Store(z3.Store(b, i, y), n - 1 - i, x)
         return b
     if name == "prefix_sum":
         b = z3.Store(a, 0, z3.Select(a, 0))
         for i in range(1, n):
-            add = z3.Select(a, i - 1) if bug else z3.Select(a, i)     # bug: adds the previous element
+            add = z3.Select(a, i - 1) if bug else z3.Select(a, i)  # bug: adds the previous element
             b = z3.Store(b, i, z3.Select(b, i - 1) + add)
         return b
     if name == "max_index":
         best = z3.IntVal(0)
         for i in range(1, n):
             better = z3.Select(a, i) >= z3.Select(a, best) if bug else z3.Select(a, i) > z3.Select(a, best)
-            best = z3.If(better, z3.IntVal(i), best)                  # bug: >= returns the last maximum
+            best = z3.If(better, z3.IntVal(i), best)  # bug: >= returns the last maximum
         return best
-    b = a                                                              # bubble_pass
-    for i in range(n - 2 if bug else n - 1):                           # bug: stops one compare early
+    b = a  # bubble_pass
+    for i in range(n - 2 if bug else n - 1):  # bug: stops one compare early
         x, y = z3.Select(b, i), z3.Select(b, i + 1)
         b = z3.Store(z3.Store(b, i, z3.If(x > y, y, x)), i + 1, z3.If(x > y, x, y))
     return b
@@ -56,7 +56,7 @@ def main(scn):
     verified = s.check() == z3.unsat
     cex = []
     if not verified:
-        for i in range(n):                                   # smallest value per position, left to right
+        for i in range(n):  # smallest value per position, left to right
             for v in range(lo, hi + 1):
                 s.push()
                 s.add(z3.Select(a, i) == v)
@@ -68,8 +68,11 @@ def main(scn):
                 s.pop()
         assert s.check() == z3.sat
         m = s.model()
-        result = [m.eval(out, model_completion=True).as_long()] if name == "max_index" else \
-            [m.eval(z3.Select(out, i), model_completion=True).as_long() for i in range(n)]
+        result = (
+            [m.eval(out, model_completion=True).as_long()]
+            if name == "max_index"
+            else [m.eval(z3.Select(out, i), model_completion=True).as_long() for i in range(n)]
+        )
     return {
         "verified": verified,
         "counterexample": ",".join(map(str, cex)),

@@ -15,17 +15,27 @@ def trick(name, x, y, w, buggy):
     """(implementation, specification) as bit-vector terms."""
     if name == "lowest_set_bit":
         impl = x & (x - 1) if buggy else x & (~x + 1)
-        spec = z3.If(x == 0, z3.BitVecVal(0, w),
-                     z3.Sum([z3.If(z3.And(z3.Extract(k, k, x) == 1,
-                                          z3.Extract(k - 1, 0, x) == 0 if k else z3.BoolVal(True)),
-                                   z3.BitVecVal(1 << k, w), z3.BitVecVal(0, w)) for k in range(w)]))
+        spec = z3.If(
+            x == 0,
+            z3.BitVecVal(0, w),
+            z3.Sum(
+                [
+                    z3.If(
+                        z3.And(z3.Extract(k, k, x) == 1, z3.Extract(k - 1, 0, x) == 0 if k else z3.BoolVal(True)),
+                        z3.BitVecVal(1 << k, w),
+                        z3.BitVecVal(0, w),
+                    )
+                    for k in range(w)
+                ]
+            ),
+        )
         return impl, spec
     if name == "average":
         impl = z3.LShR(x + y, 1) if buggy else (x & y) + z3.LShR(x ^ y, 1)
         spec = z3.Extract(w - 1, 0, z3.LShR(z3.ZeroExt(1, x) + z3.ZeroExt(1, y), 1))
         return impl, spec
     if name == "abs":
-        m = z3.LShR(x, w - 1) if buggy else x >> (w - 1)        # bug: logical instead of arithmetic shift
+        m = z3.LShR(x, w - 1) if buggy else x >> (w - 1)  # bug: logical instead of arithmetic shift
         return (x ^ m) - m, z3.If(x < 0, -x, x)
     if name == "popcount":
         m1, m2, m4, h01 = masks(w)
@@ -37,8 +47,11 @@ def trick(name, x, y, w, buggy):
         impl = z3.LShR(v * h01, w - 8)
         spec = z3.Sum([z3.ZeroExt(w - 1, z3.Extract(k, k, x)) for k in range(w)])
         return impl, spec
-    impl = z3.If(x & (x - 1) == 0, z3.BitVecVal(1, w), z3.BitVecVal(0, w)) if buggy else \
-        z3.If(z3.And(x != 0, x & (x - 1) == 0), z3.BitVecVal(1, w), z3.BitVecVal(0, w))   # is_power_of_two
+    impl = (
+        z3.If(x & (x - 1) == 0, z3.BitVecVal(1, w), z3.BitVecVal(0, w))
+        if buggy
+        else z3.If(z3.And(x != 0, x & (x - 1) == 0), z3.BitVecVal(1, w), z3.BitVecVal(0, w))
+    )  # is_power_of_two
     spec = z3.If(z3.Or([x == (1 << k) for k in range(w)]), z3.BitVecVal(1, w), z3.BitVecVal(0, w))
     return impl, spec
 
@@ -65,7 +78,7 @@ def main(scn):
     x, y = z3.BitVecs("x y", w)
     impl, spec = trick(name, x, y, w, bool(scn["buggy"]))
     s = z3.Solver()
-    s.add(impl != spec, z3.UGE(x, int(scn["min_x"]) % (1 << w)))   # the checked range: x >= min_x (unsigned)
+    s.add(impl != spec, z3.UGE(x, int(scn["min_x"]) % (1 << w)))  # the checked range: x >= min_x (unsigned)
     proved = s.check() == z3.unsat
     cx = cy = -1
     vi = vs = -1

@@ -21,11 +21,11 @@ def to_float(val):
 
 def main(scn):
     a, b, cx, cy = (q(scn[k]) for k in ("a", "b", "cx", "cy"))
-    vx = q(scn["cx"]) + q(scn["hx"]) * a                       # vertex inside the ellipse
+    vx = q(scn["cx"]) + q(scn["hx"]) * a  # vertex inside the ellipse
     vy = q(scn["cy"]) + q(scn["vy"]) * b
     p = q(scn["curvature"]) * (-1 if scn["opens_down"] else 1)
     x, y = z3.Reals("x y")
-    s = z3.Tactic("qfnra-nlsat").solver()      # nlsat directly: the default strategy is far slower here
+    s = z3.Tactic("qfnra-nlsat").solver()  # nlsat directly: the default strategy is far slower here
     s.add((x - cx) * (x - cx) * b * b + (y - cy) * (y - cy) * a * a == a * a * b * b)
     s.add(y == vy + p * (x - vx) * (x - vx))
     points = []
@@ -33,7 +33,7 @@ def main(scn):
         m = s.model()
         xv, yv = m.eval(x, model_completion=True), m.eval(y, model_completion=True)
         points.append((to_float(xv), to_float(yv)))
-        s.add(z3.Or(x != xv, y != yv))                        # block this solution
+        s.add(z3.Or(x != xv, y != yv))  # block this solution
     points.sort()
     return {
         "n_points": len(points),

@@ -16,8 +16,15 @@ def program(scn):
     for _ in range(int(scn["n_statements"])):
         r = rng.random()
         rest = (1.0 - p_addr - p_copy) / 2
-        kind = "addr" if r < p_addr else "copy" if r < p_addr + p_copy else "store" if r < p_addr + p_copy + rest \
+        kind = (
+            "addr"
+            if r < p_addr
+            else "copy"
+            if r < p_addr + p_copy
+            else "store"
+            if r < p_addr + p_copy + rest
             else "load"
+        )
         stmts.append((kind, rng.randrange(n), rng.randrange(n)))
     return n, stmts
 
@@ -33,14 +40,13 @@ def main(scn):
     p, q, r, a = z3.Consts("p q r a", S)
     fp.declare_var(p, q, r, a)
     pt = rel["pt"]
-    fp.rule(pt(p, a), rel["addr"](p, a))                          # p = &a
-    fp.rule(pt(p, a), [rel["copy"](p, q), pt(q, a)])               # p = q
-    fp.rule(pt(r, a), [rel["store"](p, q), pt(p, r), pt(q, a)])    # *p = q
-    fp.rule(pt(p, a), [rel["load"](p, q), pt(q, r), pt(r, a)])     # p = *q
+    fp.rule(pt(p, a), rel["addr"](p, a))  # p = &a
+    fp.rule(pt(p, a), [rel["copy"](p, q), pt(q, a)])  # p = q
+    fp.rule(pt(r, a), [rel["store"](p, q), pt(p, r), pt(q, a)])  # *p = q
+    fp.rule(pt(p, a), [rel["load"](p, q), pt(q, r), pt(r, a)])  # p = *q
     for kind, lhs, rhs in stmts:
         fp.fact(rel[kind](z3.BitVecVal(lhs, 4), z3.BitVecVal(rhs, 4)))
-    sets = [{o for o in range(n) if fp.query(pt(z3.BitVecVal(v, 4), z3.BitVecVal(o, 4))) == z3.sat}
-            for v in range(n)]
+    sets = [{o for o in range(n) if fp.query(pt(z3.BitVecVal(v, 4), z3.BitVecVal(o, 4))) == z3.sat} for v in range(n)]
     return {
         "statement_counts": [sum(1 for s in stmts if s[0] == k) for k in KINDS],
         "points_to_masks": [sum(1 << o for o in s) for s in sets],

@@ -28,8 +28,8 @@ def main(scn):
     n, rules, requests = instance(scn)
     f = [z3.Bool(f"f{i}") for i in range(n)]
     solver = z3.Solver()
-    solver.add(z3.AtMost(*f, int(scn["max_selected"])))          # hard: the cardinality budget
-    tracked = []                                                 # (label, literal): requests first, then rules
+    solver.add(z3.AtMost(*f, int(scn["max_selected"])))  # hard: the cardinality budget
+    tracked = []  # (label, literal): requests first, then rules
     for k in requests:
         lit = z3.Bool(f"request_{k}")
         solver.add(z3.Implies(lit, f[k]))
@@ -60,8 +60,9 @@ def main(scn):
         "n_requires": sum(1 for r in rules if r[1] == "requires"),
         "requests": requests,
         "satisfiable": sat,
-        "backbone": ["-" if not sat else "on" if i in forced_on else "off" if i in forced_off else "free"
-                     for i in range(n)],
+        "backbone": [
+            "-" if not sat else "on" if i in forced_on else "off" if i in forced_off else "free" for i in range(n)
+        ],
         "n_forced": len(forced_on) + len(forced_off),
         "mus": "; ".join(mus),
         "mus_size": len(mus),

@@ -23,7 +23,7 @@ def main(scn):
     xs = [float(v) for v in scn["values"]]
     ys = [float(v) for v in scn["weights"]][: len(xs)]
     ys += [1.0] * (len(xs) - len(ys))
-    fx = [z3.simplify(z3.fpToFP(rm, z3.FPVal(v, z3.Float64()), sort)) for v in xs]   # inputs rounded to the format
+    fx = [z3.simplify(z3.fpToFP(rm, z3.FPVal(v, z3.Float64()), sort)) for v in xs]  # inputs rounded to the format
     fy = [z3.simplify(z3.fpToFP(rm, z3.FPVal(v, z3.Float64()), sort)) for v in ys]
     acc = z3.simplify(z3.FPVal(0.0, sort))
     inexact, true_acc = 0, Fraction(0)

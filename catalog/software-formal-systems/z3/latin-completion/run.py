@@ -27,7 +27,7 @@ def main(scn):
     order = [(i, j) for i in range(n) for j in range(n)]
     if scn["scan_order"] == "column_major":
         order = [(i, j) for j in range(n) for i in range(n)]
-    s.push()                                            # count completions, blocking each one found
+    s.push()  # count completions, blocking each one found
     count, cap = 0, int(scn["max_count"])
     while count < max(cap, 2) and s.check() == z3.sat:  # at least 2, to decide uniqueness
         m = s.model()
@@ -35,7 +35,7 @@ def main(scn):
         s.add(z3.Or([c != m.eval(c, model_completion=True) for row in cells for c in row]))
     s.pop()
     smallest = {}
-    for i, j in order:                                  # lexicographically smallest completion in scan order
+    for i, j in order:  # lexicographically smallest completion in scan order
         for v in range(n):
             s.push()
             s.add(cells[i][j] == v)

@@ -14,7 +14,7 @@ def instance(scn):
     for _ in range(int(scn["n_constraints"])):  # per constraint: a_x, a_y, a_z, then b
         a = [rng.randint(-c, c) for _ in range(3)]
         if a[2] == 0:
-            a[2] = c                              # every constraint involves z
+            a[2] = c  # every constraint involves z
         rows.append((a, rng.randint(1, int(scn["rhs_max"]))))
     return rows
 
@@ -24,12 +24,11 @@ def main(scn):
     bound = int(scn["bound"])
     strict = bool(scn["strict"])
     x, y, z = z3.Reals("x y z")
-    cons = [(a[0] * x + a[1] * y + a[2] * z < b) if strict else (a[0] * x + a[1] * y + a[2] * z <= b)
-            for a, b in rows]
+    cons = [(a[0] * x + a[1] * y + a[2] * z < b) if strict else (a[0] * x + a[1] * y + a[2] * z <= b) for a, b in rows]
     cons += [z >= -bound, z <= bound]
     goal = z3.Goal()
     goal.add(z3.Exists([z], z3.And(cons)))
-    projected = z3.Tactic("qe")(goal).as_expr()          # quantifier-free in x, y
+    projected = z3.Tactic("qe")(goal).as_expr()  # quantifier-free in x, y
     zi = z3.Int("zi")
     solver = z3.Solver()
     real_rows, int_rows = [], []

@@ -11,8 +11,9 @@ def sites(scn):
     """Candidate sites (x, y, cost), drawn per site as x, y, then cost = rng.randint(1, max_cost)."""
     rng = random.Random(int(scn["seed"]))
     w, h = int(scn["grid_width"]), int(scn["grid_height"])
-    return [(rng.randrange(w), rng.randrange(h), rng.randint(1, int(scn["max_cost"])))
-            for _ in range(int(scn["n_sites"]))]
+    return [
+        (rng.randrange(w), rng.randrange(h), rng.randint(1, int(scn["max_cost"]))) for _ in range(int(scn["n_sites"]))
+    ]
 
 
 def sees(site, cell, radius, metric):
@@ -30,14 +31,14 @@ def main(scn):
     coverable = []
     for cell in cells:
         seen = [x[i] for i, s in enumerate(cand) if sees(s, cell, radius, metric)]
-        need = min(k, len(seen))                 # a cell seen by fewer sites than k needs all of them
+        need = min(k, len(seen))  # a cell seen by fewer sites than k needs all of them
         coverable.append(len(seen) >= k)
         if need:
             opt.add(z3.PbGe([(v, 1) for v in seen], need))
     cost = z3.Sum([z3.If(v, c, 0) for v, (_, _, c) in zip(x, cand)])
-    tiebreak = z3.Sum([z3.If(v, 2 ** i, 0) for i, v in enumerate(x)])
+    tiebreak = z3.Sum([z3.If(v, 2**i, 0) for i, v in enumerate(x)])
     opt.minimize(cost)
-    opt.minimize(tiebreak)                       # lexicographic: cost first, then the lowest-numbered set
+    opt.minimize(tiebreak)  # lexicographic: cost first, then the lowest-numbered set
     assert opt.check() == z3.sat
     m = opt.model()
     chosen = [i for i, v in enumerate(x) if z3.is_true(m.eval(v, model_completion=True))]
