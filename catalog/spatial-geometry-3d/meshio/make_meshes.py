@@ -19,6 +19,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
     "surface-convert": None,
     "tet-quality": None,
     "xdmf-thermal": ("bracket.msh", "frustum.mesh", "stepped_shaft.inp"),
+    "exodus-twist": ("pipe.msh", "lblock.vtu", "drilled_sphere.vtk"),
 }
 
 
