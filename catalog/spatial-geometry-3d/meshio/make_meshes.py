@@ -20,6 +20,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
     "tet-quality": None,
     "xdmf-thermal": ("bracket.msh", "frustum.mesh", "stepped_shaft.inp"),
     "exodus-twist": ("pipe.msh", "lblock.vtu", "drilled_sphere.vtk"),
+    "boundary-patches": ("bracket.msh", "drilled_sphere.vtk", "stepped_shaft.inp"),
 }
 
 
