@@ -21,6 +21,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
     "xdmf-thermal": ("bracket.msh", "frustum.mesh", "stepped_shaft.inp"),
     "exodus-twist": ("pipe.msh", "lblock.vtu", "drilled_sphere.vtk"),
     "boundary-patches": ("bracket.msh", "drilled_sphere.vtk", "stepped_shaft.inp"),
+    "med-layers": ("frustum.mesh", "pipe.msh", "lblock.vtu"),
 }
 
 
