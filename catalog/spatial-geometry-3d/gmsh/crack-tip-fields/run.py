@@ -86,7 +86,6 @@ def main(scenario: dict) -> dict:
         "mesh": name,
         "triangles": int(len(tris)),
         "nodes": int(len(tags)),
-        "area": float(area.sum()),
         "near_tip_triangles": int(near.sum()),
         "near_tip_mean_area": float(area[near].mean()),
         "far_mean_area": float(area[r > d_max].mean()),

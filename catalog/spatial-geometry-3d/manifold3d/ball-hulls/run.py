@@ -52,8 +52,6 @@ def main(scenario: dict) -> dict:
     write_stl(os.path.join(os.environ["SWR_ARTIFACTS"], name), solid.to_mesh())
     return {
         "mesh": name,
-        "volume": float(solid.volume()),
-        "surface_area": float(solid.surface_area()),
         "genus": int(solid.genus()),
         "centre_hull_volume": float(core.volume()),
         "footprint_hull_area": float(footprint.area()),

@@ -60,7 +60,6 @@ def main(scenario: dict) -> dict:
         "lattice_volume": float(lattice.volume()),
         "lattice_area": float(lattice.surface_area()),
         "volume_fraction": float(lattice.volume() / ball_volume),
-        "result_volume": float(result.volume()),
     }
 
 

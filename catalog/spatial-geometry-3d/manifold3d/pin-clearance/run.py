@@ -52,7 +52,6 @@ def main(scenario: dict) -> dict:
         "mesh": name,
         "min_gap": gap,
         "interference_volume": float(overlap.volume()),
-        "cut_volume": float(cut.volume()),
         "cut_genus": int(cut.genus()),
         "pin_volume_above": float(upper.volume()),
         "pin_volume_below": float(lower.volume()),

@@ -64,8 +64,6 @@ def main(scenario: dict) -> dict:
     box = solid.bounding_box()
     return {
         "mesh": name,
-        "volume": float(solid.volume()),
-        "surface_area": float(solid.surface_area()),
         "triangles": int(solid.num_tri()),
         "bounding_box": [float(v) for v in box],
     }

@@ -44,7 +44,6 @@ def main(s: dict) -> dict:
         "decay_factor": decay,
         "max_temperature_c": float(temp.max()),
         "mean_temperature_c": float(np.dot(vol, t_cell) / total),
-        "total_volume_mm3": total,
     }
 
 

@@ -50,7 +50,6 @@ def main(scenario: dict) -> dict:
         "mesh": name,
         "tool_position": [float(v) for v in tool[:3, 3]],
         "tool_x_axis": [float(v) for v in tool[:3, 0]],
-        "bounds": [float(v) for v in np.asarray(scene.bounds).ravel()],
         "reach": float(np.linalg.norm(tool[:3, 3])),
     }
 

@@ -56,7 +56,6 @@ def main(scenario: dict) -> dict:
         "z_range": [zmin, zmax],
         "slices": slices,
         "max_section_area": float(max(s["area"] for s in slices)),
-        "part_area": float(part.area),
     }
 
 

@@ -45,7 +45,6 @@ def main(scenario: dict) -> dict:
         "watertight_after": bool(mesh.is_watertight),
         "faces_after": int(len(mesh.faces)),
         "winding_consistent": bool(mesh.is_winding_consistent),
-        "volume": float(mesh.volume),
     }
 
 
