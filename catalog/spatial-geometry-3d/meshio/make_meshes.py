@@ -22,6 +22,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
     "exodus-twist": ("pipe.msh", "lblock.vtu", "drilled_sphere.vtk"),
     "boundary-patches": ("bracket.msh", "drilled_sphere.vtk", "stepped_shaft.inp"),
     "med-layers": ("frustum.mesh", "pipe.msh", "lblock.vtu"),
+    "shrink-view": ("pipe.msh", "frustum.mesh", "stepped_shaft.inp"),
 }
 
 
