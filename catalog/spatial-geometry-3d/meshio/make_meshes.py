@@ -23,6 +23,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
     "boundary-patches": ("bracket.msh", "drilled_sphere.vtk", "stepped_shaft.inp"),
     "med-layers": ("frustum.mesh", "pipe.msh", "lblock.vtu"),
     "shrink-view": ("pipe.msh", "frustum.mesh", "stepped_shaft.inp"),
+    "surface-fairing": ("lblock.vtu", "drilled_sphere.vtk", "frustum.mesh"),
 }
 
 
