@@ -42,7 +42,6 @@ def main(scenario: dict) -> dict:
         "removed_faces": removed,
         "flipped_faces": flipped,
         "fully_filled": filled,
-        "watertight_after": bool(mesh.is_watertight),
         "faces_after": int(len(mesh.faces)),
         "winding_consistent": bool(mesh.is_winding_consistent),
     }
