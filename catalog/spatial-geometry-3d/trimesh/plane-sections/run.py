@@ -17,7 +17,7 @@ from trimesh import transformations as tf
 def posed_torus(major, minor, sections, rot_deg):
     """torus(major_radius, minor_radius, major_sections, minor_sections) rotated by static x-y-z Euler angles."""
     mesh = trimesh.creation.torus(major_radius=major, minor_radius=minor, major_sections=sections,
-                                  minor_sections=max(8, sections // 2))
+                                  minor_sections=sections // 2)
     ax, ay, az = (math.radians(float(a)) for a in rot_deg)
     mesh.apply_transform(tf.euler_matrix(ax, ay, az, axes="sxyz"))
     return mesh
