@@ -24,7 +24,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
     "med-layers": ("frustum.mesh", "pipe.msh", "lblock.vtu"),
     "shrink-view": ("pipe.msh", "frustum.mesh", "stepped_shaft.inp"),
     "surface-fairing": ("lblock.vtu", "drilled_sphere.vtk", "frustum.mesh"),
-    "symmetry-cgns": ("lblock.vtu", "bracket.msh", "stepped_shaft.inp"),
+    "symmetry-cgns": ("lblock.vtu", "frustum.mesh", "stepped_shaft.inp"),
 }
 
 

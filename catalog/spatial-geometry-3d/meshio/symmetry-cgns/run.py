@@ -1,7 +1,7 @@
 """Expanding a symmetric half model to the full part for a CFD/FEA code that wants CGNS, with meshio: a tetrahedral
 mesh is mirrored across the plane of its lowest (or highest) coordinate along an axis, the copy's cells are
 re-oriented, the points lying on the symmetry plane are shared instead of duplicated, and meshio writes the full mesh
-as a CGNS file (HDF5).
+as a CGNS file (HDF5), which is read back to check it.
 
 Entry workflow: main(dict) -> dict; the mesh file is read on every call, no module state is mutated. The CGNS file
 goes to $SWR_ARTIFACTS, read on every call.
@@ -12,7 +12,7 @@ import os
 import meshio
 import numpy as np
 
-FORMATS = {".vtu": "vtu", ".msh": "gmsh", ".inp": "abaqus"}  # named, never guessed
+FORMATS = {".vtu": "vtu", ".mesh": "medit", ".inp": "abaqus"}  # named, never guessed
 AXES = {"x": 0, "y": 1, "z": 2}
 
 
@@ -20,7 +20,7 @@ def main(s: dict) -> dict:
     path = str(s["mesh"])
     mesh = meshio.read(path, file_format=FORMATS[path[path.rfind("."):]])
     pts = np.asarray(mesh.points, dtype=np.float64)[:, :3] * np.asarray(s["scale_xyz"], dtype=np.float64)
-    tets = np.concatenate([c.data for c in mesh.cells if c.type == "tetra"]).astype(np.int64)
+    tets = np.asarray(mesh.get_cells_type("tetra"), dtype=np.int64)
     axis = AXES[str(s["axis"])]
     lo = float(pts[:, axis].min() if s["side"] == "low" else pts[:, axis].max())
     tol = 1e-9 * float(np.ptp(pts, axis=0).max())
@@ -36,14 +36,15 @@ def main(s: dict) -> dict:
     copy = new_index[tets][:, [0, 2, 1, 3]]  # a reflection flips orientation: swap two nodes back
     cells = np.vstack([tets, copy])
     name = "full.h5"
-    meshio.write(os.path.join(os.environ["SWR_ARTIFACTS"], name), meshio.Mesh(all_pts, [("tetra", cells)]),
-                 file_format="cgns")
+    out = os.path.join(os.environ["SWR_ARTIFACTS"], name)
+    meshio.write(out, meshio.Mesh(all_pts, [("tetra", cells)]), file_format="cgns")
+    back = meshio.read(out, file_format="cgns")  # the solver's view: read the file back
     return {
         "cgns": name,
-        "points": int(len(all_pts)),
+        "points": int(len(back.points)),
         "shared_points": int(on_plane.sum()),
-        "tetra": int(len(cells)),
-        "extent": [float(v) for v in np.ptp(all_pts, axis=0)],
+        "tetra": int(sum(len(c.data) for c in back.cells if c.type == "tetra")),
+        "extent": [float(v) for v in np.ptp(np.asarray(back.points, dtype=np.float64), axis=0)],
     }
 
 
