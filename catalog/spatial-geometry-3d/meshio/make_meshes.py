@@ -14,7 +14,18 @@ import meshio
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-TARGETS = ("surface-convert", "tet-quality")
+# workflow folder -> the file names it ships (None: all six)
+TARGETS: dict[str, tuple[str, ...] | None] = {
+    "surface-convert": None,
+    "tet-quality": None,
+    "xdmf-thermal": ("bracket.msh", "frustum.mesh", "stepped_shaft.inp"),
+    "exodus-twist": ("pipe.msh", "lblock.vtu", "drilled_sphere.vtk"),
+    "boundary-patches": ("bracket.msh", "drilled_sphere.vtk", "stepped_shaft.inp"),
+    "med-layers": ("frustum.mesh", "pipe.msh", "lblock.vtu"),
+    "shrink-view": ("pipe.msh", "frustum.mesh", "stepped_shaft.inp"),
+    "surface-fairing": ("lblock.vtu", "drilled_sphere.vtk", "frustum.mesh"),
+    "symmetry-cgns": ("lblock.vtu", "frustum.mesh", "stepped_shaft.inp"),
+}
 
 
 def bracket(occ) -> None:
@@ -84,7 +95,9 @@ def tagged(mesh: meshio.Mesh) -> meshio.Mesh:
 def main() -> None:
     for build, size, fmt, fname in MESHES.values():
         mesh = tet_mesh(build, size)
-        for target in TARGETS:
+        for target, names in TARGETS.items():
+            if names is not None and fname not in names:
+                continue
             out = HERE / target / "data" / fname
             out.parent.mkdir(parents=True, exist_ok=True)
             meshio.write(out, tagged(mesh) if fmt.startswith("gmsh") else mesh, file_format=fmt.split("-")[0],
