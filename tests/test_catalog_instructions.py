@@ -185,6 +185,9 @@ def test_a_standards_designation_is_no_constant() -> None:
     text = "Sizing per IEC 60534-2-1 (noise: IEC 60534-8-4), meters per ISO 5167, at 101325 Pa and 298.15 K."
     assert stated_numbers(spec.model_copy(update={"summary": text, "inputs": {}})) >= {"101325", "298.15"}
     assert "60534" not in stated_numbers(spec.model_copy(update={"summary": text, "inputs": {}}))
+    address = "Tenant subnet 172.16.(vni mod 256).0/24, per section 4.2.1, at 101325.5 Pa."
+    assert stated_numbers(spec.model_copy(update={"summary": address, "inputs": {}})) >= {"101325.5"}
+    assert not {"172.16", "4.2"} & stated_numbers(spec.model_copy(update={"summary": address, "inputs": {}}))
 
 
 def test_the_catalog_states_only_declared_constants() -> None:

@@ -19,11 +19,13 @@ from swr.core.layout import WORKFLOW_TOML
 from swr.kinds.workflow.spec import LibraryConstant, WorkflowSpec
 
 PRECISE_DIGITS = 5  # 6371.0088, 12.011, 9.80665: numbers a literal implementation would type in as stated
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+|\d+)(?:[eE][-+]?\d+)?(?!\w|\.\d)")
+# a number, not part of a dotted token: an address (172.16.x.0/24), a version or a section (3.2.1); a sentence's full
+# stop after a number is followed by a space or the end
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d+|\d+)(?:[eE][-+]?\d+)?(?!\w|\.\S)")
 _MAX_SOURCE = 1 << 20  # bytes of one reference source file read
-# A standard's designation (IEC 60534-2-1, ISO 5167, ASTM D1250) names a document, not a quantity: not a constant.
 # a literal's start: not inside a name, a decimal or an exponent (1e-5 spells no 5)
 _NOT_AFTER = r"(?<![\w.])(?<![eE][-+])"
+# A standard's designation (IEC 60534-2-1, ISO 5167, ASTM D1250) names a document, not a quantity: not a constant.
 _STANDARD = re.compile(
     r"\b(?:IEC|ISO|ASTM(?:\s+[A-Z])?|IEEE|ANSI|ASME|DIN|EN|BS|JIS|API|NIST|RFC|ISA|IAPWS|ITU-[RT])[\s-]*$"
 )
