@@ -46,11 +46,11 @@ def main(scn: dict) -> dict:
     cells = struc.CellList(atoms, cell_size=cutoff, periodic=True, box=box)
     adj = cells.create_adjacency_matrix(cutoff)
     coordination = adj.sum(axis=1) - 1  # the atom itself is within the cutoff
-    nearest = []
-    for i in range(n):
-        d = struc.distance(atoms.coord[i], atoms.coord, box=box)
-        d[i] = np.inf
-        nearest.append(float(d.min()))
+    ii, jj = np.triu_indices(n, k=1)
+    d = struc.distance(atoms.coord[ii], atoms.coord[jj], box=box)
+    nearest = np.full(n, np.inf)
+    np.minimum.at(nearest, ii, d)
+    np.minimum.at(nearest, jj, d)
     return {
         "rdf_table": "rdf.csv",
         "n_atoms": n,
