@@ -3,12 +3,18 @@
 modification expands to."""
 
 import random
+import tomllib
+from pathlib import Path
 
 from pyteomics import proforma
 
+# The mass shifts the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+
 AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWY"
 # Modification tags without a Unimod lookup (which needs the network): mass shifts and formulas
-PANEL = ("[+15.994915]", "[Formula:HPO3]", "[+0.984016]", "[+14.01565]", "[Formula:C2H2O]")
+PANEL = (f"[+{CONSTANTS['OXIDATION_DELTA']}]", "[Formula:HPO3]", f"[+{CONSTANTS['DEAMIDATION_DELTA']}]",
+         f"[+{CONSTANTS['METHYL_DELTA']}]", "[Formula:C2H2O]")
 ION_PAIRS = {"b/y": ("b", "y"), "c/z": ("c", "z")}
 
 
@@ -18,7 +24,7 @@ def peptide(rng: random.Random, scn: dict) -> str:
     body = "".join(aa + (rng.choice(PANEL) if rng.random() < float(scn["mod_rate"]) else "") for aa in residues)
     text = ""
     if scn["fixed_carbamidomethyl"]:
-        text += "<[+57.021464]@C>"
+        text += f"<[+{CONSTANTS['CARBAMIDOMETHYL_DELTA']}]@C>"
     if rng.random() < float(scn["unlocalized_rate"]):
         text += "[Formula:HPO3]?"
     if rng.random() < float(scn["nterm_acetyl_rate"]):

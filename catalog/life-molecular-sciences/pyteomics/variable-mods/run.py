@@ -4,14 +4,20 @@ and fixed modifications (parser.isoforms, modX notation, max_mods), weighed with
 import csv
 import os
 import random
+import tomllib
+from pathlib import Path
 
 from pyteomics import mass, parser
+
+# The mass deltas the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
 
 AMINO_ACIDS = "ACDEFGHIKLMNPQRSTVWY"
 WEIGHTS = (8.25, 1.38, 5.46, 6.72, 3.86, 7.07, 2.27, 5.91, 5.80, 9.65,
            2.41, 4.06, 4.74, 3.93, 5.53, 6.65, 5.36, 6.86, 1.10, 2.92)
 # Unimod monoisotopic deltas; 'ac-' is the whole acetylated N-terminal group (H + C2H2O)
-DELTAS = {"ox": 15.994915, "p": 79.966331, "deam": 0.984016, "cam": 57.021464, "ac-": 43.01839}
+DELTAS = {"ox": CONSTANTS["OX_DELTA"], "p": CONSTANTS["PHOSPHO_DELTA"], "deam": CONSTANTS["DEAM_DELTA"],
+          "cam": CONSTANTS["CAM_DELTA"], "ac-": CONSTANTS["ACETYL_NTERM_GROUP"]}
 VARIABLE = {"oxidation": ("ox", ["M"]), "phospho": ("p", ["S", "T", "Y"]), "deamidation": ("deam", ["N", "Q"]),
             "nterm_acetyl": ("ac-", True)}
 
