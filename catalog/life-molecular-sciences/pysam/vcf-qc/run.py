@@ -5,11 +5,16 @@ write the filtered VCF with the new header lines."""
 import os
 import random
 import tempfile
+import tomllib
+from pathlib import Path
 
 import pysam
 
+# The contig length the instruction states, read from workflow.toml's [constants] (one source for both).
+CONTIG_LENGTH = int(tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]["CONTIG_LENGTH"])
+
 HEADER = (
-    '##contig=<ID=chrV,length=100000>',
+    f'##contig=<ID=chrV,length={CONTIG_LENGTH}>',
     '##FORMAT=<ID=GT,Number=1,Type=String,Description="Genotype">',
     '##FORMAT=<ID=DP,Number=1,Type=Integer,Description="Read depth">',
     '##FORMAT=<ID=GQ,Number=1,Type=Integer,Description="Genotype quality">',
@@ -30,7 +35,7 @@ def write_raw(path: str, scn: dict) -> None:
     for s in range(n_samples):
         header.add_sample(f"S{s}")
     with pysam.VariantFile(path, "w", header=header) as out:
-        for pos in sorted(rng.sample(range(1, 100001), int(scn["n_sites"]))):
+        for pos in sorted(rng.sample(range(1, CONTIG_LENGTH + 1), int(scn["n_sites"]))):
             ref = rng.choice("ACGT")
             n_alt = rng.randint(2, 3) if rng.random() < float(scn["multiallelic_rate"]) else 1
             alts = rng.sample([b for b in "ACGT" if b != ref], n_alt)
