@@ -18,9 +18,15 @@ def proteome(scn: dict) -> list[str]:
     out: list[str] = []
     for i in range(int(scn["n_proteins"])):
         if out and rng.random() < float(scn["paralog_rate"]):
-            parent = out[rng.randrange(len(out))]
-            out.append("".join(rng.choices(AMINO_ACIDS, weights=WEIGHTS)[0]
-                               if rng.random() < float(scn["divergence"]) else aa for aa in parent))
+            parent, child = out[rng.randrange(len(out))], []
+            for aa in parent:
+                if rng.random() < float(scn["divergence"]):
+                    child.append(rng.choices(AMINO_ACIDS, weights=WEIGHTS)[0])
+                elif aa in "IL" and rng.random() < 0.5:
+                    child.append("L" if aa == "I" else "I")  # isobaric swap: same peptide mass
+                else:
+                    child.append(aa)
+            out.append("".join(child))
         else:
             length = rng.randint(100, int(scn["max_length"]))
             out.append("M" + "".join(rng.choices(AMINO_ACIDS, weights=WEIGHTS, k=length - 1)))
