@@ -18,25 +18,22 @@ WORKFLOW = "good-linear"
 
 
 @pytest.fixture(scope="module")
-def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One workflow task and three shipped engines, built for real."""
+def mixed(engines_release: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One workflow task, built for real, and three shipped engines from the suite's shared engines release (built
+    once with `swr build engines`), side by side in one release directory."""
     base = tmp_path_factory.mktemp("selfreport")
     res = swr(
         "build",
         str(FIXTURES / WORKFLOW),
-        *(str(ENGINES / e) for e in SHIPPED),
-        "--out",
-        "rel",
-        "--variants",
-        "1",
-        "--public",
-        "3",
-        "--hidden",
-        "2",
+        *("--out", "wf", "--variants", "1", "--public", "3", "--hidden", "2"),
         cwd=base,
         timeout=1800,
     )
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    tasks = base / "rel" / "tasks"
+    shutil.copytree(base / "wf" / "tasks", tasks)
+    for e in SHIPPED:
+        shutil.copytree(engines_release / "tasks" / e, tasks / e)
     return base / "rel"
 
 
@@ -108,7 +105,6 @@ def test_a_check_that_reads_a_reported_figure_is_flagged(mixed: Path, tmp_path: 
     too: they grade answers, not where a check reads them; that build took ~100 s of the suite)."""
     rel = tmp_path / "rel"  # the release with its cfd-2d task alone
     shutil.copytree(mixed / "tasks" / "cfd-2d", rel / "tasks" / "cfd-2d")
-    shutil.copy(mixed / "release.json", rel / "release.json")
     plant(rel / "tasks" / "cfd-2d" / "private")
     r = audit("lint", str(rel), ok=(1,))
     flagged = sorted(

@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import struct
 import threading
 from collections import OrderedDict
@@ -135,6 +136,30 @@ def mesh_values(path: Path, file_type: str) -> int:
     return count_tokens(path)
 
 
+def off_arrays(data: bytes) -> dict[str, np.ndarray]:
+    """An OFF file's vertices and its faces fanned into triangles. trimesh's own reader hands the face indices on as
+    strings, and with numpy 2 a file mixing polygon sizes (OpenSCAD's hexagon caps beside triangles) fails to load:
+    a valid candidate judged unreadable. Line by line as trimesh reads it: a COFF's colours follow the values used."""
+    from trimesh.geometry import triangulate_quads
+
+    text = re.sub(r"#[^\n]*", "", data.decode("utf-8", errors="replace")).strip()
+    parts = re.split(r"(COFF|OFF)", text, maxsplit=1)
+    if len(parts) != 3 or parts[0].strip():
+        raise ValueError("not an OFF file (no OFF header)")
+    lines = [ln.split() for ln in parts[2].splitlines() if ln.strip()]
+    if not lines or len(lines[0]) < 2:
+        raise ValueError("OFF file without its vertex and face counts")
+    n_vertices, n_faces = int(lines[0][0]), int(lines[0][1])
+    if len(lines) < 1 + n_vertices + n_faces:
+        raise ValueError(f"OFF file declares {n_vertices} vertices and {n_faces} faces and holds fewer")
+    vertices = np.array([ln[:3] for ln in lines[1 : 1 + n_vertices]], dtype=np.float64).reshape((n_vertices, 3))
+    polygons = [[int(i) for i in ln[1 : 1 + int(ln[0])]] for ln in lines[1 + n_vertices : 1 + n_vertices + n_faces]]
+    faces = np.asarray(triangulate_quads([p for p in polygons if len(p) >= 3]), dtype=np.int64).reshape((-1, 3))
+    if len(faces) and (faces.min() < 0 or faces.max() >= n_vertices):
+        raise ValueError("OFF file has a face index outside its vertices")
+    return {"vertices": vertices, "faces": faces}
+
+
 def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
     """A single Trimesh with vertices merged (STL stores each facet's corners separately).
     Size and values are admitted to the budget first; materials, textures and any file the
@@ -151,9 +176,11 @@ def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
             _PARSED.move_to_end(key)
     if hit is not None:
         return hit.copy()
-    mesh = trimesh.load(
-        io.BytesIO(data), file_type=file_type.lstrip("."), force="mesh", process=True, skip_materials=True, resolver={}
-    )
+    if file_type == ".off":
+        mesh = trimesh.Trimesh(**off_arrays(data), process=True)
+    else:
+        opts: dict[str, Any] = {"force": "mesh", "process": True, "skip_materials": True, "resolver": {}}
+        mesh = trimesh.load(io.BytesIO(data), file_type=file_type.lstrip("."), **opts)
     if not isinstance(mesh, trimesh.Trimesh):
         raise TypeError(f"not a triangle mesh ({type(mesh).__name__})")
     mesh.merge_vertices(merge_tex=True, merge_norm=True)
