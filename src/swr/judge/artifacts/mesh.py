@@ -136,7 +136,7 @@ def mesh_values(path: Path, file_type: str) -> int:
     return count_tokens(path)
 
 
-def off_arrays(data: bytes) -> dict[str, np.ndarray]:
+def off_arrays(data: bytes) -> tuple[np.ndarray, np.ndarray]:
     """An OFF file's vertices and its faces fanned into triangles. trimesh's own reader hands the face indices on as
     strings, and with numpy 2 a file mixing polygon sizes (OpenSCAD's hexagon caps beside triangles) fails to load:
     a valid candidate judged unreadable. Line by line as trimesh reads it: a COFF's colours follow the values used."""
@@ -157,7 +157,7 @@ def off_arrays(data: bytes) -> dict[str, np.ndarray]:
     faces = np.asarray(triangulate_quads([p for p in polygons if len(p) >= 3]), dtype=np.int64).reshape((-1, 3))
     if len(faces) and (faces.min() < 0 or faces.max() >= n_vertices):
         raise ValueError("OFF file has a face index outside its vertices")
-    return {"vertices": vertices, "faces": faces}
+    return vertices, faces
 
 
 def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
@@ -176,8 +176,10 @@ def load_mesh(path: Path, file_type: str, budget: Budget) -> Any:
             _PARSED.move_to_end(key)
     if hit is not None:
         return hit.copy()
+    mesh: Any
     if file_type == ".off":
-        mesh = trimesh.Trimesh(**off_arrays(data), process=True)
+        vertices, faces = off_arrays(data)
+        mesh = trimesh.Trimesh(vertices=vertices, faces=faces, process=True)
     else:
         opts: dict[str, Any] = {"force": "mesh", "process": True, "skip_materials": True, "resolver": {}}
         mesh = trimesh.load(io.BytesIO(data), file_type=file_type.lstrip("."), **opts)
