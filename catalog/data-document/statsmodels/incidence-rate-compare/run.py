@@ -28,7 +28,14 @@ def main(scenario: dict) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         power = rates.power_poisson_ratio_2indep(
-            max(c1, 0.5) / py1, max(c0, 0.5) / py0, nobs1=n_f, nobs_ratio=1.0, exposure=1.0, value=1.0, alpha=alpha, alternative="two-sided"
+            max(c1, 0.5) / py1,
+            max(c0, 0.5) / py0,
+            nobs1=n_f,
+            nobs_ratio=1.0,
+            exposure=1.0,
+            value=1.0,
+            alpha=alpha,
+            alternative="two-sided",
         ).power
     return {
         "cases_exposed": c1,

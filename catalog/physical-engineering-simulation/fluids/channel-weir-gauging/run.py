@@ -28,7 +28,11 @@ def weir_flow(scenario: dict):
         return lambda h: Q_weir_rectangular_Kindsvater_Carter(h, p, float(scenario["notch_fraction"]) * b)
     if kind == "v_notch_shen":
         return lambda h: Q_weir_V_Shen(h, float(scenario["v_notch_angle_deg"]))
-    full = {"full_sia": Q_weir_rectangular_full_SIA, "full_rehbock": Q_weir_rectangular_full_Rehbock, "full_ackers": Q_weir_rectangular_full_Ackers}
+    full = {
+        "full_sia": Q_weir_rectangular_full_SIA,
+        "full_rehbock": Q_weir_rectangular_full_Rehbock,
+        "full_ackers": Q_weir_rectangular_full_Ackers,
+    }
     return lambda h: full[kind](h, p, b)
 
 

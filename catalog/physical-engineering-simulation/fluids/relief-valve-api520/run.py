@@ -8,12 +8,12 @@ Entry workflow: warm workers import this module once; main() sizes per call.
 import math
 
 from fluids.safety_valve import (
-    API520_A_g,
-    API520_A_l,
     API520_B,
     API520_C,
     API520_W,
     API526_A,
+    API520_A_g,
+    API520_A_l,
     API526_letters,
 )
 

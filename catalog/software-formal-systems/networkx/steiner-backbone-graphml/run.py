@@ -32,7 +32,9 @@ def main(scenario: dict) -> dict:
     for u, v in sorted(tuple(sorted(e)) for e in tree.edges):
         out.add_edge(u, v, weight=g.edges[u, v]["weight"], length=g.edges[u, v]["length"])
     nx.write_graphml(out, os.path.join(os.environ["SWR_ARTIFACTS"], "backbone.xml"))
-    hops = [nx.shortest_path_length(out, a, b, weight="length") for i, a in enumerate(terminals) for b in terminals[i + 1 :]]
+    hops = [
+        nx.shortest_path_length(out, a, b, weight="length") for i, a in enumerate(terminals) for b in terminals[i + 1 :]
+    ]
     return {
         "backbone": "backbone.xml",
         "component_size": len(cc),
