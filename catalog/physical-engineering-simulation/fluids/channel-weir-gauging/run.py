@@ -6,6 +6,8 @@ Entry workflow: warm workers import this module once; main() solves per call.
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 from fluids.open_flow import (
     Q_weir_rectangular_full_Ackers,
@@ -18,7 +20,8 @@ from fluids.open_flow import (
 )
 from scipy.optimize import brentq
 
-G = 9.80665
+# The constant the instruction states, read from workflow.toml's [constants] (one source for both).
+G = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]["G"]
 
 
 def weir_flow(scenario: dict):
