@@ -25,7 +25,7 @@ def main(scenario: dict) -> dict:
     k = np.array(PRESETS[scenario["preset"]], dtype=float)
     tau, tau2 = float(scenario["tau_s"]), float(scenario["tau2_s"])
     g = plant(k, tau, tau2)
-    omega = np.logspace(-4.0, 0.0, int(scenario["n_freq"]))
+    omega = np.logspace(-4.0, np.log10(float(scenario["w_max_rad_s"])), 50)
     sv = np.squeeze(ct.singular_values_response(g, omega).magnitude)
     cond = sv[0] / sv[1]
     rga = k * np.linalg.inv(k).T
