@@ -55,7 +55,6 @@ def main(scenario: dict) -> dict:
         "table": "field_log.csv",
         "unplaceable_events": int((~ok).sum()),
         "shifted_events": int(shifted.sum()),
-        "wall_minus_elapsed_min": float((wall[ok] - minutes[ok.to_numpy()]).sum()),
         "events_crossing_transition": int(((wall - minutes) != 0)[ok].sum()),
         "busiest_utc_hour": busiest.isoformat() if busiest is not None else "",
         "busiest_count": int(hours.max()) if len(hours) else 0,

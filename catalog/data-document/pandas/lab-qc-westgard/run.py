@@ -29,7 +29,9 @@ def main(scenario: dict) -> dict:
     df = runs(scenario)
     g = df.groupby("analyte", sort=False)
     base = df["value"].where(g.cumcount() < int(scenario["baseline_runs"]))
-    df["z"] = (df["value"] - base.groupby(df["analyte"]).transform("mean")) / base.groupby(df["analyte"]).transform("std")
+    df["z"] = (df["value"] - base.groupby(df["analyte"]).transform("mean")) / base.groupby(df["analyte"]).transform(
+        "std"
+    )
     prev = g["z"].shift(1)
     side = np.sign(df["z"])
     rules = {
@@ -38,7 +40,9 @@ def main(scenario: dict) -> dict:
         "R_4s": ((df["z"] - prev).abs() > 4.0) & (df["z"] * prev < 0),
     }
     if scenario["rules"] == "full":
-        roll4 = side.where(df["z"].abs() > 1.0, 0.0).groupby(df["analyte"]).rolling(4).sum().reset_index(level=0, drop=True)
+        roll4 = (
+            side.where(df["z"].abs() > 1.0, 0.0).groupby(df["analyte"]).rolling(4).sum().reset_index(level=0, drop=True)
+        )
         roll10 = side.groupby(df["analyte"]).rolling(10).sum().reset_index(level=0, drop=True)
         rules["4_1s"] = roll4.abs() == 4
         rules["10_x"] = roll10.abs() == 10

@@ -51,7 +51,9 @@ def main(scenario: dict) -> dict:
     dummies = df["tags"].str.get_dummies(sep=";").reindex(columns=TAGS, fill_value=0)
     df["n_tags"] = dummies.sum(axis=1)
     top = df[df["rank"] <= int(scenario["top_n"])]
-    out = df.sort_values(["taxon", "rank", "specimen_id"])[["specimen_id", "taxon", "site", "mass_mg", "rank", "n_tags"]]
+    out = df.sort_values(["taxon", "rank", "specimen_id"])[
+        ["specimen_id", "taxon", "site", "mass_mg", "rank", "n_tags"]
+    ]
     out.to_csv(os.path.join(os.environ["SWR_ARTIFACTS"], "catalogue.csv"), index=False)
     long = df.assign(tag=df["tags"].str.split(";")).explode("tag")
     long = long[long["tag"].ne("") & long["tag"].notna()]
@@ -65,7 +67,9 @@ def main(scenario: dict) -> dict:
         "top_count": len(top),
         "top_mass_mg": int(top["mass_mg"].sum()),
         "median_mass_by_taxon": {t: float(v) for t, v in df.groupby("taxon")["mass_mg"].median().items()},
-        "site_taxa": {s: int(v) for s, v in top.groupby("site")["taxon"].nunique().reindex(SITES, fill_value=0).items()},
+        "site_taxa": {
+            s: int(v) for s, v in top.groupby("site")["taxon"].nunique().reindex(SITES, fill_value=0).items()
+        },
     }
 
 

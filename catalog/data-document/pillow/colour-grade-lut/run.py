@@ -27,7 +27,10 @@ def grader(scenario: dict):
     sat = float(scenario["saturation"])
 
     def grade(r: float, g: float, b: float) -> tuple:
-        c = [min(1.0, max(0.0, gain * (v + lift * (1.0 - v)) ** (1.0 / gamma) if v + lift * (1.0 - v) > 0 else 0.0)) for v in (r, g, b)]
+        c = [
+            min(1.0, max(0.0, gain * (v + lift * (1.0 - v)) ** (1.0 / gamma) if v + lift * (1.0 - v) > 0 else 0.0))
+            for v in (r, g, b)
+        ]
         y = LUMA[0] * c[0] + LUMA[1] * c[1] + LUMA[2] * c[2]
         return tuple(min(1.0, max(0.0, y + sat * (v - y))) for v in c)
 

@@ -53,7 +53,9 @@ def main(scenario: dict) -> dict:
         "stretched_means": [ImageStat.Stat(ch).mean[0] for ch in stretched],
         "final_means": ImageStat.Stat(final).mean,
         "final_stddev": ImageStat.Stat(final).stddev,
-        "unmix_change_bbox": list(ImageChops.difference(Image.fromarray(observed, mode="RGB"), rgb).getbbox() or (0, 0, 0, 0)),
+        "unmix_change_bbox": list(
+            ImageChops.difference(Image.fromarray(observed, mode="RGB"), rgb).getbbox() or (0, 0, 0, 0)
+        ),
     }
 
 

@@ -52,7 +52,11 @@ def main(scenario: dict) -> dict:
     repaired = interpolate_replace_nans(obs, Gaussian2DKernel(x_stddev=1.0), boundary="extend")
     k = kernel(scenario["kernel"], float(scenario["kernel_size_px"]))
     smooth = convolve(
-        obs, k, boundary=scenario["boundary"], fill_value=SKY, nan_treatment="interpolate",
+        obs,
+        k,
+        boundary=scenario["boundary"],
+        fill_value=SKY,
+        nan_treatment="interpolate",
         preserve_nan=bool(scenario["preserve_nan"]),
     )
     primary = fits.PrimaryHDU(smooth)

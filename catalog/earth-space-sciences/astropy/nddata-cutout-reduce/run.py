@@ -34,11 +34,15 @@ def image(scenario: dict) -> tuple[np.ndarray, WCS]:
 def main(scenario: dict) -> dict:
     data, w = image(scenario)
     centre = SkyCoord(150.0 * u.deg, 2.0 * u.deg)
-    pos = centre.spherical_offsets_by(float(scenario["ra_offset_arcsec"]) * u.arcsec, float(scenario["dec_offset_arcsec"]) * u.arcsec)
+    pos = centre.spherical_offsets_by(
+        float(scenario["ra_offset_arcsec"]) * u.arcsec, float(scenario["dec_offset_arcsec"]) * u.arcsec
+    )
     size = float(scenario["size_arcsec"]) * u.arcsec
     cut = Cutout2D(data, pos, size, wcs=w, mode=scenario["mode"], fill_value=np.nan)
     stamp = NDDataArray(cut.data, uncertainty=StdDevUncertainty(np.sqrt(np.abs(cut.data))), unit="adu")
-    sky = NDDataArray(float(scenario["sky_adu"]), uncertainty=StdDevUncertainty(np.sqrt(float(scenario["sky_adu"]))), unit="adu")
+    sky = NDDataArray(
+        float(scenario["sky_adu"]), uncertainty=StdDevUncertainty(np.sqrt(float(scenario["sky_adu"]))), unit="adu"
+    )
     net = stamp.subtract(sky, propagate_uncertainties=True)
     good = np.isfinite(net.data)
     k = int(scenario["block"])

@@ -6,6 +6,8 @@ Entry workflow: warm workers import this module once; main() solves per call.
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 from fluids.open_flow import (
     Q_weir_rectangular_full_Ackers,
@@ -18,7 +20,8 @@ from fluids.open_flow import (
 )
 from scipy.optimize import brentq
 
-G = 9.80665
+# The constant the instruction states, read from workflow.toml's [constants] (one source for both).
+G = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]["G"]
 
 
 def weir_flow(scenario: dict):
@@ -28,7 +31,11 @@ def weir_flow(scenario: dict):
         return lambda h: Q_weir_rectangular_Kindsvater_Carter(h, p, float(scenario["notch_fraction"]) * b)
     if kind == "v_notch_shen":
         return lambda h: Q_weir_V_Shen(h, float(scenario["v_notch_angle_deg"]))
-    full = {"full_sia": Q_weir_rectangular_full_SIA, "full_rehbock": Q_weir_rectangular_full_Rehbock, "full_ackers": Q_weir_rectangular_full_Ackers}
+    full = {
+        "full_sia": Q_weir_rectangular_full_SIA,
+        "full_rehbock": Q_weir_rectangular_full_Rehbock,
+        "full_ackers": Q_weir_rectangular_full_Ackers,
+    }
     return lambda h: full[kind](h, p, b)
 
 

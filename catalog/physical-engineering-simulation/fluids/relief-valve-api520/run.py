@@ -6,18 +6,23 @@ Entry workflow: warm workers import this module once; main() sizes per call.
 """
 
 import math
+import tomllib
+from pathlib import Path
 
 from fluids.safety_valve import (
-    API520_A_g,
-    API520_A_l,
     API520_B,
     API520_C,
     API520_W,
     API526_A,
+    API520_A_g,
+    API520_A_l,
     API526_letters,
 )
 
-ATM = 101325.0
+# The constants the instruction states, read from workflow.toml's [constants] (one source for both).
+CONSTANTS = tomllib.loads(Path(__file__).with_name("workflow.toml").read_text())["constants"]
+ATM = CONSTANTS["ATM"]
+T0 = CONSTANTS["T0"]
 GASES = {"propane": (44.1, 1.13, 0.90), "natural_gas": (18.0, 1.27, 0.95), "nitrogen": (28.01, 1.40, 1.00)}
 LIQUIDS = {"water": (998.0, 1.0e-3), "crude_oil": (870.0, 1.0e-2)}
 
@@ -34,7 +39,7 @@ def main(scenario: dict) -> dict:
     if fluid in GASES:
         mw, k, z = GASES[fluid]
         kb = API520_B(pset, pback, op) if bellows else 1.0
-        area = API520_A_g(m, float(scenario["temperature_C"]) + 273.15, z, mw, k, p1, pback, Kd=0.975, Kb=kb, Kc=kc)
+        area = API520_A_g(m, float(scenario["temperature_C"]) + T0, z, mw, k, p1, pback, Kd=0.975, Kb=kb, Kc=kc)
         coeff = {"C": API520_C(k), "Kb": kb}
     else:
         rho, mu = LIQUIDS[fluid]

@@ -5,8 +5,6 @@ Nyquist encirclement count (ct.nyquist_response) and the closed-loop poles.
 Entry workflow: warm workers import this module once; main() builds the loop per call.
 """
 
-import math
-
 import control as ct
 import numpy as np
 

@@ -34,10 +34,18 @@ def main(scenario: dict) -> dict:
             return load * SPAN_M / 4.0 / w / fy  # midspan moment P L / 4 over W, relative to yield
 
     seed = int(scenario["seed"])
-    engine = qmc.Sobol(d=3, scramble=True, seed=seed) if scenario["engine"] == "sobol" else qmc.Halton(d=3, scramble=True, seed=seed)
+    engine = (
+        qmc.Sobol(d=3, scramble=True, seed=seed)
+        if scenario["engine"] == "sobol"
+        else qmc.Halton(d=3, scramble=True, seed=seed)
+    )
     kw = {"n_estimates": int(scenario["n_estimates"]), "n_points": int(scenario["n_points"]), "qrng": engine}
     pf = qmc_quad(lambda u: (stress_ratio(u) > 1.0).astype(float), np.zeros(3), np.ones(3), **kw)
-    engine2 = qmc.Sobol(d=3, scramble=True, seed=seed) if scenario["engine"] == "sobol" else qmc.Halton(d=3, scramble=True, seed=seed)
+    engine2 = (
+        qmc.Sobol(d=3, scramble=True, seed=seed)
+        if scenario["engine"] == "sobol"
+        else qmc.Halton(d=3, scramble=True, seed=seed)
+    )
     ratio = qmc_quad(stress_ratio, np.zeros(3), np.ones(3), **{**kw, "qrng": engine2})
     floor = 0.5 / (kw["n_points"] * kw["n_estimates"])
     beta = -float(ndtri(min(max(float(pf.integral), floor), 1.0 - floor)))

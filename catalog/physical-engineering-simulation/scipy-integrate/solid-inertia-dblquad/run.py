@@ -28,7 +28,9 @@ def main(scenario: dict) -> dict:
     radius = profile(shape, r0, h)
 
     def integral(f) -> float:  # integral over the body of f(r, z) dV, dV = 2 pi r dr dz
-        return dblquad(lambda r, z: 2.0 * math.pi * r * rho0 * math.exp(-z / hs) * f(r, z), 0.0, h, 0.0, radius, **EPS)[0]
+        return dblquad(lambda r, z: 2.0 * math.pi * r * rho0 * math.exp(-z / hs) * f(r, z), 0.0, h, 0.0, radius, **EPS)[
+            0
+        ]
 
     volume = dblquad(lambda r, z: 2.0 * math.pi * r, 0.0, h, 0.0, radius, **EPS)[0]
     mass = integral(lambda r, z: 1.0)

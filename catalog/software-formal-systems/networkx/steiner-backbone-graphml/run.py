@@ -1,5 +1,5 @@
 """Plan a cable backbone joining terminal sites of a radio network: a Steiner tree of a random geometric graph with
-networkx's approximation.steiner_tree (Kou or Mehlhorn), written as GraphML for a network-planning tool.
+networkx's approximation.steiner_tree (Mehlhorn's method), written as GraphML for a network-planning tool.
 
 Entry workflow: warm workers import this module once; main() builds a new graph per call. The GraphML graph is
 built in a stated order (nodes by id, edges by sorted endpoint pair, attributes in a fixed order), since a GraphML
@@ -19,12 +19,13 @@ def main(scenario: dict) -> dict:
     g = nx.random_geometric_graph(int(scenario["n_nodes"]), float(scenario["radius"]), seed=seed)
     power = int(scenario["weight_power"])
     for u, v in g.edges:
-        length = math.dist(g.nodes[u]["pos"], g.nodes[v]["pos"])
+        (x1, y1), (x2, y2) = g.nodes[u]["pos"], g.nodes[v]["pos"]
+        length = math.hypot(x1 - x2, y1 - y2) if scenario["metric"] == "euclidean" else abs(x1 - x2) + abs(y1 - y2)
         g.edges[u, v]["length"] = length
         g.edges[u, v]["weight"] = length**power
     cc = sorted(max(nx.connected_components(g), key=lambda c: (len(c), -min(c))))
     terminals = sorted(random.Random(seed).sample(cc, min(int(scenario["n_terminals"]), len(cc))))
-    tree = steiner_tree(g.subgraph(cc), terminals, weight="weight", method=scenario["method"])
+    tree = steiner_tree(g.subgraph(cc), terminals, weight="weight", method="mehlhorn")
     out = nx.Graph()
     for n in sorted(tree.nodes):
         x, y = g.nodes[n]["pos"]
@@ -32,7 +33,9 @@ def main(scenario: dict) -> dict:
     for u, v in sorted(tuple(sorted(e)) for e in tree.edges):
         out.add_edge(u, v, weight=g.edges[u, v]["weight"], length=g.edges[u, v]["length"])
     nx.write_graphml(out, os.path.join(os.environ["SWR_ARTIFACTS"], "backbone.xml"))
-    hops = [nx.shortest_path_length(out, a, b, weight="length") for i, a in enumerate(terminals) for b in terminals[i + 1 :]]
+    hops = [
+        nx.shortest_path_length(out, a, b, weight="length") for i, a in enumerate(terminals) for b in terminals[i + 1 :]
+    ]
     return {
         "backbone": "backbone.xml",
         "component_size": len(cc),
