@@ -18,7 +18,7 @@ READ = {".msh": "gmsh", ".vtu": "vtu", ".mesh": "medit", ".inp": "abaqus", ".vtk
 # workflow folder -> (mesh name, meshio format, file suffix)
 TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "xdmf-series": (("bracket", "netgen", ".vol"), ("pipe", "avsucd", ".avs"), ("frustum", "mdpa", ".mdpa")),
-    "h5m-skin": (("lblock", "permas", ".post"), ("stepped_shaft", "dolfin-xml", ".xml"),
+    "hydrostatic-skin": (("lblock", "permas", ".post"), ("stepped_shaft", "dolfin-xml", ".xml"),
                  ("bracket", "ansys", ".ans")),
 }
 
