@@ -53,13 +53,10 @@ def main(s: dict) -> dict:
         point_data["normal"] = normals / np.linalg.norm(normals, axis=1)[:, None]
     out = meshio.Mesh(skin_pts, [("triangle", tris)], point_data=point_data, cell_data=cell_data)
     meshio.write(os.path.join(os.environ["SWR_ARTIFACTS"], "skin.h5"), out, file_format="hmf")
-    wet = depth > 0.0
     return {
         "skin": "skin.h5",
         "n_triangles": int(len(tris)),
-        "wetted_area_m2": float(area[wet].sum()),
         "buoyancy_n": float(force[k]),
-        "displaced_volume_m3": float(force[k] / (float(s["density_kg_m3"]) * GRAVITY)),
     }
 
 
