@@ -17,7 +17,8 @@ OPENSCAD = shutil.which("openscad") or "/usr/bin/openscad"
 
 FAMILIES = {
     "100": "[for (i = [0:2]) for (a = [-1, 1]) [for (k = [0:2]) k == i ? a : 0]]",
-    "110": "[for (i = [0:2]) for (a = [-1, 1]) for (b = [-1, 1]) [for (k = [0:2]) k == i ? 0 : (k == (i + 1) % 3 ? a : b)]]",
+    "110": "[for (i = [0:2]) for (a = [-1, 1]) for (b = [-1, 1]) "
+           "[for (k = [0:2]) k == i ? 0 : (k == (i + 1) % 3 ? a : b)]]",
     "111": "[for (a = [-1, 1]) for (b = [-1, 1]) for (c = [-1, 1]) [a, b, c]]",
 }
 
@@ -41,7 +42,8 @@ def scad_source(s):
         f"rotate([0, 0, {num(s['orientation_deg'])}]) scale([1, 1, {num(s['aspect'])}])",
         "intersection_for (p = planes) {",
         "  n = p[0] / norm(p[0]);",
-        "  rotate([0, acos(n[2]), atan2(n[1], n[0])]) translate([0, 0, p[1] - L]) cube([2 * L, 2 * L, 2 * L], center = true);",
+        "  rotate([0, acos(n[2]), atan2(n[1], n[0])]) translate([0, 0, p[1] - L])"
+        " cube([2 * L, 2 * L, 2 * L], center = true);",
         "}",
     ]) + "\n"
 
