@@ -31,7 +31,7 @@ RISE_C = (0.0, 4.0, 8.5, 10.5, 11.0, 11.0, 9.0, 2.5)
 
 
 def heating_series(name: str, fname: str) -> None:
-    """A focal heating: 37 degC plus RISE_C(t) exp(-|x - c|^2/(2 (0.3 L)^2)), c = 0.4 lo + 0.6 hi, L the box diagonal."""
+    """Focal heating: 37 degC + RISE_C(t) exp(-|x - c|^2/(2 (0.3 L)^2)), c = 0.4 lo + 0.6 hi, L the box diagonal."""
     src = HERE / "surface-convert" / "data" / SOURCES[name]
     mesh = meshio.read(src, file_format=READ[src.suffix])
     tets = np.concatenate([c.data for c in mesh.cells if c.type == "tetra"])

@@ -46,7 +46,6 @@ def main(s: dict) -> dict:
         "n_bodies": len(bodies),
         "n_facets": len(facets),
         "n_planar_kept": int(keep.sum()),
-        "planar_area": float(areas[keep].sum()),
         "n_feature_edges": int(sharp.sum()),
         "feature_edge_length": float(np.linalg.norm(edges[:, 1] - edges[:, 0], axis=1).sum()),
     }
