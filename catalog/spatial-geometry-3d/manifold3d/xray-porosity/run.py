@@ -6,7 +6,6 @@ gives the Beer-Lambert transmission exp(-mu L), written as an 8-bit grey PNG wit
 Entry workflow: main() builds new objects per call and never mutates module state. The PNG goes to $SWR_ARTIFACTS.
 """
 
-import math
 import os
 import struct
 import zlib
