@@ -19,7 +19,7 @@ def main() -> None:
     boss = boss.union(top, engine="manifold")
     for name, mesh in (("pin.stl", pin), ("ring.stl", ring), ("boss.stl", boss)):
         mesh.apply_translation((0.0, 0.0, -mesh.bounds[0][2]))
-        mesh.export(HERE / "data" / name, file_type="stl")
+        mesh.export(HERE / "mould-cavity" / "data" / name, file_type="stl")
         print(name, len(mesh.faces), mesh.is_watertight, mesh.bounds.tolist())
 
 
