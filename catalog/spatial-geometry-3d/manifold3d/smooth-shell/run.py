@@ -1,7 +1,7 @@
 """A concept model of a moulded housing with manifold3d's subdivision smoothing: a block with a cylindrical boss on
 top is turned into a smooth shape whose sharp edges are chosen by their dihedral angle (Manifold.smooth_out sets
 tangents, Manifold.refine subdivides every edge and places the new vertices on the smooth surface); the result is
-written as a binary STL with its volume, area, triangle count and bounding box.
+written as a binary STL with its volume change, triangle count and bounding box.
 
 Entry workflow: main() builds new objects per call and never mutates module state. The STL goes to $SWR_ARTIFACTS.
 """
@@ -39,8 +39,6 @@ def main(s: dict) -> dict:
     write_stl(os.path.join(os.environ["SWR_ARTIFACTS"], name), smooth.to_mesh())
     return {
         "mesh": name,
-        "volume": float(smooth.volume()),
-        "surface_area": float(smooth.surface_area()),
         "volume_ratio": float(smooth.volume() / body.volume()),
         "triangles": int(smooth.num_tri()),
         "bounding_box": [float(v) for v in smooth.bounding_box()],

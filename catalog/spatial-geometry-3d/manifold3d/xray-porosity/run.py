@@ -59,7 +59,6 @@ def main(s: dict) -> dict:
         "max_path_mm": float(path.max()),
         "mean_transmission": float(trans.mean()),
         "shadow_fraction": float(np.mean(path > 0.0)),
-        "part_volume_mm3": float(part.volume()),
     }
 
 
