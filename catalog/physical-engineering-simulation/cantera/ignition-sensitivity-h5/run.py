@@ -20,7 +20,8 @@ REACTIONS = MECH.reactions()
 def _network(s: dict):
     """A constant-volume adiabatic reactor with sensitivity to every reaction."""
     gas = ct.Solution(thermo="ideal-gas", kinetics="gas", species=SPECIES, reactions=REACTIONS)
-    gas.set_equivalence_ratio(float(s["equivalence_ratio"]), "H2:1", f"O2:1, {s['diluent']}:{float(s['diluent_per_o2'])}")
+    oxidiser = f"O2:1, {s['diluent']}:{float(s['diluent_per_o2'])}"
+    gas.set_equivalence_ratio(float(s["equivalence_ratio"]), "H2:1", oxidiser)
     gas.TP = float(s["initial_T_K"]), float(s["pressure_atm"]) * ct.one_atm
     r = ct.IdealGasReactor(gas, energy="on", clone=False)
     net = ct.ReactorNet([r])
