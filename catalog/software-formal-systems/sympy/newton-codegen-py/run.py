@@ -11,6 +11,7 @@ from sympy.codegen.algorithms import newtons_method_function
 from sympy.printing.pycode import pycode
 
 X, P = sp.symbols("x p", real=True)
+N = sp.Symbol("n", integer=True)  # the iteration budget, an argument of the generated solver
 
 
 def problem(scn):
@@ -28,17 +29,17 @@ def problem(scn):
 def main(scn):
     f, x0 = problem(scn)
     tol = float(scn["atol"])
-    func = newtons_method_function(f, X, params=(X, P), func_name="newton", atol=tol, itermax=int(scn["itermax"]))
+    func = newtons_method_function(f, X, params=(X, P, N), func_name="newton", atol=tol, itermax=N)
     loop = re.sub(r"_Dummy_\d+", "count", pycode(func))  # the counter is a sympy Dummy: give it a stable name
     src = (
         f"import math\n\n\n{loop}\n\n\n"
-        f"def solve(p):\n    return newton({pycode(x0, fully_qualified_modules=True)}, p)\n"
+        f"def solve(p, n):\n    return newton({pycode(x0, fully_qualified_modules=True)}, p, n)\n"
     )
     with open(os.path.join(os.environ["SWR_ARTIFACTS"], "newton.py"), "w", encoding="utf-8") as fh:
         fh.write(src)
     namespace = {"math": math}
     exec(compile(src, "newton.py", "exec"), namespace)
-    roots = [float(namespace["solve"](float(p))) for p in scn["probes"]]
+    roots = [float(namespace["solve"](float(p), int(scn["itermax"]))) for p in scn["probes"]]
     fprime = sp.lambdify((X, P), sp.diff(f, X), "math")
     return {
         "py_source": "newton.py",
