@@ -19,23 +19,37 @@ def draw(scn):
     return ingredients, need
 
 
-def value(model, v):
-    """Exact value of a model variable as a Fraction."""
-    val = model.eval(v, model_completion=True)
+def value(model, expr):
+    """Exact value of an arithmetic term in the model, as a Fraction."""
+    val = model.evaluate(expr, model_completion=True)
     if z3.is_int_value(val):
         return Fraction(val.as_long())
     return Fraction(val.as_fraction())
+
+
+def essential(rules, x):
+    """Ingredients without which no blend meets the rules (a plain z3.Solver: rules plus x_i == 0 is unsat);
+    [-1] if none, every ingredient ([0, 1, ..]) when the rules are infeasible anyway."""
+    solver = z3.Solver()
+    solver.add(rules)
+    out = []
+    for i, v in enumerate(x):
+        solver.push()
+        solver.add(v == 0)
+        if solver.check() == z3.unsat:
+            out.append(i)
+        solver.pop()
+    return out or [-1]
 
 
 def main(scn):
     ingredients, need = draw(scn)
     cap, whole = int(scn["cap"]), bool(scn["whole_units"])
     x = [(z3.Int if whole else z3.Real)(f"x{i}") for i in range(len(ingredients))]
+    supply = [z3.Sum([c[j] * v for (_, c), v in zip(ingredients, x)]) for j in range(len(need))]
+    rules = [b for v in x for b in (v >= 0, v <= cap)] + [s >= req for s, req in zip(supply, need)]
     opt = z3.Optimize()
-    for v in x:
-        opt.add(v >= 0, v <= cap)
-    for j, req in enumerate(need):
-        opt.add(z3.Sum([c[j] * v for (_, c), v in zip(ingredients, x)]) >= req)
+    opt.add(rules)
     opt.minimize(z3.Sum([cost * v for (cost, _), v in zip(ingredients, x)]))
     opt.minimize(z3.Sum([(i + 1) * v for i, v in enumerate(x)]))  # lexicographic tie-break
     base = {"costs": [c for c, _ in ingredients], "contents": [c for _, c in ingredients], "requirements": need}
@@ -47,10 +61,12 @@ def main(scn):
             "amounts_float": [-1.0],
             "total_cost": "-1",
             "binding": [-1],
+            "slack": ["-1"],
+            "essential": essential(rules, x),
         }
     m = opt.model()
     amounts = [value(m, v) for v in x]
-    supplied = [sum(c[j] * a for (_, c), a in zip(ingredients, amounts)) for j in range(len(need))]
+    slack = [value(m, s - req) for s, req in zip(supply, need)]
     total = sum(cost * a for (cost, _), a in zip(ingredients, amounts))
     return {
         **base,
@@ -58,7 +74,9 @@ def main(scn):
         "amounts": [str(a) for a in amounts],
         "amounts_float": [float(a) for a in amounts],
         "total_cost": str(total),
-        "binding": [j for j, (s, r) in enumerate(zip(supplied, need)) if s == r] or [-1],
+        "binding": [j for j, sl in enumerate(slack) if sl == 0] or [-1],
+        "slack": [str(sl) for sl in slack],
+        "essential": essential(rules, x),
     }
 
 
