@@ -21,7 +21,7 @@ class Terms:
 
     def draw(self, depth):
         """A term as (z3 expression, text); the rng calls are exactly those in the summary."""
-        if depth == 0 or self.rng.random() < 0.4:
+        if depth == 0 or self.rng.random() < 0.3:
             i = self.rng.randrange(self.n)
             return self.consts[i], f"c{i}"
         if self.binary and self.rng.random() < 0.5:
