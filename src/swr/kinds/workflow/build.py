@@ -284,8 +284,8 @@ class WorkflowBuild:
             )
         try:
             controls = replay_controls(self.spec, task.public, task.hidden)
-        except ArtifactConfigError as e:  # options naming what only some scenarios write: the first gate to compare
-            return GateFailure("replay_controls_fail", f"artifact options in [outputs.fields]: {e}")  # two files
+        except ArtifactConfigError as e:  # options naming what only some scenarios write: the first gate that
+            return GateFailure("replay_controls_fail", f"artifact options in [outputs.fields]: {e}")  # compares two
         if passing := [k for k, c in controls.items() if c["pass"]]:
             return GateFailure("replay_controls_fail", f"the {passing[0]} replay control passes")
         gates: dict[str, Any] = {g: {"pass": True} for g in GATES}
