@@ -27,7 +27,7 @@ from swr.kinds import covered
 from swr.kinds.workflow.task import Example, Task, load_workflow_task
 
 from .mutants import Mutant
-from .mutation import DEPENDS, DESIGNED_VALID, task_mutants
+from .mutation import designed_valid, task_mutants
 
 LABEL_COLUMNS = ("bundle_id", "case", "label", "note")
 LABELS_CSV = "labels.csv"
@@ -113,7 +113,8 @@ def _pick(pool: list[Mutant], geometry: bool, rng: random.Random) -> Mutant | No
 
 def _designed(m: Mutant) -> bool:
     """The validity a class is built to have (for task-dependent classes, the oracle's own decision)."""
-    return m.valid if m.klass in DEPENDS else DESIGNED_VALID.get(m.klass, False)
+    designed = designed_valid(m.klass)
+    return m.valid if designed is None else designed
 
 
 def _cases(task: Task, index: int, scratch: Path, seed: int, rng: random.Random) -> tuple[Case, Case] | None:

@@ -21,7 +21,7 @@ from swr.kinds import covered
 from swr.kinds.engine.kind import NOT_APPLICABLE as ENGINE_NA
 from swr.kinds.taskfile import read_task_file
 
-from .mutation import DEPENDS, DESIGNED_VALID, audit_task, summarise
+from .mutation import audit_task, designed_valid, summarise
 
 # The generator: the mutation and held-out audits and every swr.audit module they import (the classes, the
 # oracle that labels them), found by reading their imports, so that a new class module is covered too.
@@ -125,11 +125,8 @@ def validate_pilot(release: Path, pilot: list[str], per_class: int, jobs: int, s
         with ProcessPoolExecutor(max(1, min(jobs, len(roots)))) as pool:
             parts = list(pool.map(audit_task, roots, [per_class] * len(roots), [seed] * len(roots), chunksize=2))
     s = summarise(parts)
-    off_design = [
-        c["name"]
-        for c in s["classes"]
-        if c["name"] not in DEPENDS and c["valid"] != DESIGNED_VALID.get(c["name"].split(" (")[0], False)
-    ]
+    designed = {c["name"]: designed_valid(c["name"].split(" (")[0]) for c in s["classes"]}
+    off_design = [c["name"] for c in s["classes"] if designed[c["name"]] not in (None, c["valid"])]
     return {
         "tasks": len(roots),
         "trials": s["trials"],

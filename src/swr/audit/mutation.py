@@ -110,6 +110,11 @@ DESIGNED_VALID = {
 DEPENDS = frozenset({"mesh_rigid_translation", "mesh_public_scenario", *SEQUENCE_BY_OPTIONS})
 
 
+def designed_valid(klass: str) -> bool | None:
+    """The validity a mutant class is built to have; None for the classes whose validity depends on the task."""
+    return None if klass in DEPENDS else DESIGNED_VALID.get(klass, False)
+
+
 def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]], sandbox: str = "bwrap") -> dict[str, Any]:
     """Counts per class and the first wrong decisions of one task; a code artifact's mutant runs in `sandbox`."""
     runner = lazy_runner(sandbox)
@@ -124,7 +129,7 @@ def grade_mutants(task: Task, mutants: Iterator[tuple[int, Mutant]], sandbox: st
             split="hidden",
             index=i,
         )
-        name = _klass(m, None if m.klass in DEPENDS else DESIGNED_VALID.get(m.klass, False))
+        name = _klass(m, designed_valid(m.klass))
         c = counts.setdefault(name, {"valid": m.valid, "trials": 0, "accepted": 0, "rejected": 0})
         c["trials"] += 1
         c["accepted" if res["pass"] else "rejected"] += 1
