@@ -163,6 +163,26 @@ def test_mesh_facets_wound_inward_fail_though_volume_area_and_surface_agree(tmp_
     assert run(ref, write_mesh(permuted(mesh), tmp_path / "p.ply")).ok  # renumbered, reordered, rotated corners
 
 
+def test_an_inconsistently_wound_reference_grades_the_volume_its_surface_encloses(tmp_path: Path) -> None:
+    """CI stop 32: ezdxf's gear STL has caps wound against its sides. Its signed volume changes with the winding
+    of any facet, so the same surface wound consistently failed on volume although winding is not graded."""
+    mesh = SHAPES["icosphere"]()
+    faces = mesh.faces.copy()
+    turn = np.abs(mesh.face_normals[:, 1:]).max(axis=1) > np.abs(mesh.face_normals[:, 0])
+    faces[turn] = faces[turn][:, ::-1]
+    ref = write_mesh(trimesh.Trimesh(mesh.vertices, faces, process=False), tmp_path / "ref.stl")
+    rewound = run(ref, write_mesh(mesh, tmp_path / "outward.stl"))
+    assert rewound.ok, rewound.checks
+    assert rewound.checks["volume"]["expected"] == pytest.approx(mesh.volume, rel=1e-6)
+    bigger = trimesh.Trimesh(mesh.vertices * 1.0005, faces, process=False)  # within distance, not volume
+    res = run(ref, write_mesh(bigger, tmp_path / "bigger.stl"))
+    assert "volume" in failing(res), res.checks
+    holed = trimesh.Trimesh(mesh.vertices, faces[1:], process=False)  # open and inconsistent: no volume
+    open_ref = write_mesh(holed, tmp_path / "open.stl")
+    res = run(open_ref, write_mesh(trimesh.Trimesh(mesh.vertices, mesh.faces[1:], process=False), tmp_path / "o.stl"))
+    assert res.ok and res.checks["volume"]["skipped"], res.checks
+
+
 def test_mesh_local_dent_fails_distance_only(tmp_path: Path) -> None:
     mesh = SHAPES["icosphere"]()
     diag = float(np.linalg.norm(mesh.extents))

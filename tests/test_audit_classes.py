@@ -17,6 +17,7 @@ from conftest import FIXTURES
 
 from swr.assemble import BuildOptions, build
 from swr.audit.artifact_mutants import artifact_mutants
+from swr.audit.lint import lint_audit
 from swr.audit.mutants import FieldStats
 from swr.audit.mutation import DESIGNED_VALID, ignored_axis_mutants, mutation_audit
 from swr.audit.sensitivity import sensitivity_audit
@@ -189,6 +190,9 @@ def test_mesh_precision_limited_catches_a_tolerance_tighter_than_the_stl_digits(
     tight = edited(boxes, tmp_path / "tight", lambda t: t["fields"]["mesh"].update(atol=0.0, rtol=1e-13))
     c = classes(mutation_audit(tight, per_class=1, jobs=1, reexecute=False))["mesh_precision_limited"]
     assert (c["valid"], c["trials"], c["rejected"]) == (True, 3, 3)
+    found = [(f["check"], f["field"]) for f in lint_audit(tight)["findings"]]
+    assert found == [("tolerance_below_file_precision", "mesh")]  # said before any mutant runs
+    assert lint_audit(boxes)["findings"] == []
 
 
 # ------------------------------------------------------------------ equivalent re-encodings of other artifacts

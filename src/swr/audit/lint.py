@@ -12,6 +12,7 @@ from typing import Any, cast
 from swr import kinds
 from swr.core.layout import WORKFLOW_TOML
 from swr.core.release_dir import list_tasks
+from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts.fields import Reference, artifact_leaves
 from swr.judge.compare import dotted
 from swr.judge.decision import parse_output, reference_view
@@ -22,6 +23,7 @@ from swr.kinds.workflow.task import Task, load_workflow_task
 from swr.sandbox import get_sandbox
 
 from .constants import as_findings
+from .mesh_mutants import printed_digits
 from .oracle import leaf_within, leaves, limit
 from .selfreport import self_report_audit
 
@@ -51,6 +53,7 @@ CHECKS = frozenset(
         "rerun_failed",
         "instruction_constant",
         "coverage_overlap",
+        "tolerance_below_file_precision",
     }
 )
 
@@ -68,7 +71,7 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
     if not any(graded):
         return [_finding(task, "error", "nothing_graded", "", "every output field is ignored: any output passes")]
     found += _loose_fields(task, graded) + _threshold(task, graded) + _dead_patterns(task, graded)
-    found += _loose_periods(task, graded) + _constants(task)
+    found += _loose_periods(task, graded) + _constants(task) + _mesh_precision(task, refs)
     arts = {dotted(p) for r in refs for p, _ in artifact_leaves(r, tol)}
     for path in sorted({p for g in graded for p in g}, key=str):
         name, key = dotted(path), str(path[-1]) if path else ""
@@ -97,6 +100,30 @@ def lint_task(task: Task) -> list[dict[str, Any]]:
         hits = sorted({dotted(p) for g in graded for p, v in g.items() if isinstance(v, str) and rx.search(v)})
         found += [_finding(task, "warning", "volatile_value", h, f"a graded value looks like a {kind}") for h in hits]
     return found
+
+
+def _mesh_precision(task: Task, refs: list[Reference]) -> list[dict[str, Any]]:
+    """A mesh graded tighter than its file writes numbers (one unit of the last printed digit; float32's 7
+    digits in a binary file): re-encoding the same surface moves its area and volume past the band."""
+    tol, tight = task.tolerances, {}
+    for ref in refs:
+        for path, name in artifact_leaves(ref, tol):
+            band = tol.for_path(path)
+            if ref.files is None or artifact_kind(Path(name)) != "mesh" or band is None:
+                continue
+            floor = 10.0 ** (1 - printed_digits(ref.files / name))
+            if band[1] < floor:
+                tight[dotted(path)] = (band[1], floor)
+    return [
+        _finding(
+            task,
+            "warning",
+            "tolerance_below_file_precision",
+            f,
+            f"rtol {r:g} is below the {lo:g} the mesh file's digits carry",
+        )
+        for f, (r, lo) in sorted(tight.items())
+    ]
 
 
 def _constants(task: Task) -> list[dict[str, Any]]:

@@ -15,7 +15,10 @@ import numpy as np
 
 from swr.judge import Tolerances
 from swr.judge.artifacts import artifact_kind
+from swr.judge.artifacts._common import Budget
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at
+from swr.judge.artifacts.mesh import load_mesh as judge_load
+from swr.judge.artifacts.mesh import surface_winding
 
 from .artifact_mutants import Edit, Writer, artifact_mutant
 from .mutants import PRECISION_MOVE, Mutant
@@ -67,6 +70,11 @@ def at_precision(v: np.ndarray, digits: int, rng: random.Random) -> np.ndarray:
     return (uniq + signs * PRECISION_MOVE * unit)[inv].reshape(v.shape)
 
 
+def judged_winding(source: Path) -> str:
+    """The reference's winding as the comparator reads the file (vertices merged, slivers dropped)."""
+    return surface_winding(judge_load(source, source.suffix.lower(), Budget("mesh")))
+
+
 def _edits(mesh: Any, rng: random.Random, source: Path, shift_ok: bool) -> Iterator[Edit]:
     """(class, valid, writer, another file suffix or None)."""
     v, f = np.asarray(mesh.vertices, float), np.asarray(mesh.faces)
@@ -85,12 +93,10 @@ def _edits(mesh: Any, rng: random.Random, source: Path, shift_ok: bool) -> Itera
     inward = f.copy()
     turn = np.abs(normals[:, 1:]).max(axis=1) > np.abs(normals[:, 0])
     inward[turn] = inward[turn][:, ::-1]
-    wound = mesh.copy()
-    wound.merge_vertices()  # an STL's facets share no vertex until merged
-    # wrong only where the reference's own winding is consistent (what the comparator demands then)
+    # wrong only where the reference's own winding is consistent as the comparator reads it (what it demands then)
     yield (
         "mesh_facet_winding",
-        not turn.any() or not wound.is_winding_consistent,
+        not turn.any() or judged_winding(source) == "inconsistent",
         _export(_with(mesh, faces=inward)),
         None,
     )
