@@ -355,6 +355,8 @@ def surface_volume(mesh: Any) -> float | None:
     belongs to the surface (the signed sum changes with the winding of any facet)."""
     import trimesh
 
+    if not mesh.is_watertight:  # then some piece is open: said before splitting a facet soup into pieces
+        return None
     total = 0.0
     for piece in mesh.split(only_watertight=False):
         if not piece.is_watertight:
