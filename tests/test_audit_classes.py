@@ -18,6 +18,7 @@ from conftest import FIXTURES
 from swr.assemble import BuildOptions, build
 from swr.audit.artifact_mutants import artifact_mutants
 from swr.audit.lint import lint_audit
+from swr.audit.mesh_mutants import printed_digits
 from swr.audit.mutants import FieldStats
 from swr.audit.mutation import DESIGNED_VALID, ignored_axis_mutants, mutation_audit
 from swr.audit.sensitivity import sensitivity_audit
@@ -193,6 +194,24 @@ def test_mesh_precision_limited_catches_a_tolerance_tighter_than_the_stl_digits(
     found = [(f["check"], f["field"]) for f in lint_audit(tight)["findings"]]
     assert found == [("tolerance_below_file_precision", "mesh")]  # said before any mutant runs
     assert lint_audit(boxes)["findings"] == []
+
+
+def test_a_binary_ply_is_read_as_float32_though_its_first_kilobytes_hold_no_nul(tmp_path: Path) -> None:
+    """The whole-catalog lint: trimesh/voxel-fill's binary PLY files were taken for text with 2 digits (a floor
+    of 0.1, and precision mutants moved by 5 %) when their first vertices happened to have no zero byte."""
+    rng = np.random.default_rng(7)
+    v = rng.uniform(1.1, 1.9, size=(4000, 3)).astype("<f4")
+    v = v[[b"\0" not in row.tobytes() for row in v]][:1200]
+    head = b"ply\nformat binary_little_endian 1.0\nelement vertex 1200\nproperty float x\nproperty float y\n"
+    data = (
+        head + b"property float z\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n" + v.tobytes()
+    )
+    assert len(v) == 1200 and b"\0" not in data[:4096]
+    (tmp_path / "m.ply").write_bytes(data)
+    assert printed_digits(tmp_path / "m.ply") == 7
+    text = tmp_path / "t.obj"
+    text.write_text("v 1.25 2.5 3.125\nv 0.5 0.25 1\nv 1 1 1\nf 1 2 3\n")
+    assert printed_digits(text) == 4
 
 
 # ------------------------------------------------------------------ equivalent re-encodings of other artifacts

@@ -251,6 +251,28 @@ def test_the_probe_records_alike_under_each_backend(backend: Sandbox, tmp_path: 
     assert (cov.reason, cov.scenarios, cov.failed, cov.functions) == (None, 3, 0, A_SET)
 
 
+def test_a_path_drawn_from_a_library_generator_records_the_same_functions_every_time(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    """CI stop 32's bench: sympy shuffles the order it asks assumption rules in, from a `random.Random()` of its
+    own seeded from os.urandom, and six sympy workflows recorded other functions in each build."""
+    d = workflow(tmp_path, "cov-r", "solve_a")
+    (d / "helperpkg" / "__init__.py").write_text(
+        "import random\n\n_rng = random.Random()\n\n\ndef solve_a(x):\n"
+        "    return globals()[f'p{_rng.randrange(40)}'](x)\n"
+        + "".join(f"\n\ndef p{i}(x):\n    return x + {i}\n" for i in range(40))
+    )
+    spec = load_spec(d)
+    runs = []
+    for _ in range(2):
+        runner = Runner(spec, sandbox)
+        try:
+            runs.append(record(runner, ExecutionCache(enabled=False), coverage_scenarios(spec, 0, 6)).functions)
+        finally:
+            runner.close()
+    assert runs[0] == runs[1] and 2 <= len(runs[0]) <= 4, runs
+
+
 @pytest.mark.parametrize(
     ("body", "reason", "failed"),
     [

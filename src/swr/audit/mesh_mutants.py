@@ -51,10 +51,23 @@ def _export(mesh: Any, file_type: str | None = None) -> Writer:
     return lambda dest: mesh.export(dest, file_type=file_type)
 
 
+def is_binary_mesh(data: bytes) -> bool:
+    """A binary STL (its size is what its facet count says), binary PLY or glTF binary, by the format's own
+    marks; otherwise a NUL byte near the start. (A NUL alone misses a binary PLY whose first vertices are
+    floats without a zero byte.)"""
+    if data[:4] == b"glTF":
+        return True
+    if data[:3] == b"ply":
+        return b"format binary" in data[: data.find(b"end_header") + 1 or 1024]
+    if len(data) >= 84 and 84 + 50 * int.from_bytes(data[80:84], "little") == len(data):
+        return True
+    return b"\0" in data[:4096]
+
+
 def printed_digits(path: Path) -> int:
     """Significant digits the reference file writes its numbers with (binary files: float32's)."""
     data = path.read_bytes()
-    if b"\0" in data[:4096]:
+    if is_binary_mesh(data):
         return FLOAT32_DIGITS
     digits = [len(m.group(1).replace(b".", b"").lstrip(b"0")) for m in _NUMBER.finditer(data)]
     return max([d for d in digits if d] or [FLOAT32_DIGITS])

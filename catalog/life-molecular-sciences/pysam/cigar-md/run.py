@@ -72,7 +72,7 @@ def main(scn: dict) -> dict:
                 a.mapping_quality, a.query_sequence, a.cigartuples = 60, bases, cigar
                 a.query_qualities = pysam.qualitystring_to_array("I" * len(bases))
                 out.write(a)
-        args = ["-e"] if scn["equals"] else []
+        args = ["--no-PG", "-e"] if scn["equals"] else ["--no-PG"]  # no @PG line: it would name the temp dir
         sam_text = pysam.calmd(*args, bam, fa)
     out_path = os.path.join(os.environ["SWR_ARTIFACTS"], "calmd.sam")
     with open(out_path, "w") as fh:

@@ -51,9 +51,9 @@ def main(scn: dict) -> dict:
                 mate_pos = start + size - read_len
                 out.write(segment(out.header, f"f{i:05d}", ref, start, mate_pos, size, True, q1, read_len))
                 out.write(segment(out.header, f"f{i:05d}", ref, mate_pos, start, -size, False, q2, read_len))
-        pysam.fixmate("-m", raw, fixed)
-        pysam.sort("-o", srt, "-T", os.path.join(tmp, "s"), fixed)
-        pysam.markdup(srt, out_path)
+        pysam.fixmate("--no-PG", "-m", raw, fixed)
+        pysam.sort("--no-PG", "-o", srt, "-T", os.path.join(tmp, "s"), fixed)
+        pysam.markdup("--no-PG", srt, out_path)
     n_dup, sizes = 0, []
     with pysam.AlignmentFile(out_path) as bam:
         for a in bam:

@@ -47,12 +47,12 @@ def main(scn: dict) -> dict:
         for s, p in enumerate(paths):
             sample_bam(p, rng, s, scn)
         merged = os.path.join(tmp, "merged.bam")
-        pysam.merge("-f", merged, *paths)
+        pysam.merge("--no-PG", "-f", merged, *paths)
         pysam.index(merged)
         with pysam.AlignmentFile(merged) as bam:
             merged_total = bam.mapped
             in_region = bam.count(region=region)
-        pysam.view("-b", "-q", str(int(scn["min_mapq"])), "-F", str(exclude), "-o", out_path, merged, region,
+        pysam.view("--no-PG", "-b", "-q", str(int(scn["min_mapq"])), "-F", str(exclude), "-o", out_path, merged, region,
                    catch_stdout=False)
     per_rg = {f"rg{s}": 0 for s in range(n)}
     mapq = []

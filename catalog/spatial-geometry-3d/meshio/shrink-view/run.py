@@ -38,13 +38,15 @@ def main(s: dict) -> dict:
     base = 4 * np.arange(len(q))[:, None]
     tris = np.concatenate([base + np.asarray(f) for f in FACES], axis=1).reshape(-1, 3)
     name = "shrunk.stl"
-    meshio.write(os.path.join(os.environ["SWR_ARTIFACTS"], name), meshio.Mesh(verts, [("triangle", tris)]),
-                 file_format="stl", binary=True)
+    out = os.path.join(os.environ["SWR_ARTIFACTS"], name)
+    meshio.write(out, meshio.Mesh(verts, [("triangle", tris)]), file_format="stl", binary=True)
+    back = meshio.read(out, file_format="stl")  # the viewer's side: the STL read back, its triangles counted
     vol = np.abs(np.einsum("ij,ij->i", p[:, 1] - p[:, 0], np.cross(p[:, 2] - p[:, 0], p[:, 3] - p[:, 0]))) / 6.0
     return {
         "mesh": name,
         "cells_total": int(len(tets)),
         "cells_shown": int(keep.sum()),
+        "triangles_read_back": int(sum(len(c.data) for c in back.cells if c.type == "triangle")),
         "shown_volume_fraction": float(vol[keep].sum() / vol.sum()),
     }
 

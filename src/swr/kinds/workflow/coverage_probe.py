@@ -9,14 +9,17 @@ execution, not K) under a global trace hook. The hook is sys.settrace returning 
 Python frame ("call" events only, no line events), the cheapest Python-level hook on 3.11 (sys.monitoring
 is 3.12's). Frames inside an import (importlib's _load_unlocked) are skipped, so a lazy submodule's
 import-time calls do not count. Compiled functions (C, Cython, pybind11) have no Python frame: they are not
-seen. One JSON line on the original stdout: {"functions": ["module:qualname", ...] (sorted), "modules":
-{module: functions it defines}, "failed": scenarios that raised}; the reference's prints go to stderr."""
+seen. Every random generator a module holds is seeded before each scenario (generators), so a library's
+draws follow the same code path in every build. One JSON line on the original stdout: {"functions":
+["module:qualname", ...] (sorted), "modules": {module: functions it defines}, "failed": scenarios that raised};
+the reference's prints go to stderr."""
 
 from __future__ import annotations
 
 import io
 import json
 import os
+import random
 import runpy
 import sys
 import threading
@@ -106,6 +109,23 @@ def reached(packages: list[str]) -> dict[str, int]:
     return out
 
 
+def generators() -> list[Any]:
+    """Every random generator the imported modules hold, and numpy's global one: libraries draw from them to
+    pick a code path (sympy shuffles the order it asks assumption rules in, from a `random.Random()` of its
+    own seeded from os.urandom), and the record must be the same in every build. Found before tracing, as
+    reading a module's globals could call its code."""
+    found: dict[int, Any] = {}
+    for mod in list(sys.modules.values()):
+        try:
+            found.update((id(v), v) for v in list(vars(mod).values()) if isinstance(v, random.Random))
+        except Exception:  # noqa: BLE001 - a module object without a plain namespace holds none we can reach
+            continue
+    legacy = sys.modules.get("numpy.random")
+    if legacy is not None and hasattr(legacy, "seed"):
+        found[id(legacy)] = legacy  # numpy's global RandomState, through its module-level seed()
+    return list(found.values())
+
+
 def run_script(argv: list[str], scenario: Any) -> None:
     """The script as `python script args` runs it, on this scenario's stdin; its stdout is dropped."""
     data = (json.dumps(scenario, sort_keys=True) + "\n").encode()
@@ -135,11 +155,13 @@ def main() -> None:
                 __import__(name, fromlist=fromlist or ())
             except BaseException:  # noqa: BLE001 - the script will meet it again, traced
                 pass
-    failed = 0
+    failed, seeded = 0, generators()
     with Tracer(packages) as tracer:
         for i, scenario in enumerate(scenarios):
             os.environ["SWR_ARTIFACTS"] = os.path.join(root, f"coverage-{i}")
             os.makedirs(os.environ["SWR_ARTIFACTS"], exist_ok=True)
+            for gen in seeded:
+                gen.seed(i)
             try:
                 if cfg["entry"]:
                     func(scenario)
