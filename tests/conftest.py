@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import shutil
@@ -86,6 +87,22 @@ def sample_per_domain(release: Path, per_domain: int, seed: int = TEST_SEED) -> 
 @pytest.fixture(scope="session")
 def sandbox() -> Sandbox:
     return get_sandbox("bwrap")
+
+
+@pytest.fixture(scope="session")
+def local_base(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The local Debian base image (`swr image base`), bootstrapped once on a machine that has none: the tests that
+    build images need it whichever xdist worker runs first, so the workers take a lock and one bootstraps."""
+    from swr.sandbox.images import LOCAL_BASE
+
+    podman = get_sandbox("podman")
+    with open(tmp_path_factory.getbasetemp().parent / "swr-image-base.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not podman.images.exists(LOCAL_BASE):  # type: ignore[attr-defined]
+            res = swr("image", "base", timeout=1800)
+            assert res.returncode == 0, res.stderr
+            assert res.stdout.strip() == LOCAL_BASE
+    return LOCAL_BASE
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,6 @@ from swr.kinds.workflow.cache import ExecutionCache
 from swr.kinds.workflow.reference import write_oracle
 from swr.kinds.workflow.task import load_workflow_task
 from swr.sandbox import WORKDIR, Job, Limits, Mount, get_sandbox, run, sandbox_for
-from swr.sandbox.images import LOCAL_BASE
 
 PINT = CATALOG / "data-document" / "pint" / "unit-chain"
 
@@ -32,13 +31,9 @@ def podman():
 
 
 @pytest.fixture(scope="module")
-def base(podman) -> str:
-    """The local Debian base, bootstrapped with the CLI when this machine has none yet."""
-    if not podman.images.exists(LOCAL_BASE):
-        res = swr("image", "base", timeout=1800)
-        assert res.returncode == 0, res.stderr
-        assert res.stdout.strip() == LOCAL_BASE
-    return LOCAL_BASE
+def base(local_base: str) -> str:
+    """The local Debian base, bootstrapped with the CLI when this machine has none yet (conftest's local_base)."""
+    return local_base
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,9 @@ def test_one_build_writes_each_kinds_part_of_release_json(mixed: Path) -> None:
     assert (summary["gates"]["workflows_built"], summary["gates"]["workflows_failed"]) == (1, 0)
 
 
-def test_tasks_images_and_baselines_take_every_kind(mixed: Path) -> None:
+def test_tasks_images_and_baselines_take_every_kind(mixed: Path, local_base: str) -> None:
+    """`swr image build` of the workflow task starts from the local base: on a fresh machine it is bootstrapped
+    first, whichever test file runs first (a fresh clone failed here when test_images had not run yet)."""
     res = swr("tasks", str(mixed), "--json")
     assert res.returncode == 0, res.stderr
     rows = {r["id"]: r for r in json.loads(res.stdout)}
