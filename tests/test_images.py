@@ -31,12 +31,6 @@ def podman():
 
 
 @pytest.fixture(scope="module")
-def base(local_base: str) -> str:
-    """The local Debian base, bootstrapped with the CLI when this machine has none yet (conftest's local_base)."""
-    return local_base
-
-
-@pytest.fixture(scope="module")
 def pint_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("pint")
     res = build([PINT], d / "release", BuildOptions(variants=2, public=2, hidden=2, cache=ExecutionCache(d / "c")))
@@ -49,7 +43,7 @@ def in_sandbox(sb, script: str, work: Path) -> tuple[int, str]:
     return res.returncode, (res.stdout + res.stderr).decode(errors="replace")
 
 
-def test_the_environment_is_pinned_and_keys_the_image(base: str, pint_release: Path, podman) -> None:
+def test_the_environment_is_pinned_and_keys_the_image(local_base: str, pint_release: Path, podman) -> None:
     env = load_workflow_task(task_dir(pint_release, "unit-chain-v1")).environment
     from importlib.metadata import version
 
@@ -62,7 +56,9 @@ def test_the_environment_is_pinned_and_keys_the_image(base: str, pint_release: P
     assert podman.images.recipe({**env, "apt": ["sox"]})[1] != tag
 
 
-def test_oracle_passes_in_the_image_built_from_requires(base: str, pint_release: Path, podman, tmp_path: Path) -> None:
+def test_oracle_passes_in_the_image_built_from_requires(
+    local_base: str, pint_release: Path, podman, tmp_path: Path
+) -> None:
     built = swr("image", "build", str(pint_release), timeout=1800)
     assert built.returncode == 0, built.stderr
     tags = {line.split("\t")[1] for line in built.stdout.splitlines()}
@@ -93,7 +89,7 @@ def test_oracle_passes_in_the_image_built_from_requires(base: str, pint_release:
     assert "HOST-VISIBLE" not in out and "/opt/swr/bin/python3" in out and task.environment["pip"][0][6:] in out
 
 
-def test_feedback_works_inside_the_image(base: str, pint_release: Path, tmp_path: Path) -> None:
+def test_feedback_works_inside_the_image(local_base: str, pint_release: Path, tmp_path: Path) -> None:
     """An agent's `./feedback` runs swr itself inside the task's image."""
     task = load_workflow_task(task_dir(pint_release, "unit-chain-v2"))
     ws = workspace.create(task, tmp_path / "ws")
@@ -104,11 +100,11 @@ def test_feedback_works_inside_the_image(base: str, pint_release: Path, tmp_path
     assert verdict["pass"] and verdict["r_pub"] == 1.0, verdict
 
 
-def test_a_task_that_names_an_image_runs_in_it(base: str, podman, tmp_path: Path) -> None:
+def test_a_task_that_names_an_image_runs_in_it(local_base: str, podman, tmp_path: Path) -> None:
     tag = f"localhost/swr-test-named:{uuid.uuid4().hex[:8]}"
     ctx = tmp_path / "ctx"
     ctx.mkdir()
-    (ctx / "Containerfile").write_text(f"FROM {base}\nRUN echo 42 > /etc/swr-answer\n")
+    (ctx / "Containerfile").write_text(f"FROM {local_base}\nRUN echo 42 > /etc/swr-answer\n")
     made = podman.client("build", "--tag", tag, "--file", str(ctx / "Containerfile"), str(ctx), timeout=600)
     assert made.returncode == 0, made.stderr
     try:

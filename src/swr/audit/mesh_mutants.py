@@ -17,8 +17,8 @@ from swr.judge import Tolerances
 from swr.judge.artifacts import artifact_kind
 from swr.judge.artifacts._common import Budget
 from swr.judge.artifacts.fields import Reference, artifact_leaves, get_at
+from swr.judge.artifacts.mesh import binary_mesh, surface_winding
 from swr.judge.artifacts.mesh import load_mesh as judge_load
-from swr.judge.artifacts.mesh import surface_winding
 
 from .artifact_mutants import Edit, Writer, artifact_mutant
 from .mutants import PRECISION_MOVE, Mutant
@@ -51,24 +51,11 @@ def _export(mesh: Any, file_type: str | None = None) -> Writer:
     return lambda dest: mesh.export(dest, file_type=file_type)
 
 
-def is_binary_mesh(data: bytes) -> bool:
-    """A binary STL (its size is what its facet count says), binary PLY or glTF binary, by the format's own
-    marks; otherwise a NUL byte near the start. (A NUL alone misses a binary PLY whose first vertices are
-    floats without a zero byte.)"""
-    if data[:4] == b"glTF":
-        return True
-    if data[:3] == b"ply":
-        return b"format binary" in data[: data.find(b"end_header") + 1 or 1024]
-    if len(data) >= 84 and 84 + 50 * int.from_bytes(data[80:84], "little") == len(data):
-        return True
-    return b"\0" in data[:4096]
-
-
 def printed_digits(path: Path) -> int:
     """Significant digits the reference file writes its numbers with (binary files: float32's)."""
-    data = path.read_bytes()
-    if is_binary_mesh(data):
+    if binary_mesh(path):
         return FLOAT32_DIGITS
+    data = path.read_bytes()
     digits = [len(m.group(1).replace(b".", b"").lstrip(b"0")) for m in _NUMBER.finditer(data)]
     return max([d for d in digits if d] or [FLOAT32_DIGITS])
 

@@ -57,28 +57,49 @@ _GLTF_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MA
 _PRIMITIVE_COST = 64  # values charged per glTF primitive instance, for its per-object overhead
 
 
-def _stl_values(path: Path) -> int:
-    """12 per facet for a binary STL whose header count matches its size, else its text tokens
-    (trimesh reads a mismatching binary header as ASCII)."""
+def _binary_stl_facets(path: Path) -> int | None:
+    """The facet count of a binary STL, whose header count matches its size; None for any other file (trimesh
+    reads a mismatching binary header as ASCII)."""
     with open(path, "rb") as fh:
         head = fh.read(84)
     facets = int.from_bytes(head[80:84], "little") if len(head) == 84 else -1
-    if os.stat(path).st_size == 84 + 50 * facets:
-        return 12 * facets
-    return count_tokens(path)
+    return facets if os.stat(path).st_size == 84 + 50 * facets else None
 
 
-def _ply_values(path: Path) -> int:
-    """Tokens of an ASCII PLY; a binary body's byte length (no value is shorter than a byte,
-    and trimesh requires the body to be exactly what the header declares)."""
+def _ply_header(path: Path) -> bytes:
+    """A PLY file's header, up to its end_header."""
     with open(path, "rb") as fh:
         head = fh.read(_PLY_HEADER)
     end = head.find(b"end_header")
     if end < 0:
         raise ValueError(f"no PLY end_header in the first {_PLY_HEADER} bytes")
-    if b"format ascii" in head[:end]:
+    return head[:end]
+
+
+def _stl_values(path: Path) -> int:
+    """12 per facet for a binary STL, else its text tokens."""
+    facets = _binary_stl_facets(path)
+    return count_tokens(path) if facets is None else 12 * facets
+
+
+def _ply_values(path: Path) -> int:
+    """Tokens of an ASCII PLY; a binary body's byte length (no value is shorter than a byte,
+    and trimesh requires the body to be exactly what the header declares)."""
+    head = _ply_header(path)
+    if b"format ascii" in head:
         return count_tokens(path)
-    return os.stat(path).st_size - end
+    return os.stat(path).st_size - len(head)
+
+
+def binary_mesh(path: Path) -> bool:
+    """Whether the file stores its numbers in binary (float32 for every writer swr has met), read as mesh_values
+    reads each format: a binary STL, a PLY whose header is not ascii, a GLB; OBJ and OFF are text."""
+    suffix = path.suffix.lower()
+    if suffix == ".stl":
+        return _binary_stl_facets(path) is not None
+    if suffix == ".ply":
+        return b"format ascii" not in _ply_header(path)
+    return suffix == ".glb"
 
 
 def _item(seq: list[Any], index: Any) -> Any:
@@ -355,12 +376,10 @@ def surface_volume(mesh: Any) -> float | None:
     belongs to the surface (the signed sum changes with the winding of any facet)."""
     import trimesh
 
-    if not mesh.is_watertight:  # then some piece is open: said before splitting a facet soup into pieces
+    if not mesh.is_watertight:  # then some piece is open (each piece of a watertight surface is closed)
         return None
     total = 0.0
     for piece in mesh.split(only_watertight=False):
-        if not piece.is_watertight:
-            return None
         trimesh.repair.fix_winding(piece)
         if not piece.is_winding_consistent:
             return None
